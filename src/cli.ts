@@ -1,0 +1,147 @@
+// The `hoglet` command: serve, bootstrap, keys, migrate.
+import { Command, Option } from 'commander';
+import { ConfigError, loadConfig, type Config, type ConfigFlags } from './config.js';
+import { DEFAULT_ORGANIZATION_NAME, DEFAULT_PROJECT_NAME } from './core/accounts/service.js';
+import { parseScopeList } from './core/scopes.js';
+import { ApiError } from './errors.js';
+import { createServices, type Services } from './services.js';
+
+/** A command that could not do what was asked; printed without a stack trace. */
+class CliFailure extends Error {}
+
+interface CommonFlags extends ConfigFlags {
+  json?: boolean;
+}
+
+const dataDirOption = () => new Option('--data-dir <dir>', 'data directory (env HOGLET_DATA_DIR, default ./data)');
+
+function print(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** Opens the stores for one command and always closes them. */
+async function withServices<T>(flags: ConfigFlags, work: (services: Services, config: Config) => Promise<T>): Promise<T> {
+  const config = loadConfig(flags);
+  const services = await createServices(config);
+  try {
+    return await work(services, config);
+  } finally {
+    await services.close();
+  }
+}
+
+const program = new Command('hoglet')
+  .description('Hoglet: a PostHog-compatible product-analytics server in one process')
+  .showHelpAfterError();
+
+program
+  .command('serve')
+  .description('run the HTTP server')
+  .addOption(dataDirOption())
+  .option('--port <port>', 'port to listen on (env PORT, default 8000)')
+  .option('--host <host>', 'address to listen on (env HOST, default 127.0.0.1)')
+  .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env HOGLET_LOG_LEVEL)')
+  .action(async (flags: ConfigFlags) => {
+    const config = loadConfig(flags);
+    const { serve } = await import('./main.js');
+    await serve(config);
+  });
+
+program
+  .command('bootstrap')
+  .description('create (or reuse) a user, their organization and a project, and issue a personal API key')
+  .requiredOption('--email <email>', "the user's email")
+  .option('--organization <name>', 'organization name', DEFAULT_ORGANIZATION_NAME)
+  .option('--project <name>', 'project name', DEFAULT_PROJECT_NAME)
+  .option('--scopes <list>', 'comma-separated scopes, e.g. project:read,insight:write; * for all', '*')
+  .option('--label <label>', 'label of the new key', 'bootstrap')
+  .option('--json', 'print one JSON object')
+  .addOption(dataDirOption())
+  .action(async (flags: CommonFlags & { email: string; organization: string; project: string; scopes: string; label: string }) => {
+    const result = await withServices(flags, (services) =>
+      services.accounts.bootstrap({
+        email: flags.email,
+        organizationName: flags.organization,
+        projectName: flags.project,
+        scopes: parseScopeList(flags.scopes),
+        label: flags.label,
+      }),
+    );
+    if (flags.json) return print(JSON.stringify(result));
+    print(
+      [
+        `organization_id:   ${result.organization_id}`,
+        `project_id:        ${result.project_id}`,
+        `project_api_token: ${result.project_api_token}`,
+        `user_id:           ${result.user_id}`,
+        `personal_api_key:  ${result.personal_api_key}`,
+        '',
+        'The personal API key is shown only now; store it safely.',
+      ].join('\n'),
+    );
+  });
+
+const keys = program.command('keys').description('manage personal API keys');
+
+keys
+  .command('create')
+  .description('issue a new personal API key for a user')
+  .requiredOption('--email <email>', "the user's email")
+  .requiredOption('--scopes <list>', 'comma-separated scopes; * for all')
+  .option('--label <label>', 'label of the key', 'cli')
+  .option('--json', 'print one JSON object')
+  .addOption(dataDirOption())
+  .action(async (flags: CommonFlags & { email: string; scopes: string; label: string }) => {
+    const { key, value } = await withServices(flags, (services) =>
+      services.accounts.createKey(flags.email, parseScopeList(flags.scopes), flags.label),
+    );
+    if (flags.json) return print(JSON.stringify({ id: key.id, label: key.label, scopes: key.scopes, personal_api_key: value }));
+    print(`id:               ${key.id}\nscopes:           ${key.scopes.join(',')}\npersonal_api_key: ${value}`);
+  });
+
+keys
+  .command('list')
+  .description("list a user's personal API keys (values are never shown again)")
+  .requiredOption('--email <email>', "the user's email")
+  .option('--json', 'print a JSON array')
+  .addOption(dataDirOption())
+  .action(async (flags: CommonFlags & { email: string }) => {
+    const list = await withServices(flags, (services) => services.accounts.listKeys(flags.email));
+    if (flags.json) return print(JSON.stringify(list));
+    if (list.length === 0) return print('no keys');
+    for (const key of list) {
+      print(`${key.id}  ${key.mask_value}  ${key.label}  scopes=${key.scopes.join(',')}  last_used=${key.last_used_at ?? 'never'}`);
+    }
+  });
+
+keys
+  .command('revoke <id>')
+  .description('revoke a personal API key (running servers stop accepting it within a second)')
+  .addOption(dataDirOption())
+  .action(async (id: string, flags: CommonFlags) => {
+    const revoked = await withServices(flags, (services) => services.accounts.revokeKey(id));
+    if (!revoked) throw new CliFailure(`no key with id ${id}`);
+    print(`revoked ${id}`);
+  });
+
+program
+  .command('migrate')
+  .description('apply metadata migrations and exit (serve does this too)')
+  .addOption(dataDirOption())
+  .action(async (flags: ConfigFlags) => {
+    await withServices(flags, async () => undefined);
+    print('metadata store is up to date');
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  const message =
+    error instanceof ApiError || error instanceof ConfigError || error instanceof CliFailure
+      ? error.message
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  process.stderr.write(`hoglet: ${message}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,96 @@
+// The only place that reads process.env. Everything else receives a typed, frozen Config.
+import path from 'node:path';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  readonly dataDir: string;
+  readonly port: number;
+  readonly host: string;
+  /** postgres:// URL; when absent the metadata store is SQLite inside dataDir. */
+  readonly databaseUrl: string | null;
+  /** Base of absolute URLs (pagination links); null means "from the request". */
+  readonly siteUrl: string | null;
+  readonly logLevel: LogLevel;
+}
+
+/** Values given on the command line; they win over the environment. */
+export interface ConfigFlags {
+  dataDir?: string | undefined;
+  port?: string | undefined;
+  host?: string | undefined;
+  logLevel?: string | undefined;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function parsePort(raw: string, source: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535) {
+    throw new ConfigError(`${source} must be a port number from 1 to 65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseDatabaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL is not a valid URL');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`DATABASE_URL must be a postgres:// URL, got protocol "${url.protocol}"`);
+  }
+  return raw;
+}
+
+function parseSiteUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`SITE_URL is not a valid URL: "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`SITE_URL must be an http(s) URL, got "${raw}"`);
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+function parseLogLevel(raw: string, source: string): LogLevel {
+  const level = raw.toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new ConfigError(`${source} must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return level as LogLevel;
+}
+
+export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Config {
+  const portFlag = nonEmpty(flags.port);
+  const portEnv = nonEmpty(env.PORT);
+  const levelFlag = nonEmpty(flags.logLevel);
+  const levelEnv = nonEmpty(env.HOGLET_LOG_LEVEL) ?? nonEmpty(env.LOG_LEVEL);
+  const databaseUrl = nonEmpty(env.DATABASE_URL);
+  const siteUrl = nonEmpty(env.SITE_URL);
+  return Object.freeze({
+    dataDir: path.resolve(nonEmpty(flags.dataDir) ?? nonEmpty(env.HOGLET_DATA_DIR) ?? './data'),
+    port: portFlag ? parsePort(portFlag, '--port') : portEnv ? parsePort(portEnv, 'PORT') : 8000,
+    host: nonEmpty(flags.host) ?? nonEmpty(env.HOST) ?? '127.0.0.1',
+    databaseUrl: databaseUrl ? parseDatabaseUrl(databaseUrl) : null,
+    siteUrl: siteUrl ? parseSiteUrl(siteUrl) : null,
+    logLevel: levelFlag
+      ? parseLogLevel(levelFlag, '--log-level')
+      : levelEnv
+        ? parseLogLevel(levelEnv, 'HOGLET_LOG_LEVEL')
+        : 'info',
+  });
+}

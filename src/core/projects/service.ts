@@ -1,0 +1,211 @@
+// Project use cases: list, create, read, update, delete, reset the token, read the activity log.
+import { ConflictError, PermissionDeniedError, ValidationError } from '../../errors.js';
+import type { Repositories } from '../../storage/meta/repositories/index.js';
+import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
+import type { AccessResolver } from '../access.js';
+import { activityPage, detail, diffChanges, recordActivity } from '../activity.js';
+import { MembershipLevel, type Principal } from '../auth/principal.js';
+import { newProjectApiToken, nowIso, uuidv7 } from '../tokens.js';
+import {
+  MERGED_ON_UPDATE,
+  PROJECT_SETTING_NAMES,
+  defaultValue,
+  type ProjectSettingName,
+} from './settings-catalog.js';
+import { assertNoNullCharacters, validateSettings } from './validate-settings.js';
+import { basicProjectView, fullProjectView, readSettings } from './view.js';
+
+/** The activity-log scope PostHog files project changes under. */
+export const PROJECT_ACTIVITY_SCOPE = 'Team';
+const DEFAULT_PROJECT_NAME = 'Default project';
+const LOGGED_FIELDS = ['name', 'api_token', ...PROJECT_SETTING_NAMES] as const;
+
+export interface ProjectInput {
+  name?: string | undefined;
+  [setting: string]: unknown;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function requireAdmin(level: number, message: string): void {
+  if (level < MembershipLevel.admin) throw new PermissionDeniedError(message);
+}
+
+function cleanName(name: string): string {
+  // DRF trims CharField input before checking it.
+  const trimmed = name.trim();
+  assertNoNullCharacters(trimmed, 'name');
+  if (trimmed === '') throw new ValidationError('This field may not be blank.', 'name', 'blank');
+  return trimmed;
+}
+
+function checkPrimaryDashboard(settings: Partial<Record<ProjectSettingName, unknown>>): void {
+  // Dashboards arrive with a later capability; until then no dashboard belongs to any project.
+  if (settings.primary_dashboard !== undefined && settings.primary_dashboard !== null) {
+    throw new ValidationError('Dashboard does not belong to this team.', 'primary_dashboard');
+  }
+}
+
+function loggedValues(row: ProjectRow): Record<string, unknown> {
+  return { name: row.name, api_token: row.api_token, ...readSettings(row) };
+}
+
+export class ProjectsService {
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly access: AccessResolver,
+  ) {}
+
+  async list(principal: Principal, organizationParam: string, page: Page) {
+    const organization = await this.access.organization(principal, organizationParam);
+    const { count, rows } = await this.repositories.projects.listInOrganization(
+      organization.id,
+      principal.scopedTeams,
+      page,
+    );
+    return { count, results: rows.map(basicProjectView) };
+  }
+
+  async create(principal: Principal, organizationParam: string, input: ProjectInput) {
+    const organization = await this.access.organization(principal, organizationParam);
+    requireAdmin(organization.membership_level, 'You need to be an organization admin or above to create new projects.');
+    const row = await this.createInOrganization(principal.userId, organization.id, input);
+    return fullProjectView(row, organization.membership_level);
+  }
+
+  /** Creation without an API caller, for `hoglet bootstrap`; the user becomes its creator. */
+  async createInOrganization(userId: number, organizationId: string, input: ProjectInput): Promise<ProjectRow> {
+    const settings = validateSettings(input);
+    checkPrimaryDashboard(settings);
+    const stored: Record<string, unknown> = {};
+    for (const name of PROJECT_SETTING_NAMES) stored[name] = settings[name] ?? defaultValue(name);
+    return this.repositories.transaction(async (repos) => {
+      const name = input.name === undefined ? await this.freeDefaultName(repos, organizationId) : cleanName(input.name);
+      await this.assertNameFree(repos, organizationId, name, null);
+      const now = nowIso();
+      const row = await repos.projects.insert({
+        uuid: uuidv7(),
+        organization_id: organizationId,
+        name,
+        api_token: newProjectApiToken(),
+        settings: JSON.stringify(stored),
+        created_at: now,
+        updated_at: now,
+      });
+      await recordActivity(repos.activityLog, {
+        organizationId,
+        projectId: row.id,
+        userId,
+        scope: PROJECT_ACTIVITY_SCOPE,
+        itemId: String(row.id),
+        activity: 'created',
+        detail: detail(row.name),
+      });
+      // As in PostHog, the creator switches to the new project.
+      await repos.users.setCurrent(userId, organizationId, row.id);
+      return row;
+    });
+  }
+
+  async get(principal: Principal, projectParam: string, organizationParam?: string) {
+    const project = await this.resolve(principal, projectParam, organizationParam);
+    return fullProjectView(project, project.membership_level);
+  }
+
+  async update(principal: Principal, projectParam: string, organizationParam: string | undefined, input: ProjectInput) {
+    const project = await this.resolve(principal, projectParam, organizationParam);
+    const settings = validateSettings(input);
+    checkPrimaryDashboard(settings);
+    const before = readSettings(project);
+    const next: Record<string, unknown> = { ...JSON.parse(project.settings) };
+    for (const [name, value] of Object.entries(settings) as Array<[ProjectSettingName, unknown]>) {
+      const old = before[name];
+      next[name] = MERGED_ON_UPDATE.has(name) && isPlainObject(old) && isPlainObject(value) ? { ...old, ...value } : value;
+    }
+    const name = input.name === undefined ? project.name : cleanName(input.name);
+    const updated = await this.repositories.transaction(async (repos) => {
+      if (name !== project.name) await this.assertNameFree(repos, project.organization_id, name, project.id);
+      const changes = { name, settings: JSON.stringify(next), updated_at: nowIso() };
+      await repos.projects.update(project.id, project.organization_id, changes);
+      const row = { ...project, ...changes };
+      await this.logChanges(repos, principal.userId, project, row);
+      return row;
+    });
+    return fullProjectView(updated, project.membership_level);
+  }
+
+  async delete(principal: Principal, projectParam: string, organizationParam?: string): Promise<void> {
+    const project = await this.resolve(principal, projectParam, organizationParam);
+    requireAdmin(project.membership_level, "You don't have sufficient permissions in the project.");
+    await this.repositories.transaction((repos) => repos.projects.delete(project.id, project.organization_id));
+  }
+
+  async resetToken(principal: Principal, projectParam: string, organizationParam?: string) {
+    const project = await this.resolve(principal, projectParam, organizationParam);
+    requireAdmin(project.membership_level, "You don't have sufficient permissions in the project.");
+    const updated = await this.repositories.transaction(async (repos) => {
+      const changes = { api_token: newProjectApiToken(), updated_at: nowIso() };
+      await repos.projects.update(project.id, project.organization_id, changes);
+      const row = { ...project, ...changes };
+      await this.logChanges(repos, principal.userId, project, row);
+      return row;
+    });
+    return fullProjectView(updated, project.membership_level);
+  }
+
+  async activity(
+    principal: Principal,
+    projectParam: string,
+    organizationParam: string | undefined,
+    page: { limit: number; page: number },
+  ) {
+    const project = await this.resolve(principal, projectParam, organizationParam);
+    return activityPage(this.repositories.activityLog, project.id, PROJECT_ACTIVITY_SCOPE, String(project.id), page);
+  }
+
+  async isGeneratingDemoData(principal: Principal, projectParam: string, organizationParam?: string) {
+    await this.resolve(principal, projectParam, organizationParam);
+    // Demo data generation is a later capability; nothing generates it yet.
+    return { is_generating_demo_data: false };
+  }
+
+  private async resolve(principal: Principal, projectParam: string, organizationParam: string | undefined) {
+    const organizationId =
+      organizationParam === undefined ? undefined : (await this.access.organization(principal, organizationParam)).id;
+    return this.access.project(principal, projectParam, organizationId);
+  }
+
+  private async logChanges(repos: Repositories, userId: number, before: ProjectRow, after: ProjectRow): Promise<void> {
+    const changes = diffChanges(PROJECT_ACTIVITY_SCOPE, LOGGED_FIELDS, loggedValues(before), loggedValues(after));
+    if (changes.length === 0) return;
+    await recordActivity(repos.activityLog, {
+      organizationId: after.organization_id,
+      projectId: after.id,
+      userId,
+      scope: PROJECT_ACTIVITY_SCOPE,
+      itemId: String(after.id),
+      activity: 'updated',
+      detail: detail(after.name, changes),
+    });
+  }
+
+  private async assertNameFree(repos: Repositories, organizationId: string, name: string, selfId: number | null) {
+    const existing = await repos.projects.findByNameInOrganization(organizationId, name);
+    if (existing && existing.id !== selfId) {
+      throw new ConflictError(`There is already a project called "${name}" in this organization. Choose a different name.`);
+    }
+  }
+
+  private async freeDefaultName(repos: Repositories, organizationId: string): Promise<string> {
+    const taken = new Set((await repos.projects.listBasicInOrganization(organizationId)).map((p) => p.name));
+    let name = DEFAULT_PROJECT_NAME;
+    for (let n = 2; taken.has(name); n++) name = `${DEFAULT_PROJECT_NAME} ${n}`;
+    return name;
+  }
+}

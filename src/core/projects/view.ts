@@ -1,0 +1,76 @@
+// The project as the API shows it: full form and the reduced list form, in PostHog's field order.
+import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
+import { PROJECT_SETTING_NAMES, defaultValue, type ProjectSettingName } from './settings-catalog.js';
+
+export type ProjectSettings = Record<ProjectSettingName, unknown>;
+
+/** Stored settings completed with catalogue defaults for anything not stored. */
+export function readSettings(row: ProjectRow): ProjectSettings {
+  return completeSettings(JSON.parse(row.settings) as Record<string, unknown>);
+}
+
+function completeSettings(stored: Record<string, unknown>): ProjectSettings {
+  const settings = {} as ProjectSettings;
+  for (const name of PROJECT_SETTING_NAMES) {
+    settings[name] = Object.hasOwn(stored, name) ? stored[name] : defaultValue(name);
+  }
+  return settings;
+}
+
+/** The HogQL modifiers a fresh project runs with; shown read-only as default_modifiers. */
+export const DEFAULT_MODIFIERS = Object.freeze({
+  personsOnEventsMode: 'person_id_override_properties_joined',
+  personsArgMaxVersion: 'auto',
+  inCohortVia: 'auto',
+  materializationMode: 'legacy_null_as_null',
+  optimizeJoinedFilters: false,
+  bounceRatePageViewMode: 'count_pageviews',
+  sessionTableVersion: 'auto',
+  convertToProjectTimezone: true,
+});
+
+export function basicProjectView(row: ProjectRow) {
+  const stored = JSON.parse(row.settings) as Record<string, unknown>;
+  const settings = completeSettings(stored);
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    organization: row.organization_id,
+    project_id: row.id,
+    api_token: row.api_token,
+    name: row.name,
+    completed_snippet_onboarding: settings.completed_snippet_onboarding,
+    has_completed_onboarding_for: settings.has_completed_onboarding_for,
+    ingested_event: stored.ingested_event === true,
+    is_demo: settings.is_demo,
+    timezone: settings.timezone,
+    access_control: settings.access_control,
+  };
+}
+
+export function fullProjectView(row: ProjectRow, membershipLevel: number | null) {
+  const stored = JSON.parse(row.settings) as Record<string, unknown>;
+  const settings = completeSettings(stored);
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    organization: row.organization_id,
+    project_id: row.id,
+    api_token: row.api_token,
+    secret_api_token: null,
+    name: row.name,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    effective_membership_level: membershipLevel,
+    has_group_types: false,
+    group_types: [],
+    live_events_token: null,
+    ingested_event: stored.ingested_event === true,
+    person_on_events_querying_enabled: false,
+    default_modifiers: DEFAULT_MODIFIERS,
+    is_pending_deletion: false,
+    ...settings,
+  };
+}
+
+export type FullProjectView = ReturnType<typeof fullProjectView>;

@@ -1,0 +1,102 @@
+// Typed errors with a stable code and HTTP status. The HTTP layer maps them to PostHog's
+// {type, code, detail, attr} body in exactly one place (http/error-handler.ts).
+
+export type ErrorType =
+  | 'validation_error'
+  | 'invalid_request'
+  | 'authentication_error'
+  | 'throttled_error'
+  | 'server_error';
+
+export interface ErrorBody {
+  type: ErrorType;
+  code: string;
+  detail: string;
+  attr: string | null;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: ErrorType,
+    readonly code: string,
+    readonly detail: string,
+    readonly attr: string | null = null,
+  ) {
+    super(detail);
+    this.name = new.target.name;
+  }
+
+  toBody(): ErrorBody {
+    return { type: this.type, code: this.code, detail: this.detail, attr: this.attr };
+  }
+}
+
+export class ValidationError extends ApiError {
+  constructor(detail: string, attr: string | null, code = 'invalid_input') {
+    super(400, 'validation_error', code, detail, attr);
+  }
+}
+
+export class ParseError extends ApiError {
+  constructor(detail: string) {
+    super(400, 'invalid_request', 'parse_error', detail);
+  }
+}
+
+export class NotAuthenticatedError extends ApiError {
+  constructor() {
+    super(401, 'authentication_error', 'not_authenticated', 'Authentication credentials were not provided.');
+  }
+}
+
+export class AuthenticationFailedError extends ApiError {
+  constructor(detail: string) {
+    super(401, 'authentication_error', 'authentication_failed', detail);
+  }
+}
+
+export class PermissionDeniedError extends ApiError {
+  constructor(detail = 'You do not have permission to perform this action.') {
+    super(403, 'authentication_error', 'permission_denied', detail);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(detail = 'Not found.') {
+    super(404, 'invalid_request', 'not_found', detail);
+  }
+}
+
+export class MethodNotAllowedError extends ApiError {
+  constructor(method: string) {
+    super(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`);
+  }
+}
+
+export class ConflictError extends ApiError {
+  constructor(detail: string) {
+    // PostHog's handler maps classes it does not know to server_error; clients match on code.
+    super(409, 'server_error', 'conflict', detail);
+  }
+}
+
+export class PayloadTooLargeError extends ApiError {
+  constructor(limitBytes: number) {
+    super(413, 'invalid_request', 'request_too_large', `Request body is larger than ${limitBytes} bytes.`);
+  }
+}
+
+export class UnsupportedMediaTypeError extends ApiError {
+  constructor(mediaType: string) {
+    super(415, 'invalid_request', 'unsupported_media_type', `Unsupported media type "${mediaType}" in request.`);
+  }
+}
+
+/** What a client sees for any unexpected failure; the real cause is only logged. */
+export const INTERNAL_ERROR_BODY: ErrorBody = Object.freeze({
+  type: 'server_error',
+  code: 'error',
+  detail: 'A server error occurred.',
+  attr: null,
+});

@@ -1,0 +1,74 @@
+// buildApp() builds the HTTP application over ready services; main.ts makes it listen.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Services } from '../services.js';
+import { installAuth } from './auth.js';
+import { installErrorHandling } from './error-handler.js';
+import { RouteIndex } from './route-index.js';
+import { healthRoutes } from './routes/health.js';
+import { identityRoutes } from './routes/identity.js';
+import { projectRoutes } from './routes/projects.js';
+import { ErrorBody } from './schemas/common.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    ajv: {
+      // No coercion: a JSON `null` must not turn into `false` or `""`, and types are reported
+      // the way PostHog reports them. `verbose` gives the failing value for those messages.
+      customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false, verbose: true },
+    },
+  });
+
+  // Every answer names its request id, which is also in the log line of any 500.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const routes = new RouteIndex();
+  routes.attach(app);
+  installErrorHandling(app, routes, BODY_LIMIT_BYTES);
+  installAuth(app, services.authenticator);
+
+  // JSON only (DRF would also take forms; PostHog's clients send JSON). An empty JSON body is
+  // no body, since several clients send the header on DELETE and GET.
+  app.removeContentTypeParser(['text/plain']);
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
+
+  app.addSchema(ErrorBody);
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Hoglet API',
+        description: "PostHog-compatible projects and insights API. Authenticate with `Authorization: Bearer <personal API key>`.",
+        version: '0.1.0',
+      },
+      components: { securitySchemes: { PersonalAPIKey: { type: 'http', scheme: 'bearer' } } },
+      security: [{ PersonalAPIKey: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/schema/swagger-ui' });
+  app.get('/api/schema/', { schema: { hide: true } }, () => app.swagger());
+
+  healthRoutes(app, services);
+  identityRoutes(app, services);
+  projectRoutes(app, services);
+  return app;
+}

@@ -1,0 +1,59 @@
+// The one place errors become HTTP answers, always in PostHog's {type, code, detail, attr} body.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ApiError,
+  INTERNAL_ERROR_BODY,
+  MethodNotAllowedError,
+  NotFoundError,
+  ParseError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+} from '../errors.js';
+import type { RouteIndex } from './route-index.js';
+import { toValidationError, type SchemaFailure } from './validation-errors.js';
+
+function snakeCase(text: string): string {
+  return text.replace(/^FST_ERR_/, '').toLowerCase();
+}
+
+/** Maps Fastify's own errors (parsing, limits, schema) to typed API errors. */
+function fromFastifyError(error: FastifyError, request: FastifyRequest, bodyLimit: number): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error.validation) return toValidationError(error.validation as SchemaFailure[]);
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new PayloadTooLargeError(bodyLimit);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new UnsupportedMediaTypeError(request.headers['content-type'] ?? '');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ParseError('Request body size did not match Content-Length.');
+  }
+  if (error instanceof SyntaxError || error.code?.startsWith('FST_ERR_CTP_')) {
+    return new ParseError(`JSON parse error - ${error.message}`);
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return new ApiError(status, 'invalid_request', error.code ? snakeCase(error.code) : 'invalid_input', error.message);
+  }
+  return null;
+}
+
+export function installErrorHandling(app: FastifyInstance, routes: RouteIndex, bodyLimit: number): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = fromFastifyError(error, request, bodyLimit);
+    if (apiError) {
+      if (apiError.status === 401) reply.header('www-authenticate', 'Bearer realm="api"');
+      return reply.code(apiError.status).send(apiError.toBody());
+    }
+    request.log.error({ err: error, reqId: request.id }, 'unhandled error');
+    return reply.code(500).send(INTERNAL_ERROR_BODY);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const error = routes.hasOtherMethod(request.method, path)
+      ? new MethodNotAllowedError(request.method)
+      : new NotFoundError();
+    return reply.code(error.status).send(error.toBody());
+  });
+}

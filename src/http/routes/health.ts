@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Services } from '../../services.js';
+
+export function healthRoutes(app: FastifyInstance, services: Services): void {
+  app.get('/_health', {
+    schema: {
+      tags: ['health'],
+      response: { 200: Type.Object({ status: Type.String() }), 503: Type.Object({ status: Type.String() }) },
+    },
+    handler: async (request, reply) => {
+      try {
+        await services.ping();
+        return { status: 'ok' };
+      } catch (error) {
+        request.log.error({ err: error }, 'health check failed');
+        return reply.code(503).send({ status: 'unavailable' });
+      }
+    },
+  });
+}

@@ -1,0 +1,43 @@
+// Schema pieces shared by several routes.
+import { Type, type TSchema } from 'typebox';
+
+export const ErrorBody = Type.Object(
+  {
+    type: Type.String({ description: 'validation_error, invalid_request, authentication_error, throttled_error or server_error' }),
+    code: Type.String(),
+    detail: Type.String(),
+    attr: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: 'ErrorBody', description: "PostHog's error body" },
+);
+
+export const errorResponses = {
+  '4xx': Type.Ref('ErrorBody'),
+  '5xx': Type.Ref('ErrorBody'),
+} as const;
+
+/** limit/offset arrive as strings; bad values fall back to defaults, as DRF's paginator does. */
+export const LimitOffsetQuery = Type.Object({
+  limit: Type.Optional(Type.String({ description: 'page size (default 100)' })),
+  offset: Type.Optional(Type.String({ description: 'index of the first result (default 0)' })),
+});
+
+export const PageQuery = Type.Object({
+  limit: Type.Optional(Type.String({ description: 'page size (default 10)' })),
+  page: Type.Optional(Type.String({ description: '1-based page number' })),
+});
+
+export function Paginated<T extends TSchema>(item: T) {
+  return Type.Object({
+    count: Type.Integer(),
+    next: Type.Union([Type.String(), Type.Null()]),
+    previous: Type.Union([Type.String(), Type.Null()]),
+    results: Type.Array(item),
+  });
+}
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A structured (JSON) value of any shape. */
+export const AnyJson = (description?: string) =>
+  Type.Unsafe<unknown>(description ? { description } : {});

@@ -1,0 +1,81 @@
+// Opens the metadata store: SQLite in the data directory by default, PostgreSQL when a URL is given.
+// Migrations run here, so every process (server or CLI) sees an up-to-date schema.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { MetaSchema } from './schema.js';
+import { migrations } from './migrations/index.js';
+
+export type MetaDialect = 'sqlite' | 'postgres';
+
+export interface MetaStore {
+  readonly db: Kysely<MetaSchema>;
+  readonly dialect: MetaDialect;
+  /** Throws when the store cannot answer a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface MetaStoreOptions {
+  dataDir: string;
+  databaseUrl: string | null;
+}
+
+export const SQLITE_FILE_NAME = 'hoglet.sqlite3';
+
+function openSqlite(dataDir: string): Kysely<MetaSchema> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const database = new Database(path.join(dataDir, SQLITE_FILE_NAME));
+  database.pragma('journal_mode = WAL');
+  // The CLI and the server share the file; wait for a writer instead of failing at once.
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  database.pragma('synchronous = NORMAL');
+  return new Kysely<MetaSchema>({ dialect: new SqliteDialect({ database }) });
+}
+
+function openPostgres(databaseUrl: string): Kysely<MetaSchema> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  return new Kysely<MetaSchema>({ dialect: new PostgresDialect({ pool }) });
+}
+
+export async function migrateToLatest(db: Kysely<MetaSchema>, dialect: MetaDialect): Promise<void> {
+  // On PostgreSQL, name the schema: Kysely otherwise finds its bookkeeping tables in any schema
+  // of the database (another Hoglet's, say) and skips creating its own.
+  const schema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const cause = error instanceof Error ? error.message : String(error ?? '');
+    throw new Error(`metadata migration ${failed?.migrationName ?? ''} failed: ${cause}`);
+  }
+}
+
+export async function openMetaStore(options: MetaStoreOptions): Promise<MetaStore> {
+  const dialect: MetaDialect = options.databaseUrl ? 'postgres' : 'sqlite';
+  const db = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  try {
+    await migrateToLatest(db, dialect);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return {
+    db,
+    dialect,
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,116 @@
+import { sql, type Kysely } from 'kysely';
+import type { MetaSchema } from '../schema.js';
+import { parseJson } from '../json.js';
+
+export interface PersonalApiKey {
+  id: string;
+  user_id: number;
+  label: string;
+  mask_value: string;
+  scopes: string[];
+  scoped_organizations: string[] | null;
+  scoped_teams: number[] | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface NewPersonalApiKey extends PersonalApiKey {
+  secure_value: string;
+}
+
+type KeyRow = {
+  id: string;
+  user_id: number;
+  label: string;
+  mask_value: string;
+  scopes: string;
+  scoped_organizations: string | null;
+  scoped_teams: string | null;
+  created_at: string;
+  last_used_at: string | null;
+};
+
+function toKey(row: KeyRow): PersonalApiKey {
+  return {
+    ...row,
+    scopes: parseJson<string[]>(row.scopes) ?? ['*'],
+    scoped_organizations: parseJson<string[]>(row.scoped_organizations),
+    scoped_teams: parseJson<number[]>(row.scoped_teams),
+  };
+}
+
+const PUBLIC_COLUMNS = [
+  'id', 'user_id', 'label', 'mask_value', 'scopes', 'scoped_organizations', 'scoped_teams', 'created_at', 'last_used_at',
+] as const;
+
+export class ApiKeysRepository {
+  constructor(private readonly db: Kysely<MetaSchema>) {}
+
+  async insert(key: NewPersonalApiKey): Promise<void> {
+    await this.db
+      .insertInto('personal_api_keys')
+      .values({
+        ...key,
+        scopes: JSON.stringify(key.scopes),
+        scoped_organizations: key.scoped_organizations ? JSON.stringify(key.scoped_organizations) : null,
+        scoped_teams: key.scoped_teams ? JSON.stringify(key.scoped_teams) : null,
+      })
+      .execute();
+  }
+
+  async findBySecureValue(secureValue: string): Promise<PersonalApiKey | undefined> {
+    const row = await this.db
+      .selectFrom('personal_api_keys')
+      .select(PUBLIC_COLUMNS)
+      .where('secure_value', '=', secureValue)
+      .executeTakeFirst();
+    return row && toKey(row);
+  }
+
+  async listForUser(userId: number): Promise<PersonalApiKey[]> {
+    const rows = await this.db
+      .selectFrom('personal_api_keys')
+      .select(PUBLIC_COLUMNS)
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .execute();
+    return rows.map(toKey);
+  }
+
+  async countForUser(userId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('personal_api_keys')
+      .where('user_id', '=', userId)
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('personal_api_keys').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Tells every process sharing this store that cached keys may be stale. */
+  async bumpEpoch(): Promise<void> {
+    await this.db
+      .updateTable('counters')
+      .set({ value: sql`value + 1` })
+      .where('name', '=', 'api_key_epoch')
+      .execute();
+  }
+
+  async touchLastUsed(id: string, at: string): Promise<void> {
+    await this.db.updateTable('personal_api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+  }
+
+  /** Grows whenever a key is revoked, by any process sharing this store. */
+  async epoch(): Promise<number> {
+    const row = await this.db
+      .selectFrom('counters')
+      .select('value')
+      .where('name', '=', 'api_key_epoch')
+      .executeTakeFirst();
+    return Number(row?.value ?? 0);
+  }
+}

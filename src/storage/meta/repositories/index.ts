@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import type { MetaSchema } from '../schema.js';
+import { ActivityLogRepository } from './activity-log.js';
+import { ApiKeysRepository } from './api-keys.js';
+import { OrganizationsRepository } from './organizations.js';
+import { ProjectsRepository } from './projects.js';
+import { UsersRepository } from './users.js';
+
+/** Every metadata repository over one connection (or one transaction). */
+export class Repositories {
+  readonly organizations: OrganizationsRepository;
+  readonly users: UsersRepository;
+  readonly projects: ProjectsRepository;
+  readonly apiKeys: ApiKeysRepository;
+  readonly activityLog: ActivityLogRepository;
+
+  constructor(private readonly db: Kysely<MetaSchema>) {
+    this.organizations = new OrganizationsRepository(db);
+    this.users = new UsersRepository(db);
+    this.projects = new ProjectsRepository(db);
+    this.apiKeys = new ApiKeysRepository(db);
+    this.activityLog = new ActivityLogRepository(db);
+  }
+
+  /** Runs `work` atomically: all of its writes land, or none do. */
+  transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new Repositories(trx)));
+  }
+}

@@ -1,0 +1,85 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { MetaSchema, ProjectsTable } from '../schema.js';
+
+export type ProjectRow = Selectable<ProjectsTable>;
+
+/** A project together with the caller's membership level in its organization. */
+export interface VisibleProjectRow extends ProjectRow {
+  membership_level: number;
+}
+
+export class ProjectsRepository {
+  constructor(private readonly db: Kysely<MetaSchema>) {}
+
+  async insert(project: Omit<ProjectRow, 'id'>): Promise<ProjectRow> {
+    return this.db.insertInto('projects').values(project).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /**
+   * The project if the user is a member of its organization (and, when given, it lies in that
+   * organization); one round trip that also yields the membership level.
+   */
+  findVisible(userId: number, projectId: number, organizationId?: string): Promise<VisibleProjectRow | undefined> {
+    let query = this.db
+      .selectFrom('projects as p')
+      .innerJoin('organization_memberships as m', (join) =>
+        join.onRef('m.organization_id', '=', 'p.organization_id').on('m.user_id', '=', userId),
+      )
+      .selectAll('p')
+      .select('m.level as membership_level')
+      .where('p.id', '=', projectId);
+    if (organizationId !== undefined) query = query.where('p.organization_id', '=', organizationId);
+    return query.executeTakeFirst();
+  }
+
+  async listInOrganization(
+    organizationId: string,
+    onlyIds: readonly number[] | null,
+    page: { limit: number; offset: number },
+  ): Promise<{ count: number; rows: ProjectRow[] }> {
+    let base = this.db.selectFrom('projects').where('organization_id', '=', organizationId);
+    if (onlyIds) base = base.where('id', 'in', onlyIds.length > 0 ? onlyIds : [-1]);
+    const [{ count } = { count: 0 }] = await base.select((eb) => eb.fn.countAll().as('count')).execute();
+    const rows = await base.selectAll().orderBy('id').limit(page.limit).offset(page.offset).execute();
+    return { count: Number(count), rows };
+  }
+
+  async listBasicInOrganization(organizationId: string): Promise<ProjectRow[]> {
+    return this.db.selectFrom('projects').selectAll().where('organization_id', '=', organizationId).orderBy('id').execute();
+  }
+
+  async findByNameInOrganization(organizationId: string, name: string): Promise<ProjectRow | undefined> {
+    return this.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+  }
+
+  async update(
+    id: number,
+    organizationId: string,
+    changes: Partial<Pick<ProjectRow, 'name' | 'api_token' | 'settings' | 'updated_at'>>,
+  ): Promise<void> {
+    await this.db
+      .updateTable('projects')
+      .set(changes)
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .execute();
+  }
+
+  /** Removes the project and what it owns (its activity log); run it inside a transaction. */
+  async delete(id: number, organizationId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('projects')
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) return false;
+    await this.db.deleteFrom('activity_log').where('project_id', '=', id).execute();
+    await this.db.updateTable('users').set({ current_project_id: null }).where('current_project_id', '=', id).execute();
+    return true;
+  }
+}
