@@ -36,10 +36,20 @@ export class AccessResolver {
   }
 
   /**
-   * The project named by the path, optionally required to lie in a given organization.
-   * `@current` is the user's current project (the one last created or bootstrapped).
+   * The project named by the path, optionally required to lie in the organization named by the
+   * path too. `@current` is the user's current project (the one last created or bootstrapped).
+   * One query: the membership join proves the user may see both the project and its organization.
    */
-  async project(principal: Principal, idParam: string, organizationId?: string): Promise<VisibleProjectRow> {
+  async project(principal: Principal, idParam: string, organizationParam?: string): Promise<VisibleProjectRow> {
+    const organizationId =
+      organizationParam === undefined
+        ? undefined
+        : organizationParam === CURRENT
+          ? (await this.organization(principal, CURRENT)).id
+          : UUID.test(organizationParam)
+            ? organizationParam.toLowerCase()
+            : null;
+    if (organizationId === null) throw new NotFoundError();
     const projectId = idParam === CURRENT ? await this.currentProjectId(principal) : parseProjectId(idParam);
     if (projectId === null) throw new NotFoundError();
     const project = await this.projects.findVisible(principal.userId, projectId, organizationId);

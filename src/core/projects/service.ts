@@ -175,10 +175,8 @@ export class ProjectsService {
     return { is_generating_demo_data: false };
   }
 
-  private async resolve(principal: Principal, projectParam: string, organizationParam: string | undefined) {
-    const organizationId =
-      organizationParam === undefined ? undefined : (await this.access.organization(principal, organizationParam)).id;
-    return this.access.project(principal, projectParam, organizationId);
+  private resolve(principal: Principal, projectParam: string, organizationParam: string | undefined) {
+    return this.access.project(principal, projectParam, organizationParam);
   }
 
   private async logChanges(repos: Repositories, userId: number, before: ProjectRow, after: ProjectRow): Promise<void> {

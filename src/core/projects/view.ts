@@ -9,11 +9,12 @@ export function readSettings(row: ProjectRow): ProjectSettings {
   return completeSettings(JSON.parse(row.settings) as Record<string, unknown>);
 }
 
+const settingOf = (stored: Record<string, unknown>, name: ProjectSettingName): unknown =>
+  Object.hasOwn(stored, name) ? stored[name] : defaultValue(name);
+
 function completeSettings(stored: Record<string, unknown>): ProjectSettings {
   const settings = {} as ProjectSettings;
-  for (const name of PROJECT_SETTING_NAMES) {
-    settings[name] = Object.hasOwn(stored, name) ? stored[name] : defaultValue(name);
-  }
+  for (const name of PROJECT_SETTING_NAMES) settings[name] = settingOf(stored, name);
   return settings;
 }
 
@@ -31,7 +32,6 @@ export const DEFAULT_MODIFIERS = Object.freeze({
 
 export function basicProjectView(row: ProjectRow) {
   const stored = JSON.parse(row.settings) as Record<string, unknown>;
-  const settings = completeSettings(stored);
   return {
     id: row.id,
     uuid: row.uuid,
@@ -39,12 +39,12 @@ export function basicProjectView(row: ProjectRow) {
     project_id: row.id,
     api_token: row.api_token,
     name: row.name,
-    completed_snippet_onboarding: settings.completed_snippet_onboarding,
-    has_completed_onboarding_for: settings.has_completed_onboarding_for,
+    completed_snippet_onboarding: settingOf(stored, 'completed_snippet_onboarding'),
+    has_completed_onboarding_for: settingOf(stored, 'has_completed_onboarding_for'),
     ingested_event: stored.ingested_event === true,
-    is_demo: settings.is_demo,
-    timezone: settings.timezone,
-    access_control: settings.access_control,
+    is_demo: settingOf(stored, 'is_demo'),
+    timezone: settingOf(stored, 'timezone'),
+    access_control: settingOf(stored, 'access_control'),
   };
 }
 

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { MetaSchema } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { withStatementCache } from './sqlite-statement-cache.js';
 
 export type MetaDialect = 'sqlite' | 'postgres';
 
@@ -33,7 +34,7 @@ function openSqlite(dataDir: string): Kysely<MetaSchema> {
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   database.pragma('synchronous = NORMAL');
-  return new Kysely<MetaSchema>({ dialect: new SqliteDialect({ database }) });
+  return new Kysely<MetaSchema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
 }
 
 function openPostgres(databaseUrl: string): Kysely<MetaSchema> {
