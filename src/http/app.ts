@@ -52,6 +52,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     parseJson(request, text, done);
   });
 
+  // A POST or PATCH without a body means "no fields", as DRF reads it (an explicit null does not).
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && (request.method === 'POST' || request.method === 'PATCH')) request.body = {};
+  });
+
   app.addSchema(ErrorBody);
   await app.register(swagger, {
     openapi: {

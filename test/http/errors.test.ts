@@ -86,6 +86,24 @@ describe.each(META_STORES)('errors and hostile input on %s', (store) => {
     expect(res.statusCode).toBe(200);
   });
 
+  it('a PATCH or POST without a body means no fields; an explicit null is refused', async () => {
+    const before = await snapshot();
+    const patched = await t.request(c.key, { method: 'PATCH', url: item() });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json().name).toBe(before.name);
+    const created = await t.request(c.key, { method: 'POST', url: '/api/projects/' });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().name).toMatch(/^Default project/);
+    const nulled = await t.request(c.key, {
+      method: 'PATCH',
+      url: item(),
+      headers: { 'content-type': 'application/json' },
+      payload: 'null',
+    });
+    expect(nulled.statusCode).toBe(400);
+    expect(nulled.json().detail).toBe('Invalid data. Expected a dictionary, but got NoneType.');
+  });
+
   it('prototype pollution keys are refused', async () => {
     const res = await t.request(c.key, {
       method: 'PATCH',

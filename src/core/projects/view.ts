@@ -30,14 +30,19 @@ export const DEFAULT_MODIFIERS = Object.freeze({
   convertToProjectTimezone: true,
 });
 
+/** The identifying fields both forms begin with (a project's id is also its project_id). */
+const identity = (row: ProjectRow) => ({
+  id: row.id,
+  uuid: row.uuid,
+  organization: row.organization_id,
+  project_id: row.id,
+  api_token: row.api_token,
+});
+
 export function basicProjectView(row: ProjectRow) {
   const stored = JSON.parse(row.settings) as Record<string, unknown>;
   return {
-    id: row.id,
-    uuid: row.uuid,
-    organization: row.organization_id,
-    project_id: row.id,
-    api_token: row.api_token,
+    ...identity(row),
     name: row.name,
     completed_snippet_onboarding: settingOf(stored, 'completed_snippet_onboarding'),
     has_completed_onboarding_for: settingOf(stored, 'has_completed_onboarding_for'),
@@ -52,11 +57,7 @@ export function fullProjectView(row: ProjectRow, membershipLevel: number | null)
   const stored = JSON.parse(row.settings) as Record<string, unknown>;
   const settings = completeSettings(stored);
   return {
-    id: row.id,
-    uuid: row.uuid,
-    organization: row.organization_id,
-    project_id: row.id,
-    api_token: row.api_token,
+    ...identity(row),
     secret_api_token: null,
     name: row.name,
     created_at: row.created_at,

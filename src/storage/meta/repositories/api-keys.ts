@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { MetaSchema } from '../schema.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { MetaSchema, PersonalApiKeysTable } from '../schema.js';
 import { parseJson } from '../json.js';
 
 export interface PersonalApiKey {
@@ -18,17 +18,7 @@ export interface NewPersonalApiKey extends PersonalApiKey {
   secure_value: string;
 }
 
-type KeyRow = {
-  id: string;
-  user_id: number;
-  label: string;
-  mask_value: string;
-  scopes: string;
-  scoped_organizations: string | null;
-  scoped_teams: string | null;
-  created_at: string;
-  last_used_at: string | null;
-};
+type KeyRow = Omit<Selectable<PersonalApiKeysTable>, 'secure_value'>;
 
 function toKey(row: KeyRow): PersonalApiKey {
   return {
