@@ -12,6 +12,9 @@ describe.each(META_STORES)('errors and hostile input on %s', (store) => {
   let c: Credentials;
   const item = () => `/api/projects/${c.projectId}/`;
   const snapshot = async () => (await t.request(c.key, { method: 'GET', url: item() })).json();
+  /** A PATCH of the project with a body sent as raw JSON text, exactly as given. */
+  const patchRaw = (payload: string) =>
+    t.request(c.key, { method: 'PATCH', url: item(), headers: { 'content-type': 'application/json' }, payload });
 
   beforeAll(async () => {
     t = await createTestApp(store);
@@ -20,12 +23,7 @@ describe.each(META_STORES)('errors and hostile input on %s', (store) => {
   afterAll(() => t.close());
 
   it('malformed JSON is a 400 parse_error', async () => {
-    const res = await t.request(c.key, {
-      method: 'PATCH',
-      url: item(),
-      headers: { 'content-type': 'application/json' },
-      payload: '{"name": "x"',
-    });
+    const res = await patchRaw('{"name": "x"');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ type: 'invalid_request', code: 'parse_error', attr: null });
     expect(res.json().detail).toMatch(/^JSON parse error - /);
@@ -58,12 +56,7 @@ describe.each(META_STORES)('errors and hostile input on %s', (store) => {
   });
 
   it('a body over the limit is 413', async () => {
-    const res = await t.request(c.key, {
-      method: 'PATCH',
-      url: item(),
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ name: 'x'.repeat(BODY_LIMIT_BYTES) }),
-    });
+    const res = await patchRaw(JSON.stringify({ name: 'x'.repeat(BODY_LIMIT_BYTES) }));
     expect(res.statusCode).toBe(413);
     expect(res.json()).toMatchObject({ type: 'invalid_request', code: 'request_too_large', attr: null });
   });
@@ -94,23 +87,13 @@ describe.each(META_STORES)('errors and hostile input on %s', (store) => {
     const created = await t.request(c.key, { method: 'POST', url: '/api/projects/' });
     expect(created.statusCode).toBe(201);
     expect(created.json().name).toMatch(/^Default project/);
-    const nulled = await t.request(c.key, {
-      method: 'PATCH',
-      url: item(),
-      headers: { 'content-type': 'application/json' },
-      payload: 'null',
-    });
+    const nulled = await patchRaw('null');
     expect(nulled.statusCode).toBe(400);
     expect(nulled.json().detail).toBe('Invalid data. Expected a dictionary, but got NoneType.');
   });
 
   it('prototype pollution keys are refused', async () => {
-    const res = await t.request(c.key, {
-      method: 'PATCH',
-      url: item(),
-      headers: { 'content-type': 'application/json' },
-      payload: '{"name":"p","__proto__":{"admin":true}}',
-    });
+    const res = await patchRaw('{"name":"p","__proto__":{"admin":true}}');
     expect(res.statusCode).toBe(400);
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
@@ -118,12 +101,7 @@ describe.each(META_STORES)('errors and hostile input on %s', (store) => {
   it('deeply nested structured values are refused without a 5xx', async () => {
     const before = await snapshot();
     for (const depth of [40, 10_000, 200_000]) {
-      const res = await t.request(c.key, {
-        method: 'PATCH',
-        url: item(),
-        headers: { 'content-type': 'application/json' },
-        payload: `{"test_account_filters": ${nested(depth, '1')}}`,
-      });
+      const res = await patchRaw(`{"test_account_filters": ${nested(depth, '1')}}`);
       expect(res.statusCode, String(depth)).toBe(400);
       expect(res.json().type).toBeDefined();
     }
