@@ -28,8 +28,9 @@ export class AccessResolver {
       if (!rows[0]) throw new NotFoundError();
       return rows[0];
     }
-    if (!UUID.test(idParam)) throw new NotFoundError();
-    const organization = await this.organizations.findForMember(principal.userId, idParam.toLowerCase());
+    const organizationId = parseOrganizationId(idParam);
+    if (organizationId === null) throw new NotFoundError();
+    const organization = await this.organizations.findForMember(principal.userId, organizationId);
     if (!organization) throw new NotFoundError();
     assertOrganizationInScope(principal, organization.id);
     return organization;
@@ -46,9 +47,7 @@ export class AccessResolver {
         ? undefined
         : organizationParam === CURRENT
           ? (await this.organization(principal, CURRENT)).id
-          : UUID.test(organizationParam)
-            ? organizationParam.toLowerCase()
-            : null;
+          : parseOrganizationId(organizationParam);
     if (organizationId === null) throw new NotFoundError();
     const projectId = idParam === CURRENT ? await this.currentProjectId(principal) : parseProjectId(idParam);
     if (projectId === null) throw new NotFoundError();
@@ -70,6 +69,11 @@ export class AccessResolver {
     const [first] = await this.projects.listBasicInOrganization(organization.id);
     return first?.id ?? null;
   }
+}
+
+/** An organization id is a UUID; anything else names nothing. */
+export function parseOrganizationId(text: string): string | null {
+  return UUID.test(text) ? text.toLowerCase() : null;
 }
 
 export function parseProjectId(text: string): number | null {

@@ -114,12 +114,12 @@ export class ProjectsService {
   }
 
   async get(principal: Principal, projectParam: string, organizationParam?: string) {
-    const project = await this.resolve(principal, projectParam, organizationParam);
+    const project = await this.access.project(principal, projectParam, organizationParam);
     return fullProjectView(project, project.membership_level);
   }
 
   async update(principal: Principal, projectParam: string, organizationParam: string | undefined, input: ProjectInput) {
-    const project = await this.resolve(principal, projectParam, organizationParam);
+    const project = await this.access.project(principal, projectParam, organizationParam);
     const settings = validateSettings(input);
     checkPrimaryDashboard(settings);
     const before = readSettings(project);
@@ -141,13 +141,13 @@ export class ProjectsService {
   }
 
   async delete(principal: Principal, projectParam: string, organizationParam?: string): Promise<void> {
-    const project = await this.resolve(principal, projectParam, organizationParam);
+    const project = await this.access.project(principal, projectParam, organizationParam);
     requireAdmin(project.membership_level, "You don't have sufficient permissions in the project.");
     await this.repositories.transaction((repos) => repos.projects.delete(project.id, project.organization_id));
   }
 
   async resetToken(principal: Principal, projectParam: string, organizationParam?: string) {
-    const project = await this.resolve(principal, projectParam, organizationParam);
+    const project = await this.access.project(principal, projectParam, organizationParam);
     requireAdmin(project.membership_level, "You don't have sufficient permissions in the project.");
     const updated = await this.repositories.transaction(async (repos) => {
       const changes = { api_token: newProjectApiToken(), updated_at: nowIso() };
@@ -165,18 +165,14 @@ export class ProjectsService {
     organizationParam: string | undefined,
     page: { limit: number; page: number },
   ) {
-    const project = await this.resolve(principal, projectParam, organizationParam);
+    const project = await this.access.project(principal, projectParam, organizationParam);
     return activityPage(this.repositories.activityLog, project.id, PROJECT_ACTIVITY_SCOPE, String(project.id), page);
   }
 
   async isGeneratingDemoData(principal: Principal, projectParam: string, organizationParam?: string) {
-    await this.resolve(principal, projectParam, organizationParam);
+    await this.access.project(principal, projectParam, organizationParam);
     // Demo data generation is a later capability; nothing generates it yet.
     return { is_generating_demo_data: false };
-  }
-
-  private resolve(principal: Principal, projectParam: string, organizationParam: string | undefined) {
-    return this.access.project(principal, projectParam, organizationParam);
   }
 
   private async logChanges(repos: Repositories, userId: number, before: ProjectRow, after: ProjectRow): Promise<void> {
