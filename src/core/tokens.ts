@@ -27,11 +27,27 @@ export function maskKey(value: string): string {
   return `${value.slice(0, 4)}...${value.slice(-4)}`;
 }
 
-/** A time-ordered UUID (version 7), as PostHog assigns to projects and log entries. */
+let lastMillis = 0;
+let sequence = 0;
+
+/**
+ * A time-ordered UUID (version 7), as PostHog assigns to projects and log entries. Within one
+ * process ids are strictly increasing: ids made in the same millisecond carry a 12-bit counter
+ * (RFC 9562, method 1), so sorting by id keeps the order things happened in.
+ */
 export function uuidv7(now = Date.now()): string {
+  if (now > lastMillis) {
+    lastMillis = now;
+    sequence = 0;
+  } else if (++sequence > 0xfff) {
+    // Counter exhausted: borrow the next millisecond rather than repeat an order.
+    lastMillis += 1;
+    sequence = 0;
+  }
   const bytes = randomBytes(16);
-  bytes.writeUIntBE(now, 0, 6);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes.writeUIntBE(lastMillis, 0, 6);
+  bytes[6] = 0x70 | (sequence >> 8);
+  bytes[7] = sequence & 0xff;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;

@@ -63,6 +63,7 @@ export class ApiKeysRepository {
       .select(PUBLIC_COLUMNS)
       .where('user_id', '=', userId)
       .orderBy('created_at')
+      .orderBy('id')
       .execute();
     return rows.map(toKey);
   }
