@@ -1,10 +1,10 @@
-// The `hoglet` command: serve, bootstrap, keys, migrate.
+// The `hoglet` command: serve, bootstrap, keys, import, demo, migrate.
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, type Config, type ConfigFlags } from './config.js';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_PROJECT_NAME } from './core/accounts/service.js';
 import { parseScopeList } from './core/scopes.js';
 import { ApiError } from './errors.js';
-import { createServices, type Services } from './services.js';
+import { createAccountServices, type AccountServices } from './services.js';
 
 /** A command that could not do what was asked; printed without a stack trace. */
 class CliFailure extends Error {}
@@ -19,10 +19,13 @@ function print(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
-/** Opens the stores for one command and always closes them. */
-async function withServices<T>(flags: ConfigFlags, work: (services: Services, config: Config) => Promise<T>): Promise<T> {
+/**
+ * Opens the metadata store for one command and always closes it. The event store is left alone:
+ * a running server owns it.
+ */
+async function withServices<T>(flags: ConfigFlags, work: (services: AccountServices, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig(flags);
-  const services = await createServices(config);
+  const services = await createAccountServices(config);
   try {
     return await work(services, config);
   } finally {
@@ -122,6 +125,63 @@ keys
     const revoked = await withServices(flags, (services) => services.accounts.revokeKey(id));
     if (!revoked) throw new CliFailure(`no key with id ${id}`);
     print(`revoked ${id}`);
+  });
+
+function parseProjectId(raw: string): number {
+  if (!/^\d+$/.test(raw)) throw new CliFailure(`--project must be a project id (a number), got "${raw}"`);
+  return Number(raw);
+}
+
+program
+  .command('import <file>')
+  .description("load events from a JSONL file in PostHog's export shape (one event per line)")
+  .requiredOption('--project <id>', 'project to load the events into')
+  .addOption(dataDirOption())
+  .option('--port <port>', 'port of a running server (env PORT, default 8000)')
+  .action(async (file: string, flags: CommonFlags & { project: string }) => {
+    const projectId = parseProjectId(flags.project);
+    const config = loadConfig(flags);
+    const { importJsonl } = await import('./core/import/jsonl-import.js');
+    const { openIngestTarget } = await import('./ingest-target.js');
+    const { progressBar } = await import('./progress-bar.js');
+    const target = await openIngestTarget(config, projectId);
+    process.stderr.write(`importing into project ${projectId} through ${target.description}\n`);
+    const bar = progressBar(process.stderr);
+    let summary;
+    try {
+      summary = await importJsonl(file, target, (p) => bar.update(p.bytesRead / Math.max(p.totalBytes, 1), `${p.lines} lines`));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') throw new CliFailure(`cannot read ${file}: ${code}`);
+      throw error;
+    } finally {
+      bar.done();
+      await target.close();
+    }
+    print(`imported ${summary.imported} events from ${summary.lines} lines; skipped ${summary.skipped}`);
+    for (const [reason, count] of Object.entries(summary.reasons)) print(`  skipped ${count}: ${reason}`);
+    if (summary.imported === 0 && summary.skipped > 0) throw new CliFailure('no line of the file could be imported');
+  });
+
+program
+  .command('demo')
+  .description('fill a project with generated demo data (the same data every time)')
+  .requiredOption('--project <id>', 'project to fill')
+  .addOption(dataDirOption())
+  .option('--port <port>', 'port of a running server (env PORT, default 8000)')
+  .action(async (flags: CommonFlags & { project: string }) => {
+    const projectId = parseProjectId(flags.project);
+    const config = loadConfig(flags);
+    const { openIngestTarget } = await import('./ingest-target.js');
+    const { sendDemoData } = await import('./core/demo/send.js');
+    const target = await openIngestTarget(config, projectId);
+    process.stderr.write(`generating demo data into project ${projectId} through ${target.description}\n`);
+    try {
+      const count = await sendDemoData(target, new Date());
+      print(`stored ${count} demo events`);
+    } finally {
+      await target.close();
+    }
   });
 
 program

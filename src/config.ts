@@ -13,6 +13,19 @@ export interface Config {
   /** Base of absolute URLs (pagination links); null means "from the request". */
   readonly siteUrl: string | null;
   readonly logLevel: LogLevel;
+  readonly events: EventStoreConfig;
+}
+
+/** Where events, persons and groups live: embedded chDB under dataDir, or a ClickHouse server. */
+export interface EventStoreConfig {
+  /** http(s):// URL of a ClickHouse server (credentials may be in it); null means embedded chDB. */
+  readonly clickhouseUrl: string | null;
+  /** Directory of the embedded chDB engine (one per process); ignored with a server. */
+  readonly chdbPath: string;
+  /** Database that holds Hoglet's tables. */
+  readonly database: string;
+  /** Cluster name for ON CLUSTER DDL, Replicated tables and a Distributed events table. */
+  readonly cluster: string | null;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -66,6 +79,27 @@ function parseSiteUrl(raw: string): string {
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
+function parseClickhouseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('CLICKHOUSE_URL is not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`CLICKHOUSE_URL must be an http(s):// URL, got protocol "${url.protocol}"`);
+  }
+  return raw;
+}
+
+/** Names that are printed into DDL must be plain identifiers; they come from the operator, not users. */
+function parseIdentifier(raw: string, source: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(raw)) {
+    throw new ConfigError(`${source} must be letters, digits and underscores, got "${raw}"`);
+  }
+  return raw;
+}
+
 function parseLogLevel(raw: string, source: string): LogLevel {
   const level = raw.toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
@@ -81,8 +115,15 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   const levelEnv = nonEmpty(env.HOGLET_LOG_LEVEL) ?? nonEmpty(env.LOG_LEVEL);
   const databaseUrl = nonEmpty(env.DATABASE_URL);
   const siteUrl = nonEmpty(env.SITE_URL);
+  const clickhouseUrl = nonEmpty(env.CLICKHOUSE_URL);
+  const clickhouseDatabase = nonEmpty(env.CLICKHOUSE_DATABASE);
+  const clickhouseCluster = nonEmpty(env.CLICKHOUSE_CLUSTER);
+  if (clickhouseCluster && !clickhouseUrl) {
+    throw new ConfigError('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (the embedded engine is a single node)');
+  }
+  const dataDir = path.resolve(nonEmpty(flags.dataDir) ?? nonEmpty(env.HOGLET_DATA_DIR) ?? './data');
   return Object.freeze({
-    dataDir: path.resolve(nonEmpty(flags.dataDir) ?? nonEmpty(env.HOGLET_DATA_DIR) ?? './data'),
+    dataDir,
     port: portFlag ? parsePort(portFlag, '--port') : portEnv ? parsePort(portEnv, 'PORT') : 8000,
     host: nonEmpty(flags.host) ?? nonEmpty(env.HOST) ?? '127.0.0.1',
     databaseUrl: databaseUrl ? parseDatabaseUrl(databaseUrl) : null,
@@ -92,5 +133,11 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       : levelEnv
         ? parseLogLevel(levelEnv, 'HOGLET_LOG_LEVEL')
         : 'info',
+    events: Object.freeze({
+      clickhouseUrl: clickhouseUrl ? parseClickhouseUrl(clickhouseUrl) : null,
+      chdbPath: path.join(dataDir, 'events'),
+      database: clickhouseDatabase ? parseIdentifier(clickhouseDatabase, 'CLICKHOUSE_DATABASE') : 'hoglet',
+      cluster: clickhouseCluster ? parseIdentifier(clickhouseCluster, 'CLICKHOUSE_CLUSTER') : null,
+    }),
   });
 }

@@ -93,6 +93,16 @@ export class UnsupportedMediaTypeError extends ApiError {
   }
 }
 
+/** The event store could not take the events in time; nothing was acknowledged, so retrying is safe. */
+export class ServiceUnavailableError extends ApiError {
+  /** Seconds a client should wait before retrying (sent as Retry-After). */
+  readonly retryAfterSeconds = 1;
+
+  constructor(detail: string) {
+    super(503, 'server_error', 'service_unavailable', detail);
+  }
+}
+
 /** What a client sees for any unexpected failure; the real cause is only logged. */
 export const INTERNAL_ERROR_BODY: ErrorBody = Object.freeze({
   type: 'server_error',

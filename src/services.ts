@@ -4,42 +4,126 @@ import { AccessResolver } from './core/access.js';
 import { AccountsService } from './core/accounts/service.js';
 import { IdentityService } from './core/accounts/identity.js';
 import { KeyAuthenticator } from './core/auth/authenticator.js';
+import { EventWriter, type TeamEvents } from './core/capture/event-writer.js';
+import { GroupCommitter } from './core/capture/group-commit.js';
+import { GroupProcessor } from './core/capture/persons/group-processor.js';
+import { PersonProcessor, type PersonWarning } from './core/capture/persons/person-processor.js';
+import { ProjectTokens } from './core/capture/project-tokens.js';
+import { CaptureService } from './core/capture/service.js';
+import { DemoDataRunner } from './core/demo/runner.js';
 import { ProjectsService } from './core/projects/service.js';
+import { openEventStore } from './storage/events/connect.js';
+import type { EventStore } from './storage/events/event-store.js';
+import { EventsRepository } from './storage/events/events-repository.js';
+import { PersonsRepository } from './storage/events/persons-repository.js';
 import { openMetaStore, type MetaStore } from './storage/meta/connect.js';
 import { Repositories } from './storage/meta/repositories/index.js';
+
+/** Group-commit limits: one insert takes up to this many events; beyond the queue bound, 503. */
+const GROUP_COMMIT = { maxBatchItems: 20_000, maxQueuedItems: 500_000, timeoutMs: 10_000 };
 
 export interface Services {
   readonly config: Config;
   readonly meta: MetaStore;
+  readonly events: EventStore;
   readonly repositories: Repositories;
   readonly authenticator: KeyAuthenticator;
   readonly projects: ProjectsService;
   readonly accounts: AccountsService;
   readonly identity: IdentityService;
+  readonly capture: CaptureService;
+  readonly projectTokens: ProjectTokens;
+  readonly demo: DemoDataRunner;
   /** Throws when a store is unreachable. */
   ping(): Promise<void>;
+  /** Finishes accepted work (pending inserts, demo data), then closes the stores. */
   close(): Promise<void>;
 }
 
 export interface ServiceOptions {
   onBackgroundError?: (error: unknown) => void;
+  onPersonWarning?: (warning: PersonWarning) => void;
+}
+
+/** Just the metadata side, for CLI commands that must work while a server owns the event store. */
+export interface AccountServices {
+  readonly config: Config;
+  readonly meta: MetaStore;
+  readonly repositories: Repositories;
+  readonly accounts: AccountsService;
+  close(): Promise<void>;
+}
+
+export async function createAccountServices(config: Config): Promise<AccountServices> {
+  const meta = await openMetaStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const repositories = new Repositories(meta.db);
+  const access = new AccessResolver(repositories.organizations, repositories.projects, repositories.users);
+  const tokens = new ProjectTokens(repositories);
+  const projects = new ProjectsService(repositories, access, {
+    tokenRevoked: () => tokens.invalidate(),
+    purgeEvents: () => Promise.reject(new Error('deleting a project needs the server (it owns the event store)')),
+    startDemoData: () => {},
+    isGeneratingDemoData: () => false,
+  });
+  return { config, meta, repositories, accounts: new AccountsService(repositories, projects), close: () => meta.close() };
 }
 
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   const meta = await openMetaStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  let events: EventStore;
+  try {
+    events = await openEventStore(config.events);
+  } catch (error) {
+    await meta.close();
+    throw error;
+  }
+  const onBackgroundError = options.onBackgroundError ?? (() => {});
   const repositories = new Repositories(meta.db);
   const access = new AccessResolver(repositories.organizations, repositories.projects, repositories.users);
-  const projects = new ProjectsService(repositories, access);
+  const eventsRepository = new EventsRepository(events);
+  const personsRepository = new PersonsRepository(events);
+  const tokens = new ProjectTokens(repositories);
+
+  // Projects and demo data refer to each other (a demo project is filled by capture), hence `let`.
+  let demo: DemoDataRunner | undefined;
+  const projects = new ProjectsService(repositories, access, {
+    tokenRevoked: () => tokens.invalidate(),
+    purgeEvents: (projectId) => eventsRepository.deleteTeam(projectId),
+    startDemoData: (projectId) => void demo?.start(projectId),
+    isGeneratingDemoData: (projectId) => demo?.isRunning(projectId) ?? false,
+  });
+  const writer = new EventWriter(
+    eventsRepository,
+    personsRepository,
+    new PersonProcessor(personsRepository, options.onPersonWarning),
+    new GroupProcessor(personsRepository),
+    (teamIds) => void projects.markIngested(teamIds).catch(onBackgroundError),
+  );
+  const committer = new GroupCommitter<TeamEvents>((items) => writer.write(items), (item) => item.events.length, GROUP_COMMIT);
+  const capture = new CaptureService(tokens, committer);
+  demo = new DemoDataRunner(capture, onBackgroundError);
   const authenticatorOptions = options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {};
   return {
     config,
     meta,
+    events,
     repositories,
     authenticator: new KeyAuthenticator(repositories.apiKeys, authenticatorOptions),
     projects,
     accounts: new AccountsService(repositories, projects),
     identity: new IdentityService(repositories, access),
-    ping: () => meta.ping(),
-    close: () => meta.close(),
+    capture,
+    projectTokens: tokens,
+    demo,
+    ping: async () => {
+      await meta.ping();
+      await events.ping();
+    },
+    close: async () => {
+      await demo.stop();
+      await capture.drain();
+      await events.close();
+      await meta.close();
+    },
   };
 }

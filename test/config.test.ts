@@ -11,7 +11,16 @@ describe('configuration', () => {
       databaseUrl: null,
       siteUrl: null,
       logLevel: 'info',
+      events: { clickhouseUrl: null, chdbPath: path.resolve('./data/events'), database: 'hoglet', cluster: null },
     });
+  });
+
+  it('reads the ClickHouse settings and refuses unusable ones', () => {
+    const env = { CLICKHOUSE_URL: 'https://ch.example:8443', CLICKHOUSE_DATABASE: 'analytics', CLICKHOUSE_CLUSTER: 'main' };
+    expect(loadConfig({}, env).events).toMatchObject({ clickhouseUrl: 'https://ch.example:8443', database: 'analytics', cluster: 'main' });
+    expect(() => loadConfig({}, { CLICKHOUSE_URL: 'tcp://x:9000' })).toThrow(/CLICKHOUSE_URL must be an http/);
+    expect(() => loadConfig({}, { CLICKHOUSE_URL: 'http://x', CLICKHOUSE_DATABASE: 'a; DROP' })).toThrow(/CLICKHOUSE_DATABASE/);
+    expect(() => loadConfig({}, { CLICKHOUSE_CLUSTER: 'main' })).toThrow(/CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL/);
   });
 
   it('reads the environment, and flags win over it', () => {

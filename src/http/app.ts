@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import { installAuth } from './auth.js';
 import { installErrorHandling } from './error-handler.js';
 import { RouteIndex } from './route-index.js';
+import { captureRoutes } from './routes/capture.js';
 import { healthRoutes } from './routes/health.js';
 import { identityRoutes } from './routes/identity.js';
 import { projectRoutes } from './routes/projects.js';
@@ -75,5 +76,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   healthRoutes(app, services);
   identityRoutes(app, services);
   projectRoutes(app, services);
+  await captureRoutes(app, services);
   return app;
 }

@@ -7,6 +7,7 @@ import {
   NotFoundError,
   ParseError,
   PayloadTooLargeError,
+  ServiceUnavailableError,
   UnsupportedMediaTypeError,
 } from '../errors.js';
 import type { RouteIndex } from './route-index.js';
@@ -22,7 +23,7 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest, bodyLimi
   if (error.validation) return toValidationError(error.validation as SchemaFailure[]);
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new PayloadTooLargeError(bodyLimit);
+      return new PayloadTooLargeError(request.routeOptions.bodyLimit ?? bodyLimit);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new UnsupportedMediaTypeError(request.headers['content-type'] ?? '');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -43,6 +44,10 @@ export function installErrorHandling(app: FastifyInstance, routes: RouteIndex, b
     const apiError = fromFastifyError(error, request, bodyLimit);
     if (apiError) {
       if (apiError.status === 401) reply.header('www-authenticate', 'Bearer realm="api"');
+      if (apiError instanceof ServiceUnavailableError) {
+        reply.header('retry-after', String(apiError.retryAfterSeconds));
+        request.log.warn({ err: apiError.cause ?? apiError, reqId: request.id }, 'answered 503');
+      }
       return reply.code(apiError.status).send(apiError.toBody());
     }
     request.log.error({ err: error, reqId: request.id }, 'unhandled error');

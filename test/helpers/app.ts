@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { MembershipLevel } from '../../src/core/auth/principal.js';
 import { buildApp } from '../../src/http/app.js';
 import { createServices, type Services } from '../../src/services.js';
+import { withTestEventStore } from './event-store.js';
 import { freshPostgresSchema, type MetaStoreKind } from './stores.js';
 
 export interface Credentials {
@@ -40,7 +41,7 @@ export interface TestApp {
 export async function createTestApp(store: MetaStoreKind, env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoglet-test-'));
   const schema = store === 'postgres' ? await freshPostgresSchema() : null;
-  const config = loadConfig({ dataDir }, { ...env, ...(schema ? { DATABASE_URL: schema.url } : {}) });
+  const config = withTestEventStore(loadConfig({ dataDir }, { ...env, ...(schema ? { DATABASE_URL: schema.url } : {}) }));
   const services = await createServices(config);
   const app = await buildApp(services);
   await app.ready();
@@ -95,6 +96,8 @@ export async function createTestApp(store: MetaStoreKind, env: Record<string, st
     },
     async close() {
       await app.close();
+      const database = services.events.layout.database;
+      await services.events.command(`DROP DATABASE IF EXISTS ${database}`);
       await services.close();
       await schema?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { loadConfig } from '../../src/config.js';
-import { createServices } from '../../src/services.js';
+import { createAccountServices } from '../../src/services.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { META_STORES } from '../helpers/stores.js';
 
@@ -202,8 +202,8 @@ describe.each(META_STORES)('authentication and authorization on %s', (store) => 
     it('a key revoked by another process (the CLI) stops working within a second', async () => {
       const { key, value } = await t.services.accounts.createKey('a@example.com', ['*'], 'cli-revoked');
       expect((await t.request(value, { method: 'GET', url: '/api/projects/' })).statusCode).toBe(200);
-      // A second, independent set of services over the same stores, as `hoglet keys revoke` opens.
-      const other = await createServices(loadConfig({ dataDir: t.dataDir }, { ...(t.services.config.databaseUrl ? { DATABASE_URL: t.services.config.databaseUrl } : {}) }));
+      // A second, independent set of services over the same store, as `hoglet keys revoke` opens.
+      const other = await createAccountServices(loadConfig({ dataDir: t.dataDir }, { ...(t.services.config.databaseUrl ? { DATABASE_URL: t.services.config.databaseUrl } : {}) }));
       try {
         expect(await other.accounts.revokeKey(key.id)).toBe(true);
       } finally {

@@ -1,12 +1,11 @@
 // Resolves a presented personal API key to a Principal without a database round trip per request:
 // the SHA-256 of the key indexes a bounded cache, and a revocation epoch (bumped by any process
 // that revokes a key) flushes it, checked at most once per second.
-import { LRUCache } from 'lru-cache';
 import type { ApiKeysRepository, PersonalApiKey } from '../../storage/meta/repositories/api-keys.js';
+import { EpochCache } from '../epoch-cache.js';
 import { hashPersonalApiKey, nowIso } from '../tokens.js';
 import type { Principal } from './principal.js';
 
-const EPOCH_CHECK_INTERVAL_MS = 1000;
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
 
 interface CachedKey {
@@ -20,31 +19,25 @@ export interface AuthenticatorOptions {
 }
 
 export class KeyAuthenticator {
-  private readonly cache: LRUCache<string, CachedKey>;
-  private epoch = -1;
-  private epochCheckedAt = 0;
-  private epochRefresh: Promise<void> | null = null;
+  private readonly cache: EpochCache<CachedKey>;
 
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly options: AuthenticatorOptions = {},
   ) {
-    this.cache = new LRUCache({ max: options.maxCachedKeys ?? 10_000 });
+    this.cache = new EpochCache(() => keys.epoch(), { max: options.maxCachedKeys ?? 10_000 });
   }
 
   /** The principal of a valid key, or null for an unknown (or revoked) one. */
   async authenticate(presentedKey: string): Promise<Principal | null> {
-    await this.refreshEpochIfDue();
     const hash = hashPersonalApiKey(presentedKey);
-    let cached = this.cache.get(hash);
-    if (!cached) {
+    const cached = await this.cache.get(hash, async () => {
       const key = await this.keys.findBySecureValue(hash);
-      cached = {
+      return {
         principal: key ? toPrincipal(key) : null,
         lastUsedAt: key?.last_used_at ? Date.parse(key.last_used_at) : 0,
       };
-      this.cache.set(hash, cached);
-    }
+    });
     if (cached.principal) this.recordUse(cached);
     return cached.principal;
   }
@@ -60,21 +53,6 @@ export class KeyAuthenticator {
     cached.lastUsedAt = now;
     // Bookkeeping only: never hold up or fail the request for it.
     this.keys.touchLastUsed(cached.principal!.keyId, nowIso()).catch((error) => this.options.onBackgroundError?.(error));
-  }
-
-  private refreshEpochIfDue(): Promise<void> {
-    if (Date.now() - this.epochCheckedAt < EPOCH_CHECK_INTERVAL_MS) return Promise.resolve();
-    this.epochRefresh ??= this.keys
-      .epoch()
-      .then((epoch) => {
-        if (epoch !== this.epoch) this.cache.clear();
-        this.epoch = epoch;
-        this.epochCheckedAt = Date.now();
-      })
-      .finally(() => {
-        this.epochRefresh = null;
-      });
-    return this.epochRefresh;
   }
 }
 

@@ -56,11 +56,41 @@ function loggedValues(row: ProjectRow): Record<string, unknown> {
   return { name: row.name, api_token: row.api_token, ...readSettings(row) };
 }
 
+/** What a project's life means outside the metadata store (events, capture tokens, demo data). */
+export interface ProjectEffects {
+  /** A capture token stopped being valid (reset or project deleted). */
+  tokenRevoked(): Promise<void>;
+  /** Deletes the project's events, persons and groups. */
+  purgeEvents(projectId: number): Promise<void>;
+  /** Starts filling a new demo project in the background. */
+  startDemoData(projectId: number): void;
+  isGeneratingDemoData(projectId: number): boolean;
+}
+
 export class ProjectsService {
+  private readonly knownIngested = new Set<number>();
+
   constructor(
     private readonly repositories: Repositories,
     private readonly access: AccessResolver,
+    private readonly effects: ProjectEffects,
   ) {}
+
+  /** The first stored event of a project sets `ingested_event` (once; later calls cost nothing). */
+  async markIngested(projectIds: readonly number[]): Promise<void> {
+    for (const id of projectIds) {
+      if (this.knownIngested.has(id)) continue;
+      await this.repositories.transaction(async (repos) => {
+        const row = await repos.projects.findById(id);
+        if (!row) return;
+        const settings = JSON.parse(row.settings) as Record<string, unknown>;
+        if (settings.ingested_event === true) return;
+        settings.ingested_event = true;
+        await repos.projects.update(row.id, row.organization_id, { settings: JSON.stringify(settings) });
+      });
+      this.knownIngested.add(id);
+    }
+  }
 
   async list(principal: Principal, organizationParam: string, page: Page) {
     const organization = await this.access.organization(principal, organizationParam);
@@ -76,6 +106,7 @@ export class ProjectsService {
     const organization = await this.access.organization(principal, organizationParam);
     requireAdmin(organization.membership_level, 'You need to be an organization admin or above to create new projects.');
     const row = await this.createInOrganization(principal.userId, organization.id, input);
+    if (readSettings(row).is_demo === true) this.effects.startDemoData(row.id);
     return fullProjectView(row, organization.membership_level);
   }
 
@@ -144,6 +175,8 @@ export class ProjectsService {
     const project = await this.access.project(principal, projectParam, organizationParam);
     requireAdmin(project.membership_level, "You don't have sufficient permissions in the project.");
     await this.repositories.transaction((repos) => repos.projects.delete(project.id, project.organization_id));
+    await this.effects.tokenRevoked();
+    await this.effects.purgeEvents(project.id);
   }
 
   async resetToken(principal: Principal, projectParam: string, organizationParam?: string) {
@@ -156,6 +189,7 @@ export class ProjectsService {
       await this.logChanges(repos, principal.userId, project, row);
       return row;
     });
+    await this.effects.tokenRevoked();
     return fullProjectView(updated, project.membership_level);
   }
 
@@ -170,9 +204,8 @@ export class ProjectsService {
   }
 
   async isGeneratingDemoData(principal: Principal, projectParam: string, organizationParam?: string) {
-    await this.access.project(principal, projectParam, organizationParam);
-    // Demo data generation is a later capability; nothing generates it yet.
-    return { is_generating_demo_data: false };
+    const project = await this.access.project(principal, projectParam, organizationParam);
+    return { is_generating_demo_data: this.effects.isGeneratingDemoData(project.id) };
   }
 
   private async logChanges(repos: Repositories, userId: number, before: ProjectRow, after: ProjectRow): Promise<void> {

@@ -1,7 +1,9 @@
 // Versioned migrations, applied in name order at start-up. Never edit a released one; add a new file.
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_accounts_and_projects.js';
+import * as m0002 from './0002_project_token_epoch.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts_and_projects': m0001,
+  '0002_project_token_epoch': m0002,
 };

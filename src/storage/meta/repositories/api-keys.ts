@@ -1,6 +1,7 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { MetaSchema, PersonalApiKeysTable } from '../schema.js';
 import { parseJson } from '../json.js';
+import { CountersRepository } from './counters.js';
 
 export interface PersonalApiKey {
   id: string;
@@ -34,7 +35,11 @@ const PUBLIC_COLUMNS = [
 ] as const;
 
 export class ApiKeysRepository {
-  constructor(private readonly db: Kysely<MetaSchema>) {}
+  private readonly counters: CountersRepository;
+
+  constructor(private readonly db: Kysely<MetaSchema>) {
+    this.counters = new CountersRepository(db);
+  }
 
   async insert(key: NewPersonalApiKey): Promise<void> {
     await this.db
@@ -83,12 +88,8 @@ export class ApiKeysRepository {
   }
 
   /** Tells every process sharing this store that cached keys may be stale. */
-  async bumpEpoch(): Promise<void> {
-    await this.db
-      .updateTable('counters')
-      .set({ value: sql`value + 1` })
-      .where('name', '=', 'api_key_epoch')
-      .execute();
+  bumpEpoch(): Promise<void> {
+    return this.counters.bump('api_key_epoch');
   }
 
   async touchLastUsed(id: string, at: string): Promise<void> {
@@ -96,12 +97,7 @@ export class ApiKeysRepository {
   }
 
   /** Grows whenever a key is revoked, by any process sharing this store. */
-  async epoch(): Promise<number> {
-    const row = await this.db
-      .selectFrom('counters')
-      .select('value')
-      .where('name', '=', 'api_key_epoch')
-      .executeTakeFirst();
-    return Number(row?.value ?? 0);
+  epoch(): Promise<number> {
+    return this.counters.value('api_key_epoch');
   }
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MetaSchema } from '../schema.js';
 import { ActivityLogRepository } from './activity-log.js';
 import { ApiKeysRepository } from './api-keys.js';
+import { CountersRepository } from './counters.js';
 import { OrganizationsRepository } from './organizations.js';
 import { ProjectsRepository } from './projects.js';
 import { UsersRepository } from './users.js';
@@ -13,6 +14,7 @@ export class Repositories {
   readonly projects: ProjectsRepository;
   readonly apiKeys: ApiKeysRepository;
   readonly activityLog: ActivityLogRepository;
+  readonly counters: CountersRepository;
 
   constructor(private readonly db: Kysely<MetaSchema>) {
     this.organizations = new OrganizationsRepository(db);
@@ -20,6 +22,7 @@ export class Repositories {
     this.projects = new ProjectsRepository(db);
     this.apiKeys = new ApiKeysRepository(db);
     this.activityLog = new ActivityLogRepository(db);
+    this.counters = new CountersRepository(db);
   }
 
   /** Runs `work` atomically: all of its writes land, or none do. */

@@ -32,6 +32,16 @@ export class ProjectsRepository {
     return query.executeTakeFirst();
   }
 
+  findById(id: number): Promise<ProjectRow | undefined> {
+    return this.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The id of the project whose capture token this is. */
+  async idByToken(token: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('projects').select('id').where('api_token', '=', token).executeTakeFirst();
+    return row?.id;
+  }
+
   async listInOrganization(
     organizationId: string,
     onlyIds: readonly number[] | null,

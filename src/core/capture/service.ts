@@ -1,0 +1,48 @@
+// Capture use case: decode the request, find the project by its token, normalise the events and
+// wait for the group commit that stores them. Demo data and imports enter through `ingest`.
+import { decodeCaptureRequest, type CaptureRequestInput } from './decode.js';
+import type { GroupCommitter } from './group-commit.js';
+import type { TeamEvents } from './event-writer.js';
+import { normaliseEvents, requestToken } from './normalise.js';
+import type { ProjectTokens } from './project-tokens.js';
+import type { CapturedEvent } from './types.js';
+
+export interface CaptureOptions {
+  /** `/engage/` payloads without an event name are `$identify` (as PostHog's Django capture did). */
+  defaultEventName?: string;
+}
+
+export class CaptureService {
+  constructor(
+    private readonly tokens: ProjectTokens,
+    private readonly committer: GroupCommitter<TeamEvents>,
+  ) {}
+
+  /** Resolves once every event of the request is stored; throws a 4xx/503 ApiError otherwise. */
+  async capture(input: CaptureRequestInput, options: CaptureOptions = {}): Promise<void> {
+    const payload = decodeCaptureRequest(input);
+    const token = requestToken(payload, firstValue(input.query.token) ?? firstValue(input.query.api_key));
+    const teamId = await this.tokens.projectIdOf(token);
+    const events = normaliseEvents(payload, {
+      nowUs: Date.now() * 1000,
+      sentAt: payload.sentAt,
+      historicalMigration: payload.historicalMigration,
+      ...(options.defaultEventName ? { defaultEventName: options.defaultEventName } : {}),
+    });
+    await this.committer.submit({ teamId, events });
+  }
+
+  /** Stores already-normalised events of one project (demo data, imports). */
+  ingest(teamId: number, events: CapturedEvent[]): Promise<void> {
+    return this.committer.submit({ teamId, events });
+  }
+
+  /** Waits for everything accepted so far to be written (graceful shutdown). */
+  drain(): Promise<void> {
+    return this.committer.drain();
+  }
+}
+
+function firstValue(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : value;
+}

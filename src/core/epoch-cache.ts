@@ -1,0 +1,51 @@
+// A bounded cache that any process sharing the store can invalidate: entries are kept until a
+// shared counter (the epoch) changes, and the counter is read at most once per interval.
+import { LRUCache } from 'lru-cache';
+
+export interface EpochCacheOptions {
+  max: number;
+  checkIntervalMs?: number;
+}
+
+/** Cached values, including "not found" (null), so unknown keys do not reach the store each time. */
+export class EpochCache<V extends {} | null> {
+  private readonly cache: LRUCache<string, { value: V }>;
+  private epoch = -1;
+  private checkedAt = 0;
+  private refresh: Promise<void> | null = null;
+
+  constructor(
+    private readonly readEpoch: () => Promise<number>,
+    private readonly options: EpochCacheOptions,
+  ) {
+    this.cache = new LRUCache({ max: options.max });
+  }
+
+  async get(key: string, load: () => Promise<V>): Promise<V> {
+    await this.refreshIfDue();
+    const hit = this.cache.get(key);
+    if (hit) return hit.value;
+    const value = await load();
+    this.cache.set(key, { value });
+    return value;
+  }
+
+  /** Forget everything now (this process changed what the cache mirrors). */
+  clear(): void {
+    this.cache.clear();
+  }
+
+  private refreshIfDue(): Promise<void> {
+    if (Date.now() - this.checkedAt < (this.options.checkIntervalMs ?? 1000)) return Promise.resolve();
+    this.refresh ??= this.readEpoch()
+      .then((epoch) => {
+        if (epoch !== this.epoch) this.cache.clear();
+        this.epoch = epoch;
+        this.checkedAt = Date.now();
+      })
+      .finally(() => {
+        this.refresh = null;
+      });
+    return this.refresh;
+  }
+}

@@ -1,0 +1,69 @@
+// PostHog's capture endpoints. Bodies arrive as raw bytes (JSON, gzip, base64, lz64 or forms, in
+// any content type), so these routes live in their own scope with a pass-through body parser.
+// Browsers post cross-origin with credentials, so CORS echoes the origin.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../services.js';
+import type { CaptureRequestInput } from '../../core/capture/decode.js';
+
+/** PostHog's Rust capture takes up to 20 MB on /batch/; Hoglet allows that on every path. */
+export const CAPTURE_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
+
+const PATHS = ['/e', '/i/v0/e', '/batch', '/capture', '/track', '/engage'] as const;
+
+const CaptureResponse = {
+  type: 'object',
+  properties: { status: { type: 'integer', const: 1 } },
+} as const;
+
+function corsHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  const origin = request.headers.origin;
+  reply.header('access-control-allow-origin', origin ?? '*');
+  if (origin) {
+    reply.header('access-control-allow-credentials', 'true');
+    reply.header('vary', 'Origin');
+  }
+}
+
+function toInput(request: FastifyRequest): CaptureRequestInput {
+  return {
+    method: request.method === 'GET' ? 'GET' : 'POST',
+    body: Buffer.isBuffer(request.body) ? request.body : undefined,
+    contentType: request.headers['content-type'],
+    contentEncoding: request.headers['content-encoding'],
+    query: (request.query ?? {}) as Record<string, unknown>,
+  };
+}
+
+export async function captureRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.addHook('onRequest', async (request, reply) => corsHeaders(request, reply));
+
+    for (const path of PATHS) {
+      const defaultEventName = path === '/engage' ? '$identify' : undefined;
+      const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+        await services.capture.capture(toInput(request), defaultEventName ? { defaultEventName } : {});
+        const query = request.query as Record<string, unknown>;
+        if (query.beacon === '1') return reply.code(204).send();
+        return { status: 1 };
+      };
+      const schema = {
+        tags: ['capture'],
+        summary: `Capture events (${path}/)`,
+        security: [],
+        response: { 200: CaptureResponse },
+      };
+      scope.post(path, { schema, bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, handler);
+      scope.get(path, { schema }, handler);
+      scope.options(path, { schema: { hide: true } }, async (request, reply) => {
+        reply.header('access-control-allow-methods', 'GET, POST, OPTIONS');
+        reply.header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*');
+        reply.header('access-control-max-age', '86400');
+        return reply.code(200).send();
+      });
+    }
+  });
+}

@@ -1,0 +1,48 @@
+// Opens the event store the configuration asks for and brings its schema up to date.
+import { mkdirSync } from 'node:fs';
+import { createClient, type ClickHouseClient, type ClickHouseClientConfigOptions as ClientOptions } from '@clickhouse/client';
+import { createChdbConnection } from 'chdb/connection';
+import type { EventStoreConfig } from '../../config.js';
+import { EventStore } from './event-store.js';
+import { claimEventStore } from './owner-lock.js';
+import { migrateEventStore } from './migrations/index.js';
+
+export async function openEventStore(config: EventStoreConfig): Promise<EventStore> {
+  let release = () => {};
+  let client: ClickHouseClient;
+  if (config.clickhouseUrl) {
+    client = serverClient(config.clickhouseUrl);
+  } else {
+    mkdirSync(config.chdbPath, { recursive: true });
+    release = claimEventStore(config.chdbPath);
+    client = embeddedClient(config.chdbPath);
+  }
+  const store = new EventStore(client, {
+    database: config.database,
+    cluster: config.cluster,
+    embedded: config.clickhouseUrl === null,
+  }, release);
+  try {
+    await migrateEventStore(store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+function serverClient(url: string): ClickHouseClient {
+  return createClient({
+    url,
+    // Capture waits on inserts; a dead server must turn into a 503 promptly, not hang requests.
+    request_timeout: 30_000,
+    clickhouse_settings: { wait_end_of_query: 1 },
+  });
+}
+
+function embeddedClient(path: string): ClickHouseClient {
+  // chdb types its connection against @clickhouse/client-common, the client bundles its own copy of
+  // the same interface; the shapes agree, the declarations are just two files.
+  const connection = createChdbConnection({ path }) as unknown as NonNullable<ClientOptions['connection']>;
+  return createClient({ connection });
+}

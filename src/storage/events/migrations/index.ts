@@ -1,0 +1,40 @@
+// Versioned schema for the event store, applied at start-up. Every statement is idempotent
+// (IF NOT EXISTS), so a migration interrupted half way is simply run again.
+import type { EventStore } from '../event-store.js';
+import { Ddl, TABLES } from '../tables.js';
+import { eventsPersonsGroups } from './0001_events_persons_groups.js';
+
+export interface EventStoreMigration {
+  version: number;
+  name: string;
+  statements(ddl: Ddl): string[];
+}
+
+export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups];
+
+export async function migrateEventStore(store: EventStore): Promise<number[]> {
+  const d = new Ddl(store.layout);
+  await store.command(`CREATE DATABASE IF NOT EXISTS ${d.db}${d.onCluster}`);
+  await store.command(
+    `CREATE TABLE IF NOT EXISTS ${d.db}.${TABLES.migrations}${d.onCluster} (
+      version UInt32,
+      name String,
+      applied_at DateTime64(3, 'UTC')
+    )
+    ENGINE = ${d.replacing(TABLES.migrations)}
+    ORDER BY version`,
+  );
+  const applied = new Set(
+    (await store.query<{ version: number }>(`SELECT version FROM ${d.db}.${TABLES.migrations}`)).map((r) => r.version),
+  );
+  const ran: number[] = [];
+  for (const migration of EVENT_STORE_MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    for (const statement of migration.statements(d)) await store.command(statement);
+    await store.insert(TABLES.migrations, [
+      { version: migration.version, name: migration.name, applied_at: new Date().toISOString().replace('T', ' ').replace('Z', '') },
+    ]);
+    ran.push(migration.version);
+  }
+  return ran;
+}

@@ -1,0 +1,49 @@
+// chDB keeps its data in one directory that only one process may write. The process that opens it
+// leaves its pid in a lock file; another process finding a live owner refuses (a CLI then talks
+// to the running server instead). A lock left by a killed process is taken over.
+import fs from 'node:fs';
+import path from 'node:path';
+
+export class EventStoreBusyError extends Error {
+  constructor(
+    readonly ownerPid: number,
+    directory: string,
+  ) {
+    super(`another Hoglet process (pid ${ownerPid}) owns the event store in ${directory}`);
+    this.name = 'EventStoreBusyError';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid of a live process owning the directory, if any (not this one). */
+export function eventStoreOwner(directory: string): number | null {
+  try {
+    const pid = Number(fs.readFileSync(path.join(directory, 'owner.pid'), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Claims the directory for this process; returns the release function. */
+export function claimEventStore(directory: string): () => void {
+  const owner = eventStoreOwner(directory);
+  if (owner !== null) throw new EventStoreBusyError(owner, directory);
+  const file = path.join(directory, 'owner.pid');
+  fs.writeFileSync(file, String(process.pid));
+  return () => {
+    try {
+      if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.rmSync(file);
+    } catch {
+      // Already gone: nothing to release.
+    }
+  };
+}

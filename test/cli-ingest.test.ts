@@ -1,0 +1,137 @@
+// `hoglet import` and `hoglet demo` as a user runs them: in-process when no server runs, through
+// the server's capture endpoint when one owns the event store.
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { openEventStore } from '../src/storage/events/connect.js';
+
+const run = promisify(execFile);
+const BIN = path.resolve('bin/hoglet.js');
+
+async function hoglet(args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { maxBuffer: 10 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let dataDir: string;
+let projectId: number;
+
+/** Event names and counts stored for the project (opens the event store: no server may run). */
+async function storedCounts(): Promise<Record<string, number>> {
+  const store = await openEventStore(loadConfig({ dataDir }, {}).events);
+  try {
+    const rows = await store.query<{ event: string; n: string }>(
+      `SELECT event, count() AS n FROM ${store.layout.database}.events WHERE team_id = {team:UInt64} GROUP BY event`,
+      { team: projectId },
+    );
+    return Object.fromEntries(rows.map((r) => [r.event, Number(r.n)]));
+  } finally {
+    await store.close();
+  }
+}
+
+function exportLine(i: number, extra: Record<string, unknown> = {}) {
+  return JSON.stringify({
+    uuid: `01900000-0000-7000-8000-${String(i).padStart(12, '0')}`,
+    event: 'imported',
+    distinct_id: `user-${i % 10}`,
+    properties: JSON.stringify({ i }),
+    timestamp: '2024-05-01T10:00:00.000000Z',
+    team_id: 99,
+    set: { tier: 'gold' },
+    ...extra,
+  });
+}
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoglet-cli-ingest-'));
+  const { stdout } = await run(process.execPath, [BIN, 'bootstrap', '--email', 'i@example.com', '--json', '--data-dir', dataDir]);
+  projectId = JSON.parse(stdout).project_id;
+});
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+describe('hoglet import', () => {
+  it('loads a PostHog export, skips bad lines with reasons, and is idempotent by uuid', async () => {
+    const file = path.join(dataDir, 'export.jsonl');
+    const lines = Array.from({ length: 2500 }, (_, i) => exportLine(i));
+    lines.splice(10, 0, '{not json', JSON.stringify({ event: 'no id' }), JSON.stringify({ distinct_id: 'no event' }), '');
+    fs.writeFileSync(file, lines.join('\n'));
+    const first = await hoglet(['import', file, '--project', String(projectId), '--data-dir', dataDir]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('imported 2500 events from 2504 lines; skipped 3');
+    expect(first.stdout).toContain('skipped 1: not JSON');
+    expect(first.stdout).toContain('skipped 1: Invalid payload: All events must have the event field "distinct_id"!');
+    expect(first.stdout).toContain('skipped 1: Invalid payload: All events must have the event name field "event"!');
+    expect(first.stderr).toContain('in-process');
+    const again = await hoglet(['import', file, '--project', String(projectId), '--data-dir', dataDir]);
+    expect(again.code).toBe(0);
+    expect((await storedCounts()).imported).toBe(2500);
+  });
+
+  it('exits non-zero on a missing file or a file with nothing importable', async () => {
+    const missing = await hoglet(['import', path.join(dataDir, 'nope.jsonl'), '--project', String(projectId), '--data-dir', dataDir]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/cannot read .*nope\.jsonl/);
+    const garbage = path.join(dataDir, 'garbage.bin');
+    fs.writeFileSync(garbage, Buffer.from([0, 1, 2, 255, 10, 200, 10]));
+    const bad = await hoglet(['import', garbage, '--project', String(projectId), '--data-dir', dataDir]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('no line of the file could be imported');
+    const noProject = await hoglet(['import', garbage, '--project', '4242', '--data-dir', dataDir]);
+    expect(noProject.code).toBe(1);
+    expect(noProject.stderr).toContain('no project with id 4242');
+  });
+
+  it('goes through the running server when one owns the event store', async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', String(port), '--log-level', 'warn'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!(await fetch(`http://127.0.0.1:${port}/_health`).then((r) => r.ok, () => false))) {
+        if (Date.now() > deadline) throw new Error('server did not start');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const file = path.join(dataDir, 'more.jsonl');
+      fs.writeFileSync(file, Array.from({ length: 300 }, (_, i) => exportLine(10_000 + i, { event: 'via-server' })).join('\n'));
+      const result = await hoglet(['import', file, '--project', String(projectId), '--data-dir', dataDir, '--port', String(port)]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(`the server (pid ${server.pid})`);
+    } finally {
+      server.kill('SIGTERM');
+      await exited;
+    }
+    expect((await storedCounts())['via-server']).toBe(300);
+  });
+});
+
+describe('hoglet demo', () => {
+  it('fills a project with the generated product, the same each time', async () => {
+    const result = await hoglet(['demo', '--project', String(projectId), '--data-dir', dataDir]);
+    expect(result.code, result.stderr).toBe(0);
+    const sent = Number(/stored (\d+) demo events/.exec(result.stdout)![1]);
+    expect(sent).toBeGreaterThan(50_000);
+    const counts = await storedCounts();
+    expect(counts.$pageview).toBeGreaterThan(10_000);
+    for (const name of ['$identify', 'signed_up', 'upgraded_plan', 'purchase', 'cancelled_subscription']) expect(counts[name], name).toBeGreaterThan(0);
+  }, 120_000);
+});

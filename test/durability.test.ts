@@ -1,0 +1,119 @@
+// The promise behind every 200: a real server process is SIGKILLed while a client sends batches;
+// after a restart, every acknowledged event is stored exactly once, and batches that were in
+// flight (never answered) can be re-sent without doubling anything.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { openEventStore } from '../src/storage/events/connect.js';
+
+const run = promisify(execFile);
+const BIN = path.resolve('bin/hoglet.js');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoglet-durability-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Server {
+  child: ChildProcess;
+  /** Settles when the process has exited (listened for from the start, so no exit is missed). */
+  exited: Promise<unknown>;
+}
+
+async function startServer(port: number): Promise<Server> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', String(port), '--log-level', 'warn'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (await fetch(`http://127.0.0.1:${port}/_health`).then((r) => r.ok, () => false)) return { child, exited };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('server did not become healthy');
+}
+
+function batchOf(token: string, size: number) {
+  const events = Array.from({ length: size }, (_, i) => ({
+    event: 'durable',
+    distinct_id: `user-${i % 7}`,
+    uuid: randomUUID(),
+    properties: { i },
+  }));
+  return { body: JSON.stringify({ api_key: token, batch: events }), uuids: events.map((e) => e.uuid) };
+}
+
+describe('durability', () => {
+  it('every acknowledged event survives kill -9, exactly once', async () => {
+    const { stdout } = await run(process.execPath, [BIN, 'bootstrap', '--email', 'd@example.com', '--json', '--data-dir', dataDir]);
+    const { project_api_token: token, project_id: projectId } = JSON.parse(stdout);
+    const port = await freePort();
+    let server = await startServer(port);
+
+    const acknowledged: string[] = [];
+    const unanswered: Array<{ body: string; uuids: string[] }> = [];
+    const statuses: number[] = [];
+    let killed = false;
+    // Four clients send 20-event batches as fast as the server answers.
+    const client = async () => {
+      while (!killed) {
+        const batch = batchOf(token, 20);
+        const status = await fetch(`http://127.0.0.1:${port}/batch/`, { method: 'POST', body: batch.body, headers: { 'content-type': 'application/json' } }).then(
+          (r) => r.status,
+          () => 0,
+        );
+        if (status === 200) acknowledged.push(...batch.uuids);
+        else {
+          unanswered.push(batch);
+          if (status !== 0) statuses.push(status);
+        }
+      }
+    };
+    const clients = [client(), client(), client(), client()];
+    const deadline = Date.now() + 60_000;
+    while (acknowledged.length < 2_000 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(acknowledged.length, `acknowledged before the kill (refused: ${statuses.slice(0, 5).join(',')})`).toBeGreaterThanOrEqual(2_000);
+    server.child.kill('SIGKILL');
+    killed = true;
+    await Promise.all(clients);
+    await server.exited;
+
+    // Restart on the same data; re-send what never got an answer, as an SDK retry would.
+    server = await startServer(port);
+    for (const batch of unanswered) {
+      const res = await fetch(`http://127.0.0.1:${port}/batch/`, { method: 'POST', body: batch.body, headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(200);
+    }
+    server.child.kill('SIGTERM');
+    await server.exited;
+
+    const store = await openEventStore(loadConfig({ dataDir }, {}).events);
+    try {
+      const rows = await store.query<{ uuid: string; copies: string }>(
+        `SELECT toString(uuid) AS uuid, count() AS copies FROM ${store.layout.database}.events
+         WHERE team_id = {team:UInt64} GROUP BY uuid`,
+        { team: projectId },
+      );
+      const copies = new Map(rows.map((r) => [r.uuid, Number(r.copies)]));
+      const resent = unanswered.flatMap((b) => b.uuids);
+      expect(acknowledged.length).toBeGreaterThanOrEqual(2_000);
+      for (const uuid of [...acknowledged, ...resent]) expect(copies.get(uuid), uuid).toBe(1);
+      expect(copies.size).toBe(new Set([...acknowledged, ...resent]).size);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});
