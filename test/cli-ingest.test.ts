@@ -1,36 +1,12 @@
 // `hoglet import` and `hoglet demo` as a user runs them: in-process when no server runs, through
 // the server's capture endpoint when one owns the event store.
-import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { openEventStore } from '../src/storage/events/connect.js';
-
-const run = promisify(execFile);
-const BIN = path.resolve('bin/hoglet.js');
-
-async function hoglet(args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { maxBuffer: 10 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, hoglet, startServer } from './helpers/processes.js';
 
 let dataDir: string;
 let projectId: number;
@@ -64,7 +40,7 @@ function exportLine(i: number, extra: Record<string, unknown> = {}) {
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoglet-cli-ingest-'));
-  const { stdout } = await run(process.execPath, [BIN, 'bootstrap', '--email', 'i@example.com', '--json', '--data-dir', dataDir]);
+  const { stdout } = await hoglet(['bootstrap', '--email', 'i@example.com', '--json', '--data-dir', dataDir]);
   projectId = JSON.parse(stdout).project_id;
 });
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -103,22 +79,16 @@ describe('hoglet import', () => {
 
   it('goes through the running server when one owns the event store', async () => {
     const port = await freePort();
-    const server = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', String(port), '--log-level', 'warn'], { stdio: 'ignore' });
-    const exited = new Promise((resolve) => server.once('exit', resolve));
+    const server = await startServer(dataDir, port);
     try {
-      const deadline = Date.now() + 30_000;
-      while (!(await fetch(`http://127.0.0.1:${port}/_health`).then((r) => r.ok, () => false))) {
-        if (Date.now() > deadline) throw new Error('server did not start');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
       const file = path.join(dataDir, 'more.jsonl');
       fs.writeFileSync(file, Array.from({ length: 300 }, (_, i) => exportLine(10_000 + i, { event: 'via-server' })).join('\n'));
       const result = await hoglet(['import', file, '--project', String(projectId), '--data-dir', dataDir, '--port', String(port)]);
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toContain(`the server (pid ${server.pid})`);
+      expect(result.stderr).toContain(`the server (pid ${server.child.pid})`);
     } finally {
-      server.kill('SIGTERM');
-      await exited;
+      server.child.kill('SIGTERM');
+      await server.exited;
     }
     expect((await storedCounts())['via-server']).toBe(300);
   });

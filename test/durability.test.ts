@@ -1,50 +1,17 @@
 // The promise behind every 200: a real server process is SIGKILLed while a client sends batches;
 // after a restart, every acknowledged event is stored exactly once, and batches that were in
 // flight (never answered) can be re-sent without doubling anything.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { openEventStore } from '../src/storage/events/connect.js';
+import { freePort, hoglet, startServer } from './helpers/processes.js';
 
-const run = promisify(execFile);
-const BIN = path.resolve('bin/hoglet.js');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoglet-durability-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Server {
-  child: ChildProcess;
-  /** Settles when the process has exited (listened for from the start, so no exit is missed). */
-  exited: Promise<unknown>;
-}
-
-async function startServer(port: number): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', String(port), '--log-level', 'warn'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    if (await fetch(`http://127.0.0.1:${port}/_health`).then((r) => r.ok, () => false)) return { child, exited };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server did not become healthy');
-}
 
 function batchOf(token: string, size: number) {
   const events = Array.from({ length: size }, (_, i) => ({
@@ -58,10 +25,10 @@ function batchOf(token: string, size: number) {
 
 describe('durability', () => {
   it('every acknowledged event survives kill -9, exactly once', async () => {
-    const { stdout } = await run(process.execPath, [BIN, 'bootstrap', '--email', 'd@example.com', '--json', '--data-dir', dataDir]);
+    const { stdout } = await hoglet(['bootstrap', '--email', 'd@example.com', '--json', '--data-dir', dataDir]);
     const { project_api_token: token, project_id: projectId } = JSON.parse(stdout);
     const port = await freePort();
-    let server = await startServer(port);
+    let server = await startServer(dataDir, port);
 
     const acknowledged: string[] = [];
     const unanswered: Array<{ body: string; uuids: string[] }> = [];
@@ -92,7 +59,7 @@ describe('durability', () => {
     await server.exited;
 
     // Restart on the same data; re-send what never got an answer, as an SDK retry would.
-    server = await startServer(port);
+    server = await startServer(dataDir, port);
     for (const batch of unanswered) {
       const res = await fetch(`http://127.0.0.1:${port}/batch/`, { method: 'POST', body: batch.body, headers: { 'content-type': 'application/json' } });
       expect(res.status).toBe(200);

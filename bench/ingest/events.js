@@ -184,7 +184,8 @@ export class EventFactory {
     return gzipSync(JSON.stringify(payload));
   }
 
-  /** A single-event /e/ body (plain JSON), like a posthog-node `captureImmediate`. */
+  /** A single-event /e/ body: one event as plain JSON with the token beside it (as curl or a
+   * minimal client posts it; posthog-node itself always uses /batch/). */
   singleBody(token, nowMs = Date.now()) {
     const event = this.event(nowMs);
     event.timestamp = new Date(nowMs).toISOString();

@@ -1,13 +1,13 @@
 // The event store every test app uses: one embedded chDB per test process (chDB allows one data
 // directory per process), each app in a database of its own; or a ClickHouse server when
-// HOGLET_TEST_CLICKHOUSE_URL is set, again one database per app.
+// HOGLET_TEST_CLICKHOUSE_URL (or CLICKHOUSE_URL) is set, again one database per app.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../src/config.js';
 
-const clickhouseUrl = process.env.HOGLET_TEST_CLICKHOUSE_URL?.trim() || null;
+const clickhouseUrl = (process.env.HOGLET_TEST_CLICKHOUSE_URL ?? process.env.CLICKHOUSE_URL)?.trim() || null;
 
 export const EVENT_STORE_KIND = clickhouseUrl ? 'clickhouse server' : 'chdb';
 

@@ -9,7 +9,7 @@ import {
   MAX_DECODED_BYTES,
 } from '../../../src/core/capture/decode.js';
 import { normaliseEvents, requestToken } from '../../../src/core/capture/normalise.js';
-import { ApiError } from '../../../src/errors.js';
+import { failure, invalidPayload } from '../../helpers/api-error.js';
 
 const EVENT = { event: 'signup', distinct_id: 'u1', properties: { token: 'phc_x', plan: 'pro é' } };
 const JSON_BODY = JSON.stringify([EVENT]);
@@ -23,20 +23,6 @@ const post = (body: string | Buffer, overrides: Partial<CaptureRequestInput> = {
 const form = (body: string, overrides: Partial<CaptureRequestInput> = {}) =>
   post(body, { contentType: 'application/x-www-form-urlencoded', ...overrides });
 
-/** The ApiError `fn` throws, as the HTTP layer would render it. */
-function failure(fn: () => unknown): { status: number; body: unknown } {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ApiError) return { status: error.status, body: error.toBody() };
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
-const invalidPayload = (detail: string) => ({
-  status: 400,
-  body: { type: 'validation_error', code: 'invalid_payload', detail, attr: null },
-});
 const NO_DATA = {
   status: 400,
   body: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_EVENT_BYTES, type NormaliseContext, normaliseEvents, requestToken } from '../../../src/core/capture/normalise.js';
 import type { DecodedPayload, RawEvent } from '../../../src/core/capture/types.js';
-import { ApiError } from '../../../src/errors.js';
+import { failure, invalidPayload } from '../../helpers/api-error.js';
 
 const NOW_US = Date.parse('2024-05-01T12:00:00Z') * 1000;
 const CTX: NormaliseContext = { nowUs: NOW_US, sentAt: undefined, historicalMigration: false };
@@ -16,19 +16,6 @@ const payload = (events: RawEvent[], envelopeToken?: string): DecodedPayload => 
 const one = (event: RawEvent, ctx: Partial<NormaliseContext> = {}) => normaliseEvents(payload([event]), { ...CTX, ...ctx })[0]!;
 const ev = (extra: RawEvent = {}): RawEvent => ({ event: 'e', distinct_id: 'd', ...extra });
 
-function failure(fn: () => unknown): { status: number; body: unknown } {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ApiError) return { status: error.status, body: error.toBody() };
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
-const invalidPayload = (detail: string) => ({
-  status: 400,
-  body: { type: 'validation_error', code: 'invalid_payload', detail, attr: null },
-});
 const authError = (code: string, detail: string) => ({
   status: 401,
   body: { type: 'authentication_error', code, detail, attr: null },

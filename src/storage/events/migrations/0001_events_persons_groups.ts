@@ -62,27 +62,23 @@ function personTables(d: Ddl): string[] {
     ENGINE = ${d.replacing(TABLES.persons, 'version')}
     ORDER BY (team_id, id)`,
     // The current person of each distinct id: the row with the highest version wins.
-    `CREATE TABLE IF NOT EXISTS ${d.db}.${TABLES.personDistinctIds}${d.onCluster} (
-      team_id UInt64,
-      distinct_id String,
-      person_id UUID,
-      version UInt64,
-      is_deleted Bool
-    )
-    ENGINE = ${d.replacing(TABLES.personDistinctIds, 'version')}
-    ORDER BY (team_id, distinct_id)`,
+    distinctIdTable(d, TABLES.personDistinctIds),
     // Only distinct ids whose person changed after events were stored (merges): queries join this
     // small table to count events sent before a merge under the surviving person.
-    `CREATE TABLE IF NOT EXISTS ${d.db}.${TABLES.personDistinctIdOverrides}${d.onCluster} (
+    distinctIdTable(d, TABLES.personDistinctIdOverrides),
+  ];
+}
+
+function distinctIdTable(d: Ddl, table: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${d.db}.${table}${d.onCluster} (
       team_id UInt64,
       distinct_id String,
       person_id UUID,
       version UInt64,
       is_deleted Bool
     )
-    ENGINE = ${d.replacing(TABLES.personDistinctIdOverrides, 'version')}
-    ORDER BY (team_id, distinct_id)`,
-  ];
+    ENGINE = ${d.replacing(table, 'version')}
+    ORDER BY (team_id, distinct_id)`;
 }
 
 function groupTables(d: Ddl): string[] {

@@ -1,0 +1,916 @@
+// Ingest benchmark: events per second that Hoglet acknowledges (stored, then 200) through the
+// capture endpoints, against the floor of inserting the same kind of rows straight into the event
+// store in this process.
+//
+//   npm run bench:ingest                     (builds dist/ first)
+//   node bench/ingest/run.js                 (uses the dist/ already built)
+//   BENCH_DURATION=30 BENCH_CONNECTIONS=20,100 node bench/ingest/run.js
+//
+// Steps, in order:
+//   1. Floor: open an event store on its own temporary data directory in this process, insert
+//      rows in batches of 10 000 through EventStore.insert for BENCH_DURATION seconds of insert
+//      time, close it. (chDB opens one directory per process at a time; this one is closed before
+//      the server's is opened at the end.)
+//   2. Hoglet: `hoglet bootstrap` a fresh data directory, start `hoglet serve` on it as a child.
+//      For every connection count in BENCH_CONNECTIONS (comma-separated, default 10,50):
+//      POST /batch/ with gzip'd posthog-node-shaped batches of 100 events, then, for every count
+//      again, POST /e/ with one plain-JSON event per request. Each run is a 2 s warm-up and a
+//      measured run of BENCH_DURATION seconds (default 10). Every request carries fresh uuids:
+//      /batch/ bodies are generated and gzip'd before the run (enough for 1.5x
+//      BENCH_BODY_BUDGET_EPS events/s, default 150 000), /e/ bodies are made per request.
+//   3. Memory: the server's VmRSS once idle after start, VmHWM (peak) and VmRSS after the runs.
+//   4. Verification: SIGTERM the server (it drains and closes), open its event store here and
+//      check that every acknowledged event is stored, exactly once, and nothing beyond what was sent.
+//
+// Any non-2xx response, connection error or timeout, exhausted body pool or failed verification
+// fails the benchmark (exit 1) after the report is printed. Progress goes to stderr; the Markdown
+// report goes to stdout. Child processes are stopped and temporary directories removed on every
+// exit path.
+import autocannon from 'autocannon';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { EventFactory, USER_AGENT, uuidv7 } from './events.js';
+
+const execFileAsync = promisify(execFile);
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DIST = path.join(ROOT, 'dist');
+const HOGLET_BIN = path.join(ROOT, 'bin', 'hoglet.js');
+const HOST = '127.0.0.1';
+
+const WARMUP_SECONDS = 2;
+const DURATION_SECONDS = envNumber('BENCH_DURATION', 10, { integer: false });
+const CONNECTIONS = envList('BENCH_CONNECTIONS', [10, 50]);
+const BODY_BUDGET_EPS = envNumber('BENCH_BODY_BUDGET_EPS', 150_000, { integer: true });
+const BODY_BUDGET_FACTOR = 1.5;
+const EVENTS_PER_BATCH = 100;
+const FLOOR_ROWS_PER_INSERT = 10_000;
+const USERS = 10_000;
+const AIM_EVENTS_PER_SECOND = 100_000;
+
+// Bounds on every wait.
+const BOOTSTRAP_TIMEOUT_MS = 30_000;
+const READY_TIMEOUT_MS = 30_000;
+const REQUEST_TIMEOUT_MS = 15_000;
+const STOP_TIMEOUT_MS = 30_000; // the server drains pending inserts before it exits
+const STORE_TIMEOUT_MS = 60_000; // opening the event store, one insert, one count
+const RUN_GRACE_MS = 30_000; // on top of a run's own duration
+const IDLE_SETTLE_MS = 2_000;
+const RUN_COUNT = CONNECTIONS.length * 2;
+// Body generation runs at roughly 2 000 bodies/s; give it four times that.
+const GENERATION_BUDGET_MS = Math.ceil((bodiesFor(WARMUP_SECONDS + DURATION_SECONDS, 0) * CONNECTIONS.length) / 500) * 1000;
+const OVERALL_TIMEOUT_MS =
+  DURATION_SECONDS * 3000 +
+  RUN_COUNT * ((WARMUP_SECONDS + DURATION_SECONDS) * 1000 + 2 * RUN_GRACE_MS) +
+  GENERATION_BUDGET_MS +
+  BOOTSTRAP_TIMEOUT_MS + READY_TIMEOUT_MS + STOP_TIMEOUT_MS + 4 * STORE_TIMEOUT_MS;
+
+function envNumber(name, fallback, { integer }) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    process.stderr.write(`bench: ${name} must be a positive ${integer ? 'integer' : 'number'} (got ${JSON.stringify(raw)})\n`);
+    process.exit(2);
+  }
+  return value;
+}
+
+/** Positive integers, comma-separated: `10` or `10,50`. */
+function envList(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const values = raw.split(',').map((part) => Number(part.trim()));
+  if (values.length === 0 || values.some((value) => !Number.isInteger(value) || value <= 0)) {
+    process.stderr.write(`bench: ${name} must be positive integers separated by commas (got ${JSON.stringify(raw)})\n`);
+    process.exit(2);
+  }
+  return [...new Set(values)];
+}
+
+/** /batch/ bodies one run needs: 1.5x the events of BODY_BUDGET_EPS, plus each connection's first. */
+function bodiesFor(seconds, connections) {
+  return Math.ceil((BODY_BUDGET_EPS * BODY_BUDGET_FACTOR * seconds) / EVENTS_PER_BATCH) + connections;
+}
+
+const log = (message) => process.stderr.write(`bench: ${message}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The promise's value, or an error naming `what` once `ms` have passed. */
+async function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cleanup: whatever happens, children are killed and the temp dirs are removed.
+
+const liveChildren = new Set();
+const tempDirs = new Set();
+
+function cleanupSync() {
+  for (const child of liveChildren) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  liveChildren.clear();
+  for (const dir of tempDirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // best effort at exit
+    }
+  }
+  tempDirs.clear();
+}
+
+process.on('exit', cleanupSync);
+for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
+  process.once(signal, () => {
+    log(`received ${signal}; stopping the server and removing temp data`);
+    cleanupSync();
+    process.exit(128 + number);
+  });
+}
+
+const watchdog = setTimeout(() => {
+  log(`FAILED: the whole benchmark took longer than ${Math.round(OVERALL_TIMEOUT_MS / 1000)} s; giving up`);
+  cleanupSync();
+  process.exit(1);
+}, OVERALL_TIMEOUT_MS);
+watchdog.unref();
+
+function makeTempDir(prefix) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+function removeTempDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  tempDirs.delete(dir);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The event store, opened in this process (floor and verification).
+
+async function loadStoreModules() {
+  const modules = {
+    config: path.join(DIST, 'config.js'),
+    connect: path.join(DIST, 'storage', 'events', 'connect.js'),
+    time: path.join(DIST, 'storage', 'events', 'time.js'),
+  };
+  for (const file of Object.values(modules)) {
+    if (!existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing; run \`npm run build\` first`);
+  }
+  const [{ loadConfig }, { openEventStore }, { formatMicros }] = await Promise.all(
+    Object.values(modules).map((file) => import(pathToFileURL(file).href)),
+  );
+  return { loadConfig, openEventStore, formatMicros };
+}
+
+/** Opens the embedded event store of `dataDir` (never a ClickHouse server: env is not read). */
+async function openStore(dataDir) {
+  const { loadConfig, openEventStore } = await loadStoreModules();
+  return withTimeout(openEventStore(loadConfig({ dataDir }, {}).events), STORE_TIMEOUT_MS, `opening the event store in ${dataDir}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes.
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, HOST, () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `node <args>` in the repository root, keeping the tail of its output for diagnostics. */
+function startChild(name, args) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  liveChildren.add(child);
+  let tail = '';
+  let bytes = 0;
+  const keep = (chunk) => {
+    bytes += chunk.length;
+    tail = (tail + chunk).slice(-8192);
+  };
+  child.stdout.setEncoding('utf8').on('data', keep);
+  child.stderr.setEncoding('utf8').on('data', keep);
+  let exitInfo = null;
+  const exited = new Promise((resolve) => {
+    child.once('error', (error) => {
+      liveChildren.delete(child);
+      exitInfo ??= { code: null, signal: null, error };
+      resolve(exitInfo);
+    });
+    child.once('exit', (code, signal) => {
+      liveChildren.delete(child);
+      exitInfo ??= { code, signal };
+      resolve(exitInfo);
+    });
+  });
+  return {
+    name,
+    child,
+    exited,
+    exitInfo: () => exitInfo,
+    output: () => tail,
+    outputBytes: () => bytes,
+  };
+}
+
+function describeExit(info) {
+  if (!info) return 'still running';
+  if (info.error) return `failed to start: ${info.error.message}`;
+  return info.signal ? `killed by ${info.signal}` : `exit code ${info.code}`;
+}
+
+async function waitForReady(handle, url) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let lastProblem = 'no answer yet';
+  for (;;) {
+    const info = handle.exitInfo();
+    if (info) {
+      throw new Error(`${handle.name} stopped before it was ready (${describeExit(info)}). Its output:\n${handle.output()}`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+      lastProblem = `status ${response.status}`;
+    } catch (error) {
+      lastProblem = error.cause?.code ?? error.message;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${handle.name} not ready at ${url} within ${READY_TIMEOUT_MS / 1000} s (${lastProblem}). Its output:\n${handle.output()}`,
+      );
+    }
+    await sleep(100);
+  }
+}
+
+/** SIGTERM, then SIGKILL if it does not exit in time. Returns a problem description, or null. */
+async function stopChild(handle) {
+  if (!handle.exitInfo()) {
+    handle.child.kill('SIGTERM');
+    const stopped = await Promise.race([handle.exited, sleep(STOP_TIMEOUT_MS).then(() => null)]);
+    if (!stopped) {
+      handle.child.kill('SIGKILL');
+      await Promise.race([handle.exited, sleep(2000)]);
+      return `${handle.name} did not exit within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM; killed`;
+    }
+  }
+  const info = await handle.exited;
+  if (info.error || info.code !== 0) return `${handle.name} did not exit cleanly on SIGTERM (${describeExit(info)})`;
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// /proc readings of the server process.
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8', timeout: 5000 }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** VmRSS / VmHWM of a process in MiB, or null when /proc cannot tell. */
+function memoryOf(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field) => {
+      const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+      return match ? Number(match[1]) / 1024 : null;
+    };
+    return { rss: kib('VmRSS'), hwm: kib('VmHWM') };
+  } catch {
+    return { rss: null, hwm: null };
+  }
+}
+
+/** CPU seconds (user + system) used so far by a process, or null. */
+function cpuSecondsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load runs.
+
+/**
+ * One autocannon run. Besides autocannon's own result, returns the latency of every 2xx response
+ * in milliseconds with sub-millisecond precision (autocannon's histogram keeps whole ms).
+ */
+async function runAutocannon(options) {
+  let instance;
+  const latencies = [];
+  const run = new Promise((resolve, reject) => {
+    instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+  });
+  const limitMs = options.duration * 1000 + RUN_GRACE_MS;
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      instance?.stop();
+      reject(new Error(`autocannon run against ${options.url} did not finish within ${limitMs / 1000} s`));
+    }, limitMs);
+  });
+  try {
+    const result = await Promise.race([run, timeout]);
+    return { result, latencies: Float64Array.from(latencies).sort() };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Nearest-rank percentile of sorted samples, in ms rounded to 0.01; null without samples. */
+function percentile(sorted, p) {
+  if (sorted.length === 0) return null;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return Math.round(sorted[index] * 100) / 100;
+}
+
+/** `200×1234, 503×2` from autocannon's per-status counts. */
+function statusSummary(result) {
+  const entries = Object.entries(result.statusCodeStats ?? {}).sort(([a], [b]) => Number(a) - Number(b));
+  return entries.length === 0 ? 'none' : entries.map(([code, { count }]) => `${code}×${count}`).join(', ');
+}
+
+function ok2xx(result) {
+  return Object.entries(result.statusCodeStats ?? {})
+    .filter(([code]) => code.startsWith('2'))
+    .reduce((sum, [, { count }]) => sum + count, 0);
+}
+
+/** Problems in an autocannon result: any non-2xx, error or timeout. */
+function problemsOf(label, phase, result) {
+  const problems = [];
+  if (result.non2xx > 0) problems.push(`${label} (${phase}): ${result.non2xx} non-2xx responses [${statusSummary(result)}]`);
+  if (result.errors > 0) problems.push(`${label} (${phase}): ${result.errors} errors (${result.timeouts} of them timeouts)`);
+  if (result.requests.total === 0) problems.push(`${label} (${phase}): no requests completed`);
+  return problems;
+}
+
+const failures = [];
+const rows = [];
+/** Events the server acknowledged (2xx) and events it was handed, over every request sent. */
+const ledger = { acknowledged: 0, handedOut: 0 };
+
+/**
+ * A fixed supply of distinct /batch/ bodies. autocannon asks for one per request (setupRequest);
+ * running out is a failure, because a replayed body's uuids would be dropped as repeats.
+ */
+class BodyPool {
+  constructor(bodies) {
+    this.bodies = bodies;
+    this.next = 0;
+    this.overrun = 0;
+  }
+
+  take() {
+    if (this.next >= this.bodies.length) {
+      this.overrun += 1;
+      return this.bodies[this.overrun % this.bodies.length];
+    }
+    const body = this.bodies[this.next];
+    this.next += 1;
+    return body;
+  }
+
+  get handedOut() {
+    return Math.min(this.next, this.bodies.length);
+  }
+}
+
+async function generateBatchBodies(factory, token, count) {
+  const started = performance.now();
+  const bodies = new Array(count);
+  let bytes = 0;
+  for (let i = 0; i < count; i++) {
+    bodies[i] = factory.batchBody(token, EVENTS_PER_BATCH);
+    bytes += bodies[i].length;
+    // Yield now and then so timers (the watchdog) stay live.
+    if (i % 2000 === 1999) await new Promise((resolve) => setImmediate(resolve));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  log(`generated ${count} gzip'd bodies of ${EVENTS_PER_BATCH} events (${(bytes / count / 1024).toFixed(1)} KiB each) in ${seconds.toFixed(1)} s`);
+  return bodies;
+}
+
+/** One phase (warm-up or measured) of one target; `body()` gives each request its body. */
+async function runPhase({ label, url, headers, connections, seconds, phase, body, eventsPerRequest, serverPid }) {
+  let handedOut = 0;
+  const options = {
+    url,
+    method: 'POST',
+    headers,
+    connections,
+    duration: seconds,
+    timeout: REQUEST_TIMEOUT_MS / 1000,
+    requests: [
+      {
+        setupRequest: (request) => {
+          handedOut += 1;
+          request.body = body();
+          return request;
+        },
+      },
+    ],
+  };
+  const cpuBefore = cpuSecondsOf(serverPid);
+  const benchCpuBefore = process.cpuUsage();
+  const { result, latencies } = await runAutocannon(options);
+  const benchCpu = process.cpuUsage(benchCpuBefore);
+  const cpuAfter = cpuSecondsOf(serverPid);
+  const acknowledged = ok2xx(result) * eventsPerRequest;
+  ledger.acknowledged += acknowledged;
+  ledger.handedOut += handedOut * eventsPerRequest;
+  failures.push(...problemsOf(label, phase, result));
+  return {
+    result,
+    latencies,
+    serverCores: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / result.duration,
+    benchCores: (benchCpu.user + benchCpu.system) / 1e6 / result.duration,
+  };
+}
+
+/**
+ * Warm-up and measured run of one target at one connection count. Bodies come either from a pool
+ * generated before each phase (`pooled`: /batch/) or from `makeBody` per request (/e/).
+ */
+async function measure({ label, path: urlPath, base, headers, connections, eventsPerRequest, pooled, makeBody, serverPid }) {
+  const url = `${base}${urlPath}`;
+  const phases = [
+    ['warm-up', WARMUP_SECONDS],
+    ['measured', DURATION_SECONDS],
+  ];
+  let measured;
+  for (const [phase, seconds] of phases) {
+    let pool = null;
+    if (pooled) pool = new BodyPool(await generateBatchBodies(pooled.factory, pooled.token, bodiesFor(seconds, connections)));
+    log(`${label}, ${connections} connections: ${phase} ${seconds} s`);
+    const outcome = await runPhase({
+      label: `${label} ×${connections}`,
+      url,
+      headers,
+      connections,
+      seconds,
+      phase,
+      eventsPerRequest,
+      serverPid,
+      body: pool ? () => pool.take() : makeBody,
+    });
+    if (pool) {
+      if (pool.overrun > 0) {
+        failures.push(
+          `${label} ×${connections} (${phase}): the ${pool.bodies.length} pre-generated bodies ran out; ${pool.overrun} requests ` +
+            `replayed bodies (raise BENCH_BODY_BUDGET_EPS above ${BODY_BUDGET_EPS})`,
+        );
+      }
+      outcome.bodiesUsed = `${pool.handedOut} of ${pool.bodies.length}`;
+      pool.bodies = []; // let the next run's bodies have the memory
+    }
+    if (phase === 'measured') measured = outcome;
+  }
+  const { result, latencies, serverCores, benchCores, bodiesUsed } = measured;
+  const okCount = ok2xx(result);
+  const row = {
+    label,
+    connections,
+    duration: result.duration,
+    requestsPerSecond: okCount / result.duration,
+    eventsPerSecond: (okCount * eventsPerRequest) / result.duration,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    statuses: statusSummary(result),
+    errors: result.errors,
+    serverCores,
+    benchCores,
+    bodiesUsed,
+  };
+  log(
+    `${label} ×${connections}: ${row.requestsPerSecond.toFixed(0)} req/s, ${row.eventsPerSecond.toFixed(0)} events/s, ` +
+      `p50 ${row.p50} ms, p99 ${row.p99} ms, statuses ${row.statuses}, ${row.errors} errors, ` +
+      `server ${serverCores?.toFixed(2) ?? '?'} cores, load generator ${benchCores.toFixed(2)} cores` +
+      (bodiesUsed ? `, bodies used ${bodiesUsed}` : ''),
+  );
+  rows.push(row);
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Floor: EventStore.insert straight from this process.
+
+let floor = null;
+
+async function benchFloor() {
+  const { formatMicros } = await loadStoreModules();
+  const dataDir = makeTempDir('hoglet-bench-floor-');
+  const factory = new EventFactory({ users: USERS, seed: 7 });
+  const personIds = Array.from({ length: USERS }, () => uuidv7());
+  const makeRows = () => {
+    const nowMs = Date.now();
+    const createdAt = formatMicros(nowMs * 1000);
+    const batch = new Array(FLOOR_ROWS_PER_INSERT);
+    for (let i = 0; i < FLOOR_ROWS_PER_INSERT; i++) {
+      const user = factory.user();
+      const event = factory.event(nowMs, user);
+      // The row capture would write for this event (EventRow in src/storage/events/events-repository.ts).
+      batch[i] = {
+        uuid: event.uuid,
+        team_id: 1,
+        event: event.event,
+        distinct_id: event.distinct_id,
+        person_id: personIds[user],
+        properties: JSON.stringify(event.properties),
+        timestamp: formatMicros(Date.parse(event.timestamp) * 1000),
+        created_at: createdAt,
+        $session_id: '',
+        $group_0: '',
+        $group_1: '',
+        $group_2: '',
+        $group_3: '',
+        $group_4: '',
+        elements_chain: '',
+        historical_migration: false,
+      };
+    }
+    return batch;
+  };
+
+  log(`floor: opening an event store in ${dataDir}`);
+  const store = await openStore(dataDir);
+  try {
+    const insert = (batch) => withTimeout(store.insert('events', batch), STORE_TIMEOUT_MS, 'a floor insert');
+    log(`floor: warm-up (${WARMUP_SECONDS} s of inserts)`);
+    const warmupEnd = performance.now() + WARMUP_SECONDS * 1000;
+    while (performance.now() < warmupEnd) await insert(makeRows());
+
+    log(`floor: measuring ${DURATION_SECONDS} s of inserts of ${FLOOR_ROWS_PER_INSERT} rows`);
+    const latencies = [];
+    let insertMs = 0;
+    let inserted = 0;
+    const wallStart = performance.now();
+    while (insertMs < DURATION_SECONDS * 1000) {
+      const batch = makeRows(); // made outside the timed part: the floor is the insert alone
+      const started = performance.now();
+      await insert(batch);
+      const elapsed = performance.now() - started;
+      latencies.push(elapsed);
+      insertMs += elapsed;
+      inserted += batch.length;
+    }
+    const wallSeconds = (performance.now() - wallStart) / 1000;
+    const [{ stored }] = await withTimeout(
+      store.query('SELECT count() AS stored FROM hoglet.events'),
+      STORE_TIMEOUT_MS,
+      'counting floor rows',
+    );
+    const sorted = Float64Array.from(latencies).sort();
+    floor = {
+      rows: inserted,
+      inserts: latencies.length,
+      insertSeconds: insertMs / 1000,
+      wallSeconds,
+      rowsPerSecond: inserted / (insertMs / 1000),
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      stored: Number(stored),
+    };
+    log(
+      `floor: ${floor.rowsPerSecond.toFixed(0)} rows/s over ${floor.inserts} inserts ` +
+        `(insert p50 ${floor.p50} ms, p99 ${floor.p99} ms); ${floor.stored} rows stored with warm-up`,
+    );
+    rows.push({
+      label: `floor: \`EventStore.insert\` of ${FLOOR_ROWS_PER_INSERT.toLocaleString('en')}-row batches, in process`,
+      connections: null,
+      duration: floor.insertSeconds,
+      requestsPerSecond: floor.inserts / floor.insertSeconds,
+      eventsPerSecond: floor.rowsPerSecond,
+      p50: floor.p50,
+      p99: floor.p99,
+      statuses: '—',
+      errors: 0,
+      serverCores: null,
+      benchCores: null,
+    });
+  } finally {
+    await withTimeout(store.close(), STORE_TIMEOUT_MS, 'closing the floor event store');
+    removeTempDir(dataDir);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding cost: what gunzip + JSON.parse of one body costs, measured here on the same bodies.
+
+let decodeCost = null;
+
+function measureDecode(factory, token) {
+  const bodies = Array.from({ length: 500 }, () => factory.batchBody(token, EVENTS_PER_BATCH));
+  let sink = 0;
+  const time = (fn) => {
+    for (const body of bodies.slice(0, 50)) sink += fn(body); // warm the JIT
+    const started = performance.now();
+    for (const body of bodies) sink += fn(body);
+    return ((performance.now() - started) * 1000) / bodies.length;
+  };
+  const gunzipUs = time((body) => gunzipSync(body).length);
+  const texts = bodies.map((body) => gunzipSync(body).toString('utf8'));
+  let i = 0;
+  const parseUs = time(() => JSON.parse(texts[i++ % texts.length]).batch.length);
+  decodeCost = {
+    gunzipUs,
+    parseUs,
+    gzipBytes: bodies.reduce((sum, body) => sum + body.length, 0) / bodies.length,
+    jsonBytes: texts.reduce((sum, text) => sum + text.length, 0) / texts.length,
+  };
+  if (sink < 0) log('unreachable');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hoglet.
+
+let memory = null;
+let verification = null;
+
+async function post(url, { body, headers }) {
+  const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  return { status: response.status, text: await response.text() };
+}
+
+async function benchHoglet() {
+  const dataDir = makeTempDir('hoglet-bench-ingest-');
+  let handle;
+  let ids;
+  let stopProblem = null;
+  try {
+    log(`bootstrapping Hoglet in ${dataDir}`);
+    let stdout;
+    try {
+      ({ stdout } = await execFileAsync(
+        process.execPath,
+        [HOGLET_BIN, 'bootstrap', '--email', 'bench@example.com', '--json', '--data-dir', dataDir],
+        { cwd: ROOT, timeout: BOOTSTRAP_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024 },
+      ));
+    } catch (error) {
+      throw new Error(`hoglet bootstrap failed (${error.killed ? 'timed out' : `exit ${error.code}`}): ${error.stderr || error.message}`);
+    }
+    ids = JSON.parse(stdout.trim());
+    for (const key of ['project_api_token', 'project_id']) {
+      if (ids[key] === undefined || ids[key] === null) throw new Error(`hoglet bootstrap output lacks ${key}: ${stdout}`);
+    }
+    const token = ids.project_api_token;
+
+    const port = await freePort();
+    handle = startChild('hoglet', [
+      HOGLET_BIN, 'serve', '--data-dir', dataDir, '--port', String(port), '--host', HOST, '--log-level', 'warn',
+    ]);
+    const base = `http://${HOST}:${port}`;
+    await waitForReady(handle, `${base}/_health`);
+    const pid = handle.child.pid;
+    await sleep(IDLE_SETTLE_MS);
+    const idle = memoryOf(pid);
+    log(`hoglet (pid ${pid}) idle: RSS ${idle.rss?.toFixed(0)} MiB`);
+
+    const factory = new EventFactory({ users: USERS, seed: 42 });
+    measureDecode(new EventFactory({ users: USERS, seed: 1 }), token);
+
+    const batchHeaders = {
+      'Content-Type': 'application/json',
+      'Content-Encoding': 'gzip',
+      'User-Agent': USER_AGENT,
+    };
+    const singleHeaders = { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT };
+
+    // Check both endpoints answer what we think before loading them (these events count too).
+    for (const [urlPath, body, headers, events] of [
+      ['/batch/', factory.batchBody(token, EVENTS_PER_BATCH), batchHeaders, EVENTS_PER_BATCH],
+      ['/e/', factory.singleBody(token), singleHeaders, 1],
+    ]) {
+      ledger.handedOut += events;
+      const answer = await post(`${base}${urlPath}`, { body, headers });
+      if (answer.status !== 200 || answer.text !== '{"status":1}') {
+        throw new Error(`POST ${urlPath}: expected 200 {"status":1}, got ${answer.status} ${answer.text.slice(0, 500)}`);
+      }
+      ledger.acknowledged += events;
+    }
+
+    for (const connections of CONNECTIONS) {
+      await measure({
+        label: `\`POST /batch/\`, gzip, ${EVENTS_PER_BATCH} events`,
+        path: '/batch/',
+        base,
+        headers: batchHeaders,
+        connections,
+        eventsPerRequest: EVENTS_PER_BATCH,
+        pooled: { factory, token },
+        serverPid: pid,
+      });
+    }
+    for (const connections of CONNECTIONS) {
+      await measure({
+        label: '`POST /e/`, JSON, 1 event',
+        path: '/e/',
+        base,
+        headers: singleHeaders,
+        connections,
+        eventsPerRequest: 1,
+        makeBody: () => factory.singleBody(token),
+        serverPid: pid,
+      });
+    }
+
+    const after = memoryOf(pid);
+    memory = { idleRss: idle.rss, peak: after.hwm, afterRss: after.rss };
+    log(`hoglet after the runs: RSS ${after.rss?.toFixed(0)} MiB, peak (VmHWM) ${after.hwm?.toFixed(0)} MiB`);
+  } finally {
+    if (handle) {
+      log('stopping hoglet (SIGTERM)');
+      stopProblem = await stopChild(handle);
+      if (stopProblem) failures.push(stopProblem);
+      if (handle.outputBytes() > 0) {
+        log(`note: hoglet wrote ${handle.outputBytes()} bytes to stdout/stderr at log level warn; the last of it:`);
+        process.stderr.write(`${handle.output().trimEnd()}\n`);
+      }
+    }
+  }
+
+  try {
+    // Only a cleanly stopped server has released its event store; otherwise counting proves nothing.
+    if (handle && !stopProblem) await verify(dataDir, Number(ids.project_id));
+  } finally {
+    removeTempDir(dataDir);
+  }
+}
+
+/** Every acknowledged event is stored once; nothing is stored that was not sent. */
+async function verify(dataDir, projectId) {
+  log('verifying: counting the stored events in the server\'s event store');
+  const store = await openStore(dataDir);
+  try {
+    const [counts] = await withTimeout(
+      store.query(
+        'SELECT count() AS stored, uniqExact(uuid) AS distinct_uuids FROM hoglet.events WHERE team_id = {team:UInt64}',
+        { team: projectId },
+      ),
+      STORE_TIMEOUT_MS,
+      'counting stored events',
+    );
+    verification = {
+      stored: Number(counts.stored),
+      distinctUuids: Number(counts.distinct_uuids),
+      acknowledged: ledger.acknowledged,
+      handedOut: ledger.handedOut,
+    };
+  } finally {
+    await withTimeout(store.close(), STORE_TIMEOUT_MS, 'closing the server\'s event store');
+  }
+  const v = verification;
+  log(`stored ${v.stored} events (${v.distinctUuids} distinct uuids); acknowledged ${v.acknowledged}; handed to the load generator ${v.handedOut}`);
+  if (v.stored < v.acknowledged) failures.push(`verification: ${v.acknowledged - v.stored} acknowledged events are not stored`);
+  if (v.stored > v.handedOut) failures.push(`verification: ${v.stored - v.handedOut} more events stored than were sent`);
+  if (v.distinctUuids !== v.stored) failures.push(`verification: ${v.stored - v.distinctUuids} events are stored more than once`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report.
+
+function commandLine() {
+  const env = ['BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_BODY_BUDGET_EPS']
+    .filter((name) => process.env[name])
+    .map((name) => `${name}=${process.env[name]}`);
+  return [...env, 'node bench/ingest/run.js'].join(' ');
+}
+
+function packageVersion(name) {
+  try {
+    return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+const fmtMs = (ms) => (ms === null || ms === undefined ? 'n/a' : ms.toFixed(2));
+const fmtInt = (n) => Math.round(n).toLocaleString('en').replace(/,/g, ' ');
+const fmtMiB = (n) => (n === null || n === undefined ? 'n/a' : `${n.toFixed(0)} MiB`);
+
+function report() {
+  const cpus = os.cpus();
+  const lines = [
+    '## Ingest benchmark results',
+    '',
+    `- Machine: ${cpus.length} cores (${cpus[0]?.model?.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, ` +
+      `${os.platform()} ${os.arch()}, Node ${process.version}, chdb ${packageVersion('chdb')}`,
+    `- Command: \`${commandLine()}\` (after \`npm run build\`; or \`npm run bench:ingest\`)`,
+    `- Load: autocannon ${packageVersion('autocannon')}, ${WARMUP_SECONDS} s warm-up then ${DURATION_SECONDS} s measured per row; ` +
+      `posthog-node ${packageVersion('posthog-node')}-shaped events from ${USERS.toLocaleString('en')} users, fresh uuids in every request`,
+    '- req/s and events/s: 2xx responses (× events per request) ÷ measured seconds; p50/p99: latency of every 2xx response; ' +
+      'floor row: rows ÷ seconds spent inside `insert`, p50/p99 per insert',
+    '- server cores: CPU seconds of the server process ÷ measured seconds (the load generator shares the same cores)',
+    '',
+    '| target | connections | duration s | req/s | events/s | p50 ms | p99 ms | ratio to floor | statuses | errors | server cores |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |',
+  ];
+  for (const row of rows) {
+    const ratio = floor ? (row.eventsPerSecond / floor.rowsPerSecond).toFixed(2) : 'n/a';
+    lines.push(
+      `| ${row.label} | ${row.connections ?? '—'} | ${row.duration.toFixed(1)} | ${fmtInt(row.requestsPerSecond)} | ` +
+        `${fmtInt(row.eventsPerSecond)} | ${fmtMs(row.p50)} | ${fmtMs(row.p99)} | ${ratio} | ${row.statuses} | ${row.errors} | ` +
+        `${row.serverCores === null ? '—' : row.serverCores.toFixed(2)} |`,
+    );
+  }
+  lines.push('');
+  const batchRows = rows.filter((row) => row.label.includes('/batch/'));
+  if (batchRows.length > 0) {
+    const best = batchRows.reduce((a, b) => (b.eventsPerSecond > a.eventsPerSecond ? b : a));
+    const met = best.eventsPerSecond >= AIM_EVENTS_PER_SECOND;
+    lines.push(
+      `- Aim, at least ${fmtInt(AIM_EVENTS_PER_SECOND)} events/s through \`/batch/\`: **${met ? 'met' : 'not met'}** ` +
+        `(best ${fmtInt(best.eventsPerSecond)} events/s with ${best.connections} connections)`,
+    );
+  }
+  if (memory) {
+    lines.push(
+      `- Server memory: RSS ${fmtMiB(memory.idleRss)} idle after start; peak (VmHWM) ${fmtMiB(memory.peak)}; ` +
+        `RSS ${fmtMiB(memory.afterRss)} after the runs`,
+    );
+  }
+  if (verification) {
+    const v = verification;
+    const good = v.stored >= v.acknowledged && v.stored <= v.handedOut && v.distinctUuids === v.stored;
+    lines.push(
+      `- Verification (${good ? 'passed' : 'FAILED'}): ${fmtInt(v.stored)} events stored (${fmtInt(v.distinctUuids)} distinct uuids) ` +
+        `for ${fmtInt(v.acknowledged)} acknowledged and ${fmtInt(v.handedOut)} handed to the load generator, warm-ups included ` +
+        '(requests cut off at the end of a run may be stored without being acknowledged)',
+    );
+  }
+  if (decodeCost) {
+    const d = decodeCost;
+    lines.push(
+      `- Decoding one ${EVENTS_PER_BATCH}-event body in one thread (${(d.gzipBytes / 1024).toFixed(1)} KiB gzip, ${(d.jsonBytes / 1024).toFixed(1)} KiB JSON): ` +
+        `gunzip ${d.gunzipUs.toFixed(0)} µs + JSON.parse ${d.parseUs.toFixed(0)} µs ` +
+        `(${fmtInt((EVENTS_PER_BATCH * 1e6) / (d.gunzipUs + d.parseUs))} events/s per core for these two steps alone)`,
+    );
+  }
+  if (floor) {
+    lines.push(
+      `- Floor: ${fmtInt(floor.rows)} rows in ${floor.inserts} inserts, ${floor.insertSeconds.toFixed(1)} s inside \`insert\` ` +
+        `(${floor.wallSeconds.toFixed(1)} s with making the rows)`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+let exitCode = 0;
+try {
+  await benchFloor();
+  await benchHoglet();
+} catch (error) {
+  failures.push(`aborted: ${error.stack ?? error}`);
+} finally {
+  cleanupSync();
+}
+if (rows.length > 0) report();
+if (failures.length > 0) {
+  exitCode = 1;
+  process.stderr.write(`\nbench: FAILED\n${failures.map((line) => `  - ${line}`).join('\n')}\n`);
+}
+clearTimeout(watchdog);
+// Exit explicitly: idle keep-alive sockets from fetch and chDB's threads must not hold the process open.
+process.exit(exitCode);
