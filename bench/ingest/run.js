@@ -12,7 +12,7 @@
 //      time, close it. (chDB opens one directory per process at a time; this one is closed before
 //      the server's is opened at the end.)
 //   2. Hoglet: `hoglet bootstrap` a fresh data directory, start `hoglet serve` on it as a child.
-//      For every connection count in BENCH_CONNECTIONS (comma-separated, default 10,50):
+//      For every connection count in BENCH_CONNECTIONS (comma-separated, default 10,100):
 //      POST /batch/ with gzip'd posthog-node-shaped batches of 100 events, then, for every count
 //      again, POST /e/ with one plain-JSON event per request. Each run is a 2 s warm-up and a
 //      measured run of BENCH_DURATION seconds (default 10). Every request carries fresh uuids:
@@ -22,37 +22,67 @@
 //   4. Verification: SIGTERM the server (it drains and closes), open its event store here and
 //      check that every acknowledged event is stored, exactly once, and nothing beyond what was sent.
 //
+// Diagnosis knobs (figures taken with them are not comparable): BENCH_SERVER_NODE_FLAGS adds node
+// flags to the server (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'); BENCH_FLUSH_TIMING=1 runs it
+// through bench/ingest/timed-serve.js, which prints where each group-commit flush spends its time.
+//
 // Any non-2xx response, connection error or timeout, exhausted body pool or failed verification
 // fails the benchmark (exit 1) after the report is printed. Progress goes to stderr; the Markdown
 // report goes to stdout. Child processes are stopped and temporary directories removed on every
 // exit path.
-import autocannon from 'autocannon';
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { EventFactory, USER_AGENT, uuidv7 } from './events.js';
+import {
+  HOGLET_BIN,
+  HOST,
+  ROOT,
+  bootstrapHoglet,
+  commandLine,
+  coresDescription,
+  envList,
+  envNumber,
+  fmtMs,
+  freePort,
+  installCleanup,
+  log,
+  makeTempDir,
+  ok2xx,
+  packageVersion,
+  percentile,
+  problemsOf,
+  removeTempDir,
+  runAndExit,
+  runAutocannon,
+  showLeftoverOutput,
+  sleep,
+  startChild,
+  statusCounts,
+  stopChild,
+  waitForReady,
+  withTimeout,
+} from '../lib/harness.js';
 
-const execFileAsync = promisify(execFile);
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
-const HOGLET_BIN = path.join(ROOT, 'bin', 'hoglet.js');
-const HOST = '127.0.0.1';
 
 const WARMUP_SECONDS = 2;
 const DURATION_SECONDS = envNumber('BENCH_DURATION', 10, { integer: false });
-const CONNECTIONS = envList('BENCH_CONNECTIONS', [10, 50]);
+const CONNECTIONS = envList('BENCH_CONNECTIONS', [10, 100]);
 const BODY_BUDGET_EPS = envNumber('BENCH_BODY_BUDGET_EPS', 150_000, { integer: true });
 const BODY_BUDGET_FACTOR = 1.5;
 const EVENTS_PER_BATCH = 100;
 const FLOOR_ROWS_PER_INSERT = 10_000;
 const USERS = 10_000;
 const AIM_EVENTS_PER_SECOND = 100_000;
+/** Extra `node` flags for the server, for diagnosis only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** Diagnosis only: run the server through timed-serve.js, which prints flush timings per measured run. */
+const FLUSH_TIMING = process.env.BENCH_FLUSH_TIMING === '1';
+const TIMED_SERVE = fileURLToPath(new URL('./timed-serve.js', import.meta.url));
 
 // Bounds on every wait.
 const BOOTSTRAP_TIMEOUT_MS = 30_000;
@@ -71,101 +101,12 @@ const OVERALL_TIMEOUT_MS =
   GENERATION_BUDGET_MS +
   BOOTSTRAP_TIMEOUT_MS + READY_TIMEOUT_MS + STOP_TIMEOUT_MS + 4 * STORE_TIMEOUT_MS;
 
-function envNumber(name, fallback, { integer }) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-    process.stderr.write(`bench: ${name} must be a positive ${integer ? 'integer' : 'number'} (got ${JSON.stringify(raw)})\n`);
-    process.exit(2);
-  }
-  return value;
-}
-
-/** Positive integers, comma-separated: `10` or `10,50`. */
-function envList(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const values = raw.split(',').map((part) => Number(part.trim()));
-  if (values.length === 0 || values.some((value) => !Number.isInteger(value) || value <= 0)) {
-    process.stderr.write(`bench: ${name} must be positive integers separated by commas (got ${JSON.stringify(raw)})\n`);
-    process.exit(2);
-  }
-  return [...new Set(values)];
-}
-
 /** /batch/ bodies one run needs: 1.5x the events of BODY_BUDGET_EPS, plus each connection's first. */
 function bodiesFor(seconds, connections) {
   return Math.ceil((BODY_BUDGET_EPS * BODY_BUDGET_FACTOR * seconds) / EVENTS_PER_BATCH) + connections;
 }
 
-const log = (message) => process.stderr.write(`bench: ${message}\n`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The promise's value, or an error naming `what` once `ms` have passed. */
-async function withTimeout(promise, ms, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Cleanup: whatever happens, children are killed and the temp dirs are removed.
-
-const liveChildren = new Set();
-const tempDirs = new Set();
-
-function cleanupSync() {
-  for (const child of liveChildren) {
-    try {
-      child.kill('SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  liveChildren.clear();
-  for (const dir of tempDirs) {
-    try {
-      rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // best effort at exit
-    }
-  }
-  tempDirs.clear();
-}
-
-process.on('exit', cleanupSync);
-for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
-  process.once(signal, () => {
-    log(`received ${signal}; stopping the server and removing temp data`);
-    cleanupSync();
-    process.exit(128 + number);
-  });
-}
-
-const watchdog = setTimeout(() => {
-  log(`FAILED: the whole benchmark took longer than ${Math.round(OVERALL_TIMEOUT_MS / 1000)} s; giving up`);
-  cleanupSync();
-  process.exit(1);
-}, OVERALL_TIMEOUT_MS);
-watchdog.unref();
-
-function makeTempDir(prefix) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  tempDirs.add(dir);
-  return dir;
-}
-
-function removeTempDir(dir) {
-  rmSync(dir, { recursive: true, force: true });
-  tempDirs.delete(dir);
-}
+installCleanup({ overallTimeoutMs: OVERALL_TIMEOUT_MS, stopping: 'the server' });
 
 // ---------------------------------------------------------------------------------------------
 // The event store, opened in this process (floor and verification).
@@ -189,103 +130,6 @@ async function loadStoreModules() {
 async function openStore(dataDir) {
   const { loadConfig, openEventStore } = await loadStoreModules();
   return withTimeout(openEventStore(loadConfig({ dataDir }, {}).events), STORE_TIMEOUT_MS, `opening the event store in ${dataDir}`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Child processes.
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `node <args>` in the repository root, keeping the tail of its output for diagnostics. */
-function startChild(name, args) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  liveChildren.add(child);
-  let tail = '';
-  let bytes = 0;
-  const keep = (chunk) => {
-    bytes += chunk.length;
-    tail = (tail + chunk).slice(-8192);
-  };
-  child.stdout.setEncoding('utf8').on('data', keep);
-  child.stderr.setEncoding('utf8').on('data', keep);
-  let exitInfo = null;
-  const exited = new Promise((resolve) => {
-    child.once('error', (error) => {
-      liveChildren.delete(child);
-      exitInfo ??= { code: null, signal: null, error };
-      resolve(exitInfo);
-    });
-    child.once('exit', (code, signal) => {
-      liveChildren.delete(child);
-      exitInfo ??= { code, signal };
-      resolve(exitInfo);
-    });
-  });
-  return {
-    name,
-    child,
-    exited,
-    exitInfo: () => exitInfo,
-    output: () => tail,
-    outputBytes: () => bytes,
-  };
-}
-
-function describeExit(info) {
-  if (!info) return 'still running';
-  if (info.error) return `failed to start: ${info.error.message}`;
-  return info.signal ? `killed by ${info.signal}` : `exit code ${info.code}`;
-}
-
-async function waitForReady(handle, url) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let lastProblem = 'no answer yet';
-  for (;;) {
-    const info = handle.exitInfo();
-    if (info) {
-      throw new Error(`${handle.name} stopped before it was ready (${describeExit(info)}). Its output:\n${handle.output()}`);
-    }
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      await response.arrayBuffer();
-      if (response.status === 200) return;
-      lastProblem = `status ${response.status}`;
-    } catch (error) {
-      lastProblem = error.cause?.code ?? error.message;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `${handle.name} not ready at ${url} within ${READY_TIMEOUT_MS / 1000} s (${lastProblem}). Its output:\n${handle.output()}`,
-      );
-    }
-    await sleep(100);
-  }
-}
-
-/** SIGTERM, then SIGKILL if it does not exit in time. Returns a problem description, or null. */
-async function stopChild(handle) {
-  if (!handle.exitInfo()) {
-    handle.child.kill('SIGTERM');
-    const stopped = await Promise.race([handle.exited, sleep(STOP_TIMEOUT_MS).then(() => null)]);
-    if (!stopped) {
-      handle.child.kill('SIGKILL');
-      await Promise.race([handle.exited, sleep(2000)]);
-      return `${handle.name} did not exit within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM; killed`;
-    }
-  }
-  const info = await handle.exited;
-  if (info.error || info.code !== 0) return `${handle.name} did not exit cleanly on SIGTERM (${describeExit(info)})`;
-  return null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -328,67 +172,15 @@ function cpuSecondsOf(pid) {
 // ---------------------------------------------------------------------------------------------
 // Load runs.
 
-/**
- * One autocannon run. Besides autocannon's own result, returns the latency of every 2xx response
- * in milliseconds with sub-millisecond precision (autocannon's histogram keeps whole ms).
- */
-async function runAutocannon(options) {
-  let instance;
-  const latencies = [];
-  const run = new Promise((resolve, reject) => {
-    instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-  });
-  const limitMs = options.duration * 1000 + RUN_GRACE_MS;
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => {
-      instance?.stop();
-      reject(new Error(`autocannon run against ${options.url} did not finish within ${limitMs / 1000} s`));
-    }, limitMs);
-  });
-  try {
-    const result = await Promise.race([run, timeout]);
-    return { result, latencies: Float64Array.from(latencies).sort() };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Nearest-rank percentile of sorted samples, in ms rounded to 0.01; null without samples. */
-function percentile(sorted, p) {
-  if (sorted.length === 0) return null;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return Math.round(sorted[index] * 100) / 100;
-}
-
 /** `200×1234, 503×2` from autocannon's per-status counts. */
 function statusSummary(result) {
-  const entries = Object.entries(result.statusCodeStats ?? {}).sort(([a], [b]) => Number(a) - Number(b));
-  return entries.length === 0 ? 'none' : entries.map(([code, { count }]) => `${code}×${count}`).join(', ');
-}
-
-function ok2xx(result) {
-  return Object.entries(result.statusCodeStats ?? {})
-    .filter(([code]) => code.startsWith('2'))
-    .reduce((sum, [, { count }]) => sum + count, 0);
-}
-
-/** Problems in an autocannon result: any non-2xx, error or timeout. */
-function problemsOf(label, phase, result) {
-  const problems = [];
-  if (result.non2xx > 0) problems.push(`${label} (${phase}): ${result.non2xx} non-2xx responses [${statusSummary(result)}]`);
-  if (result.errors > 0) problems.push(`${label} (${phase}): ${result.errors} errors (${result.timeouts} of them timeouts)`);
-  if (result.requests.total === 0) problems.push(`${label} (${phase}): no requests completed`);
-  return problems;
+  return statusCounts(result) || 'none';
 }
 
 const failures = [];
 const rows = [];
 /** Events the server acknowledged (2xx) and events it was handed, over every request sent. */
-const ledger = { acknowledged: 0, handedOut: 0 };
+const ledger = { acknowledged: 0, handedOut: 0, replayed: 0 };
 
 /**
  * A fixed supply of distinct /batch/ bodies. autocannon asks for one per request (setupRequest);
@@ -451,15 +243,22 @@ async function runPhase({ label, url, headers, connections, seconds, phase, body
       },
     ],
   };
+  const timed = FLUSH_TIMING && phase === 'measured';
+  if (timed) process.kill(serverPid, 'SIGUSR2'); // timed-serve.js: start a window
   const cpuBefore = cpuSecondsOf(serverPid);
   const benchCpuBefore = process.cpuUsage();
-  const { result, latencies } = await runAutocannon(options);
+  const { result, latencies } = await runAutocannon(options, RUN_GRACE_MS);
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const cpuAfter = cpuSecondsOf(serverPid);
+  if (timed) {
+    log(`${label}: flush timing of the measured run follows`);
+    process.kill(serverPid, 'SIGUSR2'); // timed-serve.js: print the window
+    await sleep(200);
+  }
   const acknowledged = ok2xx(result) * eventsPerRequest;
   ledger.acknowledged += acknowledged;
   ledger.handedOut += handedOut * eventsPerRequest;
-  failures.push(...problemsOf(label, phase, result));
+  failures.push(...problemsOf(label, phase, result, statusSummary(result)));
   return {
     result,
     latencies,
@@ -496,6 +295,7 @@ async function measure({ label, path: urlPath, base, headers, connections, event
     });
     if (pool) {
       if (pool.overrun > 0) {
+        ledger.replayed += pool.overrun * EVENTS_PER_BATCH;
         failures.push(
           `${label} ×${connections} (${phase}): the ${pool.bodies.length} pre-generated bodies ran out; ${pool.overrun} requests ` +
             `replayed bodies (raise BENCH_BODY_BUDGET_EPS above ${BODY_BUDGET_EPS})`,
@@ -616,7 +416,7 @@ async function benchFloor() {
         `(insert p50 ${floor.p50} ms, p99 ${floor.p99} ms); ${floor.stored} rows stored with warm-up`,
     );
     rows.push({
-      label: `floor: \`EventStore.insert\` of ${FLOOR_ROWS_PER_INSERT.toLocaleString('en')}-row batches, in process`,
+      label: `floor: \`EventStore.insert\` of ${fmtInt(FLOOR_ROWS_PER_INSERT)}-row batches, in process`,
       connections: null,
       duration: floor.insertSeconds,
       requestsPerSecond: floor.inserts / floor.insertSeconds,
@@ -678,29 +478,16 @@ async function benchHoglet() {
   let ids;
   let stopProblem = null;
   try {
-    log(`bootstrapping Hoglet in ${dataDir}`);
-    let stdout;
-    try {
-      ({ stdout } = await execFileAsync(
-        process.execPath,
-        [HOGLET_BIN, 'bootstrap', '--email', 'bench@example.com', '--json', '--data-dir', dataDir],
-        { cwd: ROOT, timeout: BOOTSTRAP_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024 },
-      ));
-    } catch (error) {
-      throw new Error(`hoglet bootstrap failed (${error.killed ? 'timed out' : `exit ${error.code}`}): ${error.stderr || error.message}`);
-    }
-    ids = JSON.parse(stdout.trim());
-    for (const key of ['project_api_token', 'project_id']) {
-      if (ids[key] === undefined || ids[key] === null) throw new Error(`hoglet bootstrap output lacks ${key}: ${stdout}`);
-    }
+    ids = await bootstrapHoglet(dataDir, ['project_api_token', 'project_id'], BOOTSTRAP_TIMEOUT_MS);
     const token = ids.project_api_token;
 
     const port = await freePort();
+    const entry = FLUSH_TIMING ? [TIMED_SERVE] : [HOGLET_BIN, 'serve'];
     handle = startChild('hoglet', [
-      HOGLET_BIN, 'serve', '--data-dir', dataDir, '--port', String(port), '--host', HOST, '--log-level', 'warn',
-    ]);
+      ...SERVER_NODE_FLAGS, ...entry, '--data-dir', dataDir, '--port', String(port), '--host', HOST, '--log-level', 'warn',
+    ], { echo: FLUSH_TIMING });
     const base = `http://${HOST}:${port}`;
-    await waitForReady(handle, `${base}/_health`);
+    await waitForReady(handle, `${base}/_health`, READY_TIMEOUT_MS);
     const pid = handle.child.pid;
     await sleep(IDLE_SETTLE_MS);
     const idle = memoryOf(pid);
@@ -760,12 +547,9 @@ async function benchHoglet() {
   } finally {
     if (handle) {
       log('stopping hoglet (SIGTERM)');
-      stopProblem = await stopChild(handle);
+      stopProblem = await stopChild(handle, STOP_TIMEOUT_MS);
       if (stopProblem) failures.push(stopProblem);
-      if (handle.outputBytes() > 0) {
-        log(`note: hoglet wrote ${handle.outputBytes()} bytes to stdout/stderr at log level warn; the last of it:`);
-        process.stderr.write(`${handle.output().trimEnd()}\n`);
-      }
+      if (!FLUSH_TIMING) showLeftoverOutput(handle); // with timing it was echoed already
     }
   }
 
@@ -801,7 +585,10 @@ async function verify(dataDir, projectId) {
   }
   const v = verification;
   log(`stored ${v.stored} events (${v.distinctUuids} distinct uuids); acknowledged ${v.acknowledged}; handed to the load generator ${v.handedOut}`);
-  if (v.stored < v.acknowledged) failures.push(`verification: ${v.acknowledged - v.stored} acknowledged events are not stored`);
+  if (v.stored < v.acknowledged) {
+    const replays = ledger.replayed > 0 ? ` (up to ${ledger.replayed} of them were replayed bodies, rightly dropped as repeats)` : '';
+    failures.push(`verification: ${v.acknowledged - v.stored} acknowledged events are not stored${replays}`);
+  }
   if (v.stored > v.handedOut) failures.push(`verification: ${v.stored - v.handedOut} more events stored than were sent`);
   if (v.distinctUuids !== v.stored) failures.push(`verification: ${v.stored - v.distinctUuids} events are stored more than once`);
 }
@@ -809,35 +596,21 @@ async function verify(dataDir, projectId) {
 // ---------------------------------------------------------------------------------------------
 // Report.
 
-function commandLine() {
-  const env = ['BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_BODY_BUDGET_EPS']
-    .filter((name) => process.env[name])
-    .map((name) => `${name}=${process.env[name]}`);
-  return [...env, 'node bench/ingest/run.js'].join(' ');
-}
-
-function packageVersion(name) {
-  try {
-    return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
-  } catch {
-    return 'unknown';
-  }
-}
-
-const fmtMs = (ms) => (ms === null || ms === undefined ? 'n/a' : ms.toFixed(2));
 const fmtInt = (n) => Math.round(n).toLocaleString('en').replace(/,/g, ' ');
 const fmtMiB = (n) => (n === null || n === undefined ? 'n/a' : `${n.toFixed(0)} MiB`);
 
+/** The env knobs this script reads, in the order the report's command line lists them. */
+const INGEST_ENV = ['BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_BODY_BUDGET_EPS', 'BENCH_SERVER_NODE_FLAGS', 'BENCH_FLUSH_TIMING'];
+
 function report() {
-  const cpus = os.cpus();
   const lines = [
     '## Ingest benchmark results',
     '',
-    `- Machine: ${cpus.length} cores (${cpus[0]?.model?.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, ` +
+    `- Machine: ${coresDescription()}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, ` +
       `${os.platform()} ${os.arch()}, Node ${process.version}, chdb ${packageVersion('chdb')}`,
-    `- Command: \`${commandLine()}\` (after \`npm run build\`; or \`npm run bench:ingest\`)`,
+    `- Command: \`${commandLine(INGEST_ENV, 'bench/ingest/run.js', { quoteSpaces: true })}\` (after \`npm run build\`; or \`npm run bench:ingest\`)`,
     `- Load: autocannon ${packageVersion('autocannon')}, ${WARMUP_SECONDS} s warm-up then ${DURATION_SECONDS} s measured per row; ` +
-      `posthog-node ${packageVersion('posthog-node')}-shaped events from ${USERS.toLocaleString('en')} users, fresh uuids in every request`,
+      `posthog-node ${packageVersion('posthog-node')}-shaped events from ${fmtInt(USERS)} users, fresh uuids in every request`,
     '- req/s and events/s: 2xx responses (× events per request) ÷ measured seconds; p50/p99: latency of every 2xx response; ' +
       'floor row: rows ÷ seconds spent inside `insert`, p50/p99 per insert',
     '- server cores: CPU seconds of the server process ÷ measured seconds (the load generator shares the same cores)',
@@ -846,7 +619,8 @@ function report() {
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |',
   ];
   for (const row of rows) {
-    const ratio = floor ? (row.eventsPerSecond / floor.rowsPerSecond).toFixed(2) : 'n/a';
+    const share = floor ? row.eventsPerSecond / floor.rowsPerSecond : null;
+    const ratio = share === null ? 'n/a' : share.toFixed(share < 0.1 ? 3 : 2);
     lines.push(
       `| ${row.label} | ${row.connections ?? '—'} | ${row.duration.toFixed(1)} | ${fmtInt(row.requestsPerSecond)} | ` +
         `${fmtInt(row.eventsPerSecond)} | ${fmtMs(row.p50)} | ${fmtMs(row.p99)} | ${ratio} | ${row.statuses} | ${row.errors} | ` +
@@ -897,20 +671,4 @@ function report() {
 
 // ---------------------------------------------------------------------------------------------
 
-let exitCode = 0;
-try {
-  await benchFloor();
-  await benchHoglet();
-} catch (error) {
-  failures.push(`aborted: ${error.stack ?? error}`);
-} finally {
-  cleanupSync();
-}
-if (rows.length > 0) report();
-if (failures.length > 0) {
-  exitCode = 1;
-  process.stderr.write(`\nbench: FAILED\n${failures.map((line) => `  - ${line}`).join('\n')}\n`);
-}
-clearTimeout(watchdog);
-// Exit explicitly: idle keep-alive sockets from fetch and chDB's threads must not hold the process open.
-process.exit(exitCode);
+await runAndExit([benchFloor, benchHoglet], { rows, failures, report });
