@@ -39,7 +39,7 @@ export function decodeCaptureRequest(input: CaptureRequestInput): DecodedPayload
   } catch (error) {
     throw malformedRequest(`Invalid JSON: ${(error as Error).message}`);
   }
-  return toPayload(json, input.query);
+  return { ...toPayload(json, input.query), decodedBytes: Buffer.byteLength(text) };
 }
 
 /** Where the payload is (query ?data=, form field `data`, or the body) and how it says it is encoded. */

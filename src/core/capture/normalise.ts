@@ -74,17 +74,19 @@ function invalidToken(reason: string): never {
 
 /** Validates and normalises every event; throws on the first bad one (PostHog rejects the whole request). */
 export function normaliseEvents(payload: DecodedPayload, ctx: NormaliseContext): CapturedEvent[] {
-  return payload.events.map((raw) => normaliseEvent(raw, ctx));
+  // Serialising each event again to measure it is costly; a body under the limit needs no check.
+  const measure = payload.decodedBytes === undefined || payload.decodedBytes > MAX_EVENT_BYTES;
+  return payload.events.map((raw) => normaliseEvent(raw, ctx, measure));
 }
 
-function normaliseEvent(raw: RawEvent, ctx: NormaliseContext): CapturedEvent {
+function normaliseEvent(raw: RawEvent, ctx: NormaliseContext, measure: boolean): CapturedEvent {
   if (!isObject(raw)) throw invalid('every event must be a JSON object.');
   const event = eventName(raw, ctx.defaultEventName);
   const distinctId = extractDistinctId(raw);
   const uuid = eventUuid(raw.uuid);
   const properties = mergedProperties(raw);
 
-  const size = Buffer.byteLength(JSON.stringify(raw));
+  const size = measure ? Buffer.byteLength(JSON.stringify(raw)) : 0;
   if (size > MAX_EVENT_BYTES) {
     throw new InvalidPayloadError(
       `maximum event size exceeded: this event is ${size} bytes of JSON, the limit is ${MAX_EVENT_BYTES}.`,

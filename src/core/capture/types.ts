@@ -13,6 +13,8 @@ export interface DecodedPayload {
   sentAt: unknown;
   /** `historical_migration: true` on the envelope. */
   historicalMigration: boolean;
+  /** Size of the decoded JSON text, when known: no event in it can be larger. */
+  decodedBytes?: number;
 }
 
 /** An event that passed every check, normalised the way PostHog's ingestion does. */

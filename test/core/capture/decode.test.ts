@@ -39,7 +39,13 @@ const tooLarge = (limit: number) => ({
 
 describe('payload shapes', () => {
   it('a single event object', () => {
-    expect(post(JSON.stringify(EVENT))).toEqual({ events: [EVENT], envelopeToken: undefined, sentAt: undefined, historicalMigration: false });
+    expect(post(JSON.stringify(EVENT))).toEqual({
+      events: [EVENT],
+      envelopeToken: undefined,
+      sentAt: undefined,
+      historicalMigration: false,
+      decodedBytes: Buffer.byteLength(JSON.stringify(EVENT)),
+    });
   });
 
   it('an array of events (posthog-js)', () => {
@@ -53,6 +59,7 @@ describe('payload shapes', () => {
       envelopeToken: 'phc_env',
       sentAt: '2024-05-01T10:00:01Z',
       historicalMigration: true,
+      decodedBytes: Buffer.byteLength(JSON.stringify(body)),
     });
   });
 
@@ -337,7 +344,9 @@ describe('recorded SDK payloads (test/fixtures/capture)', () => {
   it.each(fixtures.map((f) => [f.name, f] as const))('%s decodes and normalises as recorded', (_name, fixture) => {
     const expected = JSON.parse(readFileSync(new URL(fixture.expected, dir), 'utf8'));
     const decoded = decodeCaptureRequest(inputFor(fixture, readFileSync(new URL(fixture.file, dir))));
-    expect(decoded).toEqual({ ...expected.decoded, envelopeToken: expected.decoded.envelopeToken ?? undefined });
+    const { decodedBytes, ...payload } = decoded;
+    expect(payload).toEqual({ ...expected.decoded, envelopeToken: expected.decoded.envelopeToken ?? undefined });
+    expect(decodedBytes).toBeGreaterThan(0);
     expect(requestToken(decoded)).toBe(expected.token);
     const events = normaliseEvents(decoded, { nowUs: NOW_US, sentAt: decoded.sentAt, historicalMigration: decoded.historicalMigration });
     expect(events).toEqual(

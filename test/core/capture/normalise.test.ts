@@ -242,3 +242,13 @@ describe('normaliseEvents', () => {
     );
   });
 });
+
+describe('event size with a known body size', () => {
+  it('still refuses an oversized event when the decoder reports a large body', () => {
+    const big = { event: 'e', distinct_id: 'd', properties: { blob: 'x'.repeat(1_100_000) } };
+    const payload = { events: [big], envelopeToken: 'phc_x', sentAt: undefined, historicalMigration: false, decodedBytes: 1_100_100 };
+    expect(() => normaliseEvents(payload, { nowUs: Date.now() * 1000, sentAt: undefined, historicalMigration: false })).toThrow(
+      /maximum event size exceeded/,
+    );
+  });
+});
