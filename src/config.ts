@@ -14,6 +14,8 @@ export interface Config {
   readonly siteUrl: string | null;
   readonly logLevel: LogLevel;
   readonly events: EventStoreConfig;
+  /** Time limit of one analytical query, in seconds. */
+  readonly queryTimeoutSeconds: number;
 }
 
 /** Where events, persons and groups live: embedded chDB under dataDir, or a ClickHouse server. */
@@ -100,6 +102,13 @@ function parseIdentifier(raw: string, source: string): string {
   return raw;
 }
 
+function parseQueryTimeout(raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 3600) {
+    throw new ConfigError(`HOGLET_QUERY_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
 function parseLogLevel(raw: string, source: string): LogLevel {
   const level = raw.toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
@@ -121,6 +130,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   if (clickhouseCluster && !clickhouseUrl) {
     throw new ConfigError('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (the embedded engine is a single node)');
   }
+  const queryTimeout = nonEmpty(env.HOGLET_QUERY_TIMEOUT_SECONDS);
   const dataDir = path.resolve(nonEmpty(flags.dataDir) ?? nonEmpty(env.HOGLET_DATA_DIR) ?? './data');
   return Object.freeze({
     dataDir,
@@ -139,5 +149,6 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       database: clickhouseDatabase ? parseIdentifier(clickhouseDatabase, 'CLICKHOUSE_DATABASE') : 'hoglet',
       cluster: clickhouseCluster ? parseIdentifier(clickhouseCluster, 'CLICKHOUSE_CLUSTER') : null,
     }),
+    queryTimeoutSeconds: queryTimeout ? parseQueryTimeout(queryTimeout) : 30,
   });
 }

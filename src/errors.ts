@@ -110,3 +110,17 @@ export const INTERNAL_ERROR_BODY: ErrorBody = Object.freeze({
   detail: 'A server error occurred.',
   attr: null,
 });
+
+/** An analytical query ran past its time limit and was stopped. */
+export class QueryTimeoutError extends ApiError {
+  constructor(seconds: number) {
+    super(504, 'server_error', 'query_timeout', `The query took longer than ${seconds} seconds and was stopped. Try a shorter date range or fewer breakdown values.`);
+  }
+}
+
+/** An analytical query was refused by the engine for a reason the request caused. */
+export class QueryRejectedError extends ApiError {
+  constructor(code: string, detail: string) {
+    super(400, 'validation_error', code, detail);
+  }
+}

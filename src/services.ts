@@ -1,6 +1,7 @@
 // Composition root: picks the back ends once and wires the services over them.
 import type { Config } from './config.js';
 import { AccessResolver } from './core/access.js';
+import { ActionsService } from './core/actions/service.js';
 import { AccountsService } from './core/accounts/service.js';
 import { IdentityService } from './core/accounts/identity.js';
 import { KeyAuthenticator } from './core/auth/authenticator.js';
@@ -12,6 +13,8 @@ import { ProjectTokens } from './core/capture/project-tokens.js';
 import { CaptureService } from './core/capture/service.js';
 import { DemoDataRunner } from './core/demo/runner.js';
 import { ProjectsService } from './core/projects/service.js';
+import { InsightQueryService } from './core/queries/service.js';
+import { QueryExecutor } from './query/execute.js';
 import { openEventStore } from './storage/events/connect.js';
 import type { EventStore } from './storage/events/event-store.js';
 import { EventsRepository } from './storage/events/events-repository.js';
@@ -29,6 +32,10 @@ export interface Services {
   readonly repositories: Repositories;
   readonly authenticator: KeyAuthenticator;
   readonly projects: ProjectsService;
+  /** Actions; the query engine expands an action with actions.getForQuery(projectId, actionId). */
+  readonly actions: ActionsService;
+  /** Trends and funnels (and /query/) for a caller's project. */
+  readonly queries: InsightQueryService;
   readonly accounts: AccountsService;
   readonly identity: IdentityService;
   readonly capture: CaptureService;
@@ -102,6 +109,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const committer = new GroupCommitter<TeamEvents>((items) => writer.write(items), (item) => item.events.length, GROUP_COMMIT);
   const capture = new CaptureService(tokens, committer);
   demo = new DemoDataRunner(capture, onBackgroundError);
+  const actions = new ActionsService(repositories, access);
+  const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });
   const authenticatorOptions = options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {};
   return {
     config,
@@ -110,6 +119,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     repositories,
     authenticator: new KeyAuthenticator(repositories.apiKeys, authenticatorOptions),
     projects,
+    actions,
+    queries: new InsightQueryService(access, actions, executor),
     accounts: new AccountsService(repositories, projects),
     identity: new IdentityService(repositories, access),
     capture,

@@ -7,10 +7,12 @@ import type { Services } from '../services.js';
 import { installAuth } from './auth.js';
 import { installErrorHandling } from './error-handler.js';
 import { RouteIndex } from './route-index.js';
+import { actionRoutes } from './routes/actions.js';
 import { captureRoutes } from './routes/capture.js';
 import { healthRoutes } from './routes/health.js';
 import { identityRoutes } from './routes/identity.js';
 import { projectRoutes } from './routes/projects.js';
+import { queryRoutes } from './routes/queries.js';
 import { ErrorBody } from './schemas/common.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -76,6 +78,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   healthRoutes(app, services);
   identityRoutes(app, services);
   projectRoutes(app, services);
+  actionRoutes(app, services);
+  queryRoutes(app, services);
   await captureRoutes(app, services);
   return app;
 }

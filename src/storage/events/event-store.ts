@@ -10,6 +10,9 @@ export type QueryParams = Record<string, unknown>;
 export interface QueryOptions {
   timeoutSeconds?: number;
   settings?: ClickHouseSettings;
+  /** Names the query in the engine, so it can be found and killed (KILL QUERY). */
+  queryId?: string;
+  abortSignal?: AbortSignal;
 }
 
 export interface EventStoreLayout {
@@ -35,6 +38,8 @@ export class EventStore {
       query_params: params,
       format: 'JSONEachRow',
       clickhouse_settings: this.settings(options),
+      ...(options.queryId ? { query_id: options.queryId } : {}),
+      ...(options.abortSignal ? { abort_signal: options.abortSignal } : {}),
     });
     return result.json<Row>();
   }
@@ -65,8 +70,12 @@ export class EventStore {
   }
 
   private settings(options: QueryOptions): ClickHouseSettings {
+    // chDB applies settings as session SETs that outlive the query, so every query restates the
+    // limits it relies on instead of inheriting another query's.
     return {
       max_execution_time: options.timeoutSeconds ?? DEFAULT_QUERY_TIMEOUT_SECONDS,
+      max_result_rows: '0',
+      result_overflow_mode: 'throw',
       ...options.settings,
     };
   }

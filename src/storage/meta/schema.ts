@@ -71,6 +71,29 @@ export interface ActivityLogTable {
   created_at: string;
 }
 
+export interface ActionsTable {
+  id: Generated<number>;
+  /** The project (PostHog's team) the action belongs to. */
+  team_id: number;
+  name: string;
+  description: string;
+  /** JSON array of tag names. */
+  tags: string;
+  post_to_slack: number;
+  slack_message_format: string;
+  /** JSON array of steps, each with every field of PostHog's ActionStepJSON. */
+  steps: string;
+  deleted: number;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  last_calculated_at: string | null;
+  pinned_at: string | null;
+  /** JSON; unused until actions are compiled (PostHog keeps HogVM bytecode here). */
+  bytecode: string | null;
+  bytecode_error: string | null;
+}
+
 export interface CountersTable {
   name: string;
   value: number;
@@ -83,5 +106,6 @@ export interface MetaSchema {
   personal_api_keys: PersonalApiKeysTable;
   projects: ProjectsTable;
   activity_log: ActivityLogTable;
+  actions: ActionsTable;
   counters: CountersTable;
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { MetaSchema } from '../schema.js';
+import { ActionsRepository } from './actions.js';
 import { ActivityLogRepository } from './activity-log.js';
 import { ApiKeysRepository } from './api-keys.js';
 import { CountersRepository } from './counters.js';
@@ -15,6 +16,7 @@ export class Repositories {
   readonly apiKeys: ApiKeysRepository;
   readonly activityLog: ActivityLogRepository;
   readonly counters: CountersRepository;
+  readonly actions: ActionsRepository;
 
   constructor(private readonly db: Kysely<MetaSchema>) {
     this.organizations = new OrganizationsRepository(db);
@@ -23,6 +25,7 @@ export class Repositories {
     this.apiKeys = new ApiKeysRepository(db);
     this.activityLog = new ActivityLogRepository(db);
     this.counters = new CountersRepository(db);
+    this.actions = new ActionsRepository(db);
   }
 
   /** Runs `work` atomically: all of its writes land, or none do. */

@@ -1,0 +1,99 @@
+// Runs insight queries for a caller: resolves the project they may see, gathers what the engine
+// needs to know about it (clock, test-account filters, the actions the query names), and hands the
+// validated query node to its runner. Legacy filter bodies arrive here already converted.
+import { randomUUID } from 'node:crypto';
+import { DateTime } from 'luxon';
+import type { AccessResolver } from '../access.js';
+import type { ActionsService } from '../actions/service.js';
+import type { Principal } from '../auth/principal.js';
+import { readSettings } from '../projects/view.js';
+import type { ActionDefinition, QueryContext } from '../../query/context.js';
+import type { QueryExecutor, QueryRun } from '../../query/execute.js';
+import { readProperties } from '../../query/nodes/read-properties.js';
+import type { InsightQuery } from '../../query/nodes/schema.js';
+import { funnelActors } from '../../query/runners/funnels/runner.js';
+import { RUNNERS } from '../../query/runners/registry.js';
+import type { FunnelsQuery } from '../../query/nodes/schema.js';
+import type { VisibleProjectRow } from '../../storage/meta/repositories/projects.js';
+
+export interface QueryOutcome {
+  readonly results: unknown;
+  readonly hasMore: boolean;
+  readonly extra: Record<string, unknown>;
+  readonly timezone: string;
+  readonly lastRefresh: string;
+  readonly hogql: string;
+  readonly timings: { k: string; t: number }[];
+  readonly clientQueryId: string;
+}
+
+export class InsightQueryService {
+  constructor(
+    private readonly access: AccessResolver,
+    private readonly actions: ActionsService,
+    private readonly executor: QueryExecutor,
+    private readonly clock: () => DateTime = () => DateTime.utc(),
+  ) {}
+
+  async run(principal: Principal, projectParam: string, query: InsightQuery, clientQueryId: string = randomUUID()): Promise<QueryOutcome> {
+    const project = await this.access.project(principal, projectParam);
+    const context = await this.context(project, query);
+    const run = this.executor.start(project.id, clientQueryId);
+    const started = performance.now();
+    const output = (await (RUNNERS[query.kind] as { run(q: InsightQuery, c: QueryContext, r: QueryRun): Promise<unknown> }).run(query, context, run)) as Record<string, unknown>;
+    const { results, hasMore, ...extra } = output;
+    return {
+      results,
+      hasMore: hasMore === true,
+      extra,
+      timezone: context.project.timezone,
+      lastRefresh: context.now.toUTC().toISO()!,
+      hogql: run.sqlText,
+      timings: [
+        ...run.statements.map((s, i) => ({ k: `./query_${i}`, t: s.ms / 1000 })),
+        { k: '.', t: Math.round(performance.now() - started) / 1000 },
+      ],
+      clientQueryId,
+    };
+  }
+
+  /** Persons who reached (funnelStep > 0) or dropped before (funnelStep < 0) a funnel step. */
+  async funnelPersons(principal: Principal, projectParam: string, query: FunnelsQuery, options: Parameters<typeof funnelActors>[3]) {
+    const project = await this.access.project(principal, projectParam);
+    const context = await this.context(project, query);
+    return funnelActors(query, context, this.executor.start(project.id), options);
+  }
+
+  /** Stops a running query of this project by the client query id it was started with. */
+  async cancel(principal: Principal, projectParam: string, clientQueryId: string): Promise<boolean> {
+    await this.access.project(principal, projectParam);
+    return this.executor.cancel(clientQueryId);
+  }
+
+  private async context(project: VisibleProjectRow, query: InsightQuery): Promise<QueryContext> {
+    const settings = readSettings(project);
+    const actionIds = [...new Set(query.series.filter((s) => s.kind === 'ActionsNode').map((s) => (s as { id: number }).id))];
+    if (query.kind === 'FunnelsQuery') {
+      for (const exclusion of query.funnelsFilter.exclusions) if (exclusion.id !== undefined) actionIds.push(exclusion.id);
+    }
+    const actions = new Map<number, ActionDefinition>();
+    for (const id of actionIds) {
+      const action = await this.actions.getForQuery(project.id, id);
+      if (action) actions.set(id, action as ActionDefinition);
+    }
+    const testAccountFilters = Array.isArray(settings.test_account_filters) || (settings.test_account_filters && typeof settings.test_account_filters === 'object')
+      ? readProperties(settings.test_account_filters, 'test_account_filters')
+      : readProperties(null, 'test_account_filters');
+    return {
+      project: {
+        id: project.id,
+        timezone: typeof settings.timezone === 'string' ? settings.timezone : 'UTC',
+        weekStartDay: settings.week_start_day === 1 ? 1 : 0,
+        testAccountFilters: settings.test_account_filters,
+      },
+      now: this.clock(),
+      actions,
+      testAccountFilters,
+    };
+  }
+}

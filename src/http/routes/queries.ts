@@ -1,0 +1,139 @@
+// Analytical queries: PostHog's modern POST /query/ and the legacy /insights/trend/ and
+// /insights/funnel/ calculation endpoints (JSON body, or the same fields in the query string).
+// Legacy filters are converted to the query node at the edge; only the node is ever run.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { ValidationError } from '../../errors.js';
+import type { QueryOutcome } from '../../core/queries/service.js';
+import { filtersFromQueryString, funnelsQueryFromFilters, trendsQueryFromFilters } from '../../query/nodes/legacy-filters.js';
+import { isObject } from '../../query/nodes/read-json.js';
+import { readFunnelsQuery, readInsightQuery } from '../../query/nodes/read-query.js';
+import type { Services } from '../../services.js';
+import { principalOf } from '../auth.js';
+import { linkTo, parseLimitOffset } from '../pagination.js';
+import { AnyJson, errorResponses } from '../schemas/common.js';
+
+const Params = Type.Object({ project_id: Type.String() });
+const AnyObject = Type.Object({}, { additionalProperties: true });
+const QueryBody = Type.Object({
+  query: AnyJson('a TrendsQuery, FunnelsQuery or an InsightVizNode around one'),
+  refresh: Type.Optional(AnyJson('blocking (default for /query/), force_blocking, true ...')),
+  client_query_id: Type.Optional(Type.String({ maxLength: 200 })),
+}, { additionalProperties: true });
+
+const projectOf = (request: FastifyRequest) => (request.params as { project_id: string }).project_id;
+
+/** The legacy endpoints' body: {result, timezone, is_cached, last_refresh, next, timings}. */
+function legacyResponse(outcome: QueryOutcome) {
+  return {
+    result: outcome.results,
+    timezone: outcome.timezone,
+    is_cached: false,
+    last_refresh: outcome.lastRefresh,
+    next: null,
+    hogql: outcome.hogql,
+    timings: outcome.timings,
+  };
+}
+
+/** The /query/ body, in PostHog's field names. */
+function queryResponse(outcome: QueryOutcome) {
+  return {
+    results: outcome.results,
+    hasMore: outcome.hasMore,
+    ...outcome.extra,
+    is_cached: false,
+    last_refresh: outcome.lastRefresh,
+    next_allowed_client_refresh: outcome.lastRefresh,
+    cache_target_age: null,
+    timezone: outcome.timezone,
+    hogql: outcome.hogql,
+    timings: outcome.timings,
+    query_status: null,
+    error: null,
+    client_query_id: outcome.clientQueryId,
+  };
+}
+
+/** GET carries the filters in the query string, POST in the body. */
+function legacyFilters(request: FastifyRequest): Record<string, unknown> {
+  if (request.method === 'GET') return filtersFromQueryString((request.query ?? {}) as Record<string, unknown>);
+  const body = request.body ?? {};
+  if (!isObject(body)) throw new ValidationError('Expected an object of filters.', null, 'parse_error');
+  return body;
+}
+
+function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: string, tag: string) {
+  const { queries } = services;
+  const tags = [tag];
+
+  app.post(`${prefix}/:project_id/query/`, {
+    config: { scope: 'query:read' },
+    schema: { tags, params: Params, body: QueryBody, response: { 200: AnyObject, ...errorResponses } },
+    handler: async (request) => {
+      const body = request.body as { query: unknown; client_query_id?: string };
+      const query = readInsightQuery(body.query, 'query');
+      return queryResponse(await queries.run(principalOf(request), projectOf(request), query, body.client_query_id));
+    },
+  });
+
+  for (const method of ['GET', 'POST'] as const) {
+    app.route({
+      method,
+      url: `${prefix}/:project_id/insights/trend/`,
+      config: { scope: 'insight:read' },
+      schema: { tags, params: Params, ...(method === 'POST' ? { body: AnyObject } : {}), response: { 200: AnyObject, ...errorResponses } },
+      handler: async (request) =>
+        legacyResponse(await queries.run(principalOf(request), projectOf(request), trendsQueryFromFilters(legacyFilters(request)))),
+    });
+    app.route({
+      method,
+      url: `${prefix}/:project_id/insights/funnel/`,
+      config: { scope: 'insight:read' },
+      schema: { tags, params: Params, ...(method === 'POST' ? { body: AnyObject } : {}), response: { 200: AnyObject, ...errorResponses } },
+      handler: async (request) =>
+        legacyResponse(await queries.run(principalOf(request), projectOf(request), funnelsQueryFromFilters(legacyFilters(request)))),
+    });
+  }
+
+  // Where a funnel step's converted_people_url / dropped_people_url lead.
+  app.get(`${prefix}/:project_id/insights/funnel/persons/`, {
+    config: { scope: 'insight:read' },
+    schema: { tags, params: Params, response: { 200: AnyObject, ...errorResponses } },
+    handler: async (request) => {
+      const q = (request.query ?? {}) as Record<string, string | undefined>;
+      const parsed = (() => {
+        try { return JSON.parse(q.query ?? ''); } catch { throw new ValidationError('query must be a FunnelsQuery as JSON.', 'query', 'parse_error'); }
+      })();
+      const query = readFunnelsQuery(isObject(parsed) ? parsed : {}, 'query');
+      const step = Number(q.funnel_step);
+      if (!Number.isInteger(step) || step === 0 || step === -1 || Math.abs(step) > query.series.length) {
+        throw new ValidationError(`funnel_step must be a step number from 1 to ${query.series.length} (converted) or -2 to -${query.series.length} (dropped).`, 'funnel_step');
+      }
+      const breakdown = q.funnel_step_breakdown === undefined ? null : parseBreakdown(q.funnel_step_breakdown);
+      const page = parseLimitOffset(q, 100);
+      const { persons, hasMore } = await queries.funnelPersons(principalOf(request), projectOf(request), query, {
+        funnelStep: step, breakdownValue: breakdown, limit: page.limit, offset: page.offset,
+      });
+      const siteUrl = services.config.siteUrl;
+      return {
+        results: persons,
+        next: hasMore ? linkTo(request, siteUrl, { limit: String(page.limit), offset: String(page.offset + page.limit) }) : null,
+        previous: page.offset > 0 ? linkTo(request, siteUrl, { limit: String(page.limit), offset: page.offset - page.limit > 0 ? String(page.offset - page.limit) : null }) : null,
+      };
+    },
+  });
+}
+
+function parseBreakdown(text: string): string | string[] {
+  try {
+    const value = JSON.parse(text);
+    if (typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'))) return value;
+  } catch { /* a bare value */ }
+  return text;
+}
+
+export function queryRoutes(app: FastifyInstance, services: Services): void {
+  mountQueryRoutes(app, services, '/api/projects', 'queries');
+  mountQueryRoutes(app, services, '/api/environments', 'queries (environment paths)');
+}

@@ -1,0 +1,122 @@
+// The query AST: plain, frozen data with a `kind` discriminant. Runners build trees of these;
+// only the printer turns them into SQL text, and user values only ever live in `constant` nodes.
+
+/** A value from the outside world. Printed as a bound `{pN:Type}` parameter, never as text. */
+export interface Constant {
+  readonly kind: 'constant';
+  readonly value: ConstantValue;
+  /** The ClickHouse type of the parameter; inferred from the value when absent. */
+  readonly type?: ParamType;
+}
+export type ConstantValue = string | number | boolean | null | readonly string[] | readonly number[];
+
+/** Parameter types the printer may declare. A fixed list, so no type text comes from input. */
+export type ParamType =
+  | 'String' | 'Int64' | 'UInt64' | 'UInt8' | 'Float64' | 'Bool'
+  | 'Nullable(String)' | 'Array(String)' | 'Array(Int64)' | 'Array(Float64)';
+
+/** A column (or an alias defined in the query), optionally qualified by a table alias. */
+export interface Field {
+  readonly kind: 'field';
+  readonly name: string;
+  readonly table?: string;
+}
+
+/** A function call; `name` must be on the printer's allow-list. `params` for parametric aggregates: quantile(0.9)(x). */
+export interface Call {
+  readonly kind: 'call';
+  readonly name: string;
+  readonly args: readonly Expr[];
+  readonly params?: readonly Expr[];
+}
+
+export type BinaryOperator = '=' | '!=' | '<' | '<=' | '>' | '>=' | '+' | '-' | '*' | '/' | 'LIKE' | 'ILIKE' | 'NOT ILIKE' | 'IN' | 'NOT IN';
+
+export interface Binary {
+  readonly kind: 'binary';
+  readonly op: BinaryOperator;
+  readonly left: Expr;
+  readonly right: Expr;
+}
+
+export interface And { readonly kind: 'and'; readonly exprs: readonly Expr[] }
+export interface Or { readonly kind: 'or'; readonly exprs: readonly Expr[] }
+export interface Not { readonly kind: 'not'; readonly expr: Expr }
+export interface IsNull { readonly kind: 'isNull'; readonly expr: Expr; readonly negated: boolean }
+export interface Alias { readonly kind: 'alias'; readonly expr: Expr; readonly alias: string }
+export interface Lambda { readonly kind: 'lambda'; readonly args: readonly string[]; readonly body: Expr }
+export interface Tuple { readonly kind: 'tuple'; readonly items: readonly Expr[] }
+export interface ArrayLiteral { readonly kind: 'array'; readonly items: readonly Expr[] }
+export interface Star { readonly kind: 'star' }
+
+export type IntervalUnit = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'year';
+/** `INTERVAL n unit`; n is a number our code computed and checked, printed as a parameter. */
+export interface IntervalLiteral { readonly kind: 'interval'; readonly count: number; readonly unit: IntervalUnit }
+
+/** A literal from a fixed vocabulary where ClickHouse demands a literal (e.g. JSONExtract's type argument). */
+export interface Keyword { readonly kind: 'keyword'; readonly text: KeywordText }
+export type KeywordText = 'Nullable(String)' | 'Nullable(Float64)' | 'String' | 'Float64';
+
+/** A window function: fn(args) OVER (PARTITION BY ... ORDER BY ... [frame]). */
+export interface WindowCall {
+  readonly kind: 'window';
+  readonly call: Call;
+  readonly partitionBy: readonly Expr[];
+  readonly orderBy: readonly OrderItem[];
+  readonly frame?: 'ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING' | 'ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW';
+}
+
+export interface OrderItem { readonly expr: Expr; readonly direction: 'ASC' | 'DESC' }
+
+export type Expr =
+  | Constant | Field | Call | Binary | And | Or | Not | IsNull | Alias | Lambda | Tuple | ArrayLiteral
+  | Star | IntervalLiteral | Keyword | WindowCall | Select;
+
+/** Tables a query may name: the event store's catalog. */
+export type TableName = 'events' | 'persons' | 'person_distinct_id_overrides' | 'groups';
+
+/**
+ * A table in FROM or JOIN. `teamId` is set only by the team guard pass; the printer refuses a
+ * table without it, so no runner can forget the project scope.
+ */
+export interface TableRef {
+  readonly kind: 'table';
+  readonly table: TableName;
+  readonly alias: string;
+  readonly teamId?: number;
+}
+
+export interface SubqueryRef {
+  readonly kind: 'subquery';
+  readonly query: Select | Union;
+  readonly alias: string;
+}
+
+export type FromItem = TableRef | SubqueryRef;
+
+export interface Join {
+  readonly type: 'LEFT' | 'INNER';
+  readonly from: FromItem;
+  readonly on: Expr;
+}
+
+export interface Select {
+  readonly kind: 'select';
+  readonly select: readonly Expr[];
+  readonly distinct?: boolean;
+  readonly from?: FromItem;
+  readonly joins?: readonly Join[];
+  readonly arrayJoin?: Expr;
+  readonly where?: Expr;
+  readonly groupBy?: readonly Expr[];
+  readonly having?: Expr;
+  readonly orderBy?: readonly OrderItem[];
+  readonly limit?: number;
+}
+
+export interface Union {
+  readonly kind: 'union';
+  readonly selects: readonly Select[];
+}
+
+export type Query = Select | Union;

@@ -1,0 +1,40 @@
+// What a runner knows about the project it queries: clock, settings and the actions it may name.
+import type { DateTime } from 'luxon';
+import type { PropertyGroup } from './nodes/schema.js';
+
+/** An action as the engine needs it: steps with event, URL matching and property filters. */
+export interface ActionDefinition {
+  readonly id: number;
+  readonly name: string;
+  readonly steps: readonly ActionStep[];
+}
+
+export interface ActionStep {
+  readonly event?: string | null;
+  readonly url?: string | null;
+  readonly url_matching?: 'contains' | 'exact' | 'regex' | null;
+  readonly properties?: unknown;
+  readonly tag_name?: string | null;
+  readonly text?: string | null;
+  readonly text_matching?: 'contains' | 'exact' | 'regex' | null;
+  readonly href?: string | null;
+  readonly href_matching?: 'contains' | 'exact' | 'regex' | null;
+  readonly selector?: string | null;
+}
+
+export interface ProjectSettings {
+  readonly id: number;
+  readonly timezone: string;
+  readonly weekStartDay: 0 | 1;
+  /** The project's test_account_filters as stored (validated when used). */
+  readonly testAccountFilters: unknown;
+}
+
+export interface QueryContext {
+  readonly project: ProjectSettings;
+  readonly now: DateTime;
+  /** Actions named by the query, fetched before running; a missing or deleted one is absent. */
+  readonly actions: ReadonlyMap<number, ActionDefinition>;
+  /** Test-account filters, already parsed. */
+  readonly testAccountFilters: PropertyGroup;
+}

@@ -1,0 +1,107 @@
+// The one place analytical SQL runs: every tree is scoped to the project, printed with bound
+// parameters, given a time limit, a row limit and a query id (so it can be cancelled), timed,
+// and its text kept for the response's `hogql`.
+import { randomUUID } from 'node:crypto';
+import { QueryRejectedError, QueryTimeoutError } from '../errors.js';
+import type { EventStore } from '../storage/events/event-store.js';
+import type { Query } from './ast/nodes.js';
+import { scopeToProject } from './passes/scope-to-project.js';
+import { printQuery, type PrintedQuery } from './printer/print.js';
+
+export interface QueryLimits {
+  readonly timeoutSeconds: number;
+  /** Rows one statement may return; more is an error, never a silent truncation. */
+  readonly maxResultRows: number;
+}
+
+export const DEFAULT_QUERY_LIMITS: QueryLimits = Object.freeze({ timeoutSeconds: 30, maxResultRows: 100_000 });
+
+export interface StatementTiming {
+  readonly sql: string;
+  readonly ms: number;
+}
+
+/** One request's statements: they share a client query id and are reported together. */
+export class QueryRun {
+  readonly statements: StatementTiming[] = [];
+
+  constructor(
+    private readonly executor: QueryExecutor,
+    readonly teamId: number,
+    readonly clientQueryId: string,
+  ) {}
+
+  async rows<Row>(query: Query): Promise<Row[]> {
+    const printed = this.executor.print(query, this.teamId);
+    const started = performance.now();
+    const rows = await this.executor.execute<Row>(printed, this.clientQueryId);
+    this.statements.push({ sql: printed.sql, ms: Math.round((performance.now() - started) * 10) / 10 });
+    return rows;
+  }
+
+  /** The statements' SQL, as the response's `hogql` field shows it. */
+  get sqlText(): string {
+    return this.statements.map((s) => s.sql).join(';\n');
+  }
+}
+
+const ENGINE_ERRORS: Record<string, { code: string; detail: string }> = {
+  '396': { code: 'too_many_rows', detail: 'The query would return too many rows. Narrow the date range or lower the breakdown limit.' },
+  '427': { code: 'invalid_regex', detail: 'A regular expression in the query is not valid.' },
+  '394': { code: 'query_cancelled', detail: 'The query was cancelled.' },
+  '241': { code: 'memory_limit', detail: 'The query needed more memory than allowed. Narrow the date range or breakdown.' },
+};
+
+export class QueryExecutor {
+  private readonly running = new Map<string, Set<AbortController>>();
+
+  constructor(
+    private readonly store: EventStore,
+    readonly limits: QueryLimits = DEFAULT_QUERY_LIMITS,
+  ) {}
+
+  start(teamId: number, clientQueryId: string = randomUUID()): QueryRun {
+    return new QueryRun(this, teamId, clientQueryId);
+  }
+
+  print(query: Query, teamId: number): PrintedQuery {
+    return printQuery(scopeToProject(query, teamId), this.store.layout.database);
+  }
+
+  async execute<Row>(printed: PrintedQuery, clientQueryId: string): Promise<Row[]> {
+    const controller = new AbortController();
+    const controllers = this.running.get(clientQueryId) ?? new Set();
+    controllers.add(controller);
+    this.running.set(clientQueryId, controllers);
+    try {
+      return await this.store.query<Row>(printed.sql, printed.params, {
+        timeoutSeconds: this.limits.timeoutSeconds,
+        queryId: `${clientQueryId}:${randomUUID()}`,
+        abortSignal: controller.signal,
+        settings: { max_result_rows: String(this.limits.maxResultRows), result_overflow_mode: 'throw' },
+      });
+    } catch (error) {
+      throw this.translate(error);
+    } finally {
+      controllers.delete(controller);
+      if (controllers.size === 0) this.running.delete(clientQueryId);
+    }
+  }
+
+  /** Stops every statement of a client query id in this process and in the engine. Returns whether any ran here. */
+  async cancel(clientQueryId: string): Promise<boolean> {
+    const controllers = this.running.get(clientQueryId);
+    for (const controller of controllers ?? []) controller.abort();
+    await this.store.command('KILL QUERY WHERE startsWith(query_id, {prefix:String}) ASYNC', { prefix: `${clientQueryId}:` }).catch(() => {});
+    return controllers !== undefined;
+  }
+
+  private translate(error: unknown): unknown {
+    const code = String((error as { code?: unknown }).code ?? '');
+    if (code === '159') return new QueryTimeoutError(this.limits.timeoutSeconds);
+    const known = ENGINE_ERRORS[code];
+    if (known) return new QueryRejectedError(known.code, known.detail);
+    if ((error as Error)?.name === 'AbortError') return new QueryRejectedError('query_cancelled', 'The query was cancelled.');
+    return error;
+  }
+}

@@ -1,0 +1,101 @@
+// Property filters -> conditions, with PostHog's null semantics: a missing property (or JSON null,
+// or "") fails positive operators and passes negative ones (is_not, not_icontains, not_regex).
+import { DateTime } from 'luxon';
+import { and, binary, call, constant, isNotNull, isNull, not, or, TRUE } from '../ast/build.js';
+import type { Expr } from '../ast/nodes.js';
+import type { PropertyFilter, PropertyGroup } from '../nodes/schema.js';
+import type { EventSource } from './event-source.js';
+
+export function propertyGroupExpr(group: PropertyGroup, source: EventSource, timezone: string): Expr | undefined {
+  const parts = group.values
+    .map((v) => ('key' in v ? propertyFilterExpr(v, source, timezone) : propertyGroupExpr(v, source, timezone)))
+    .filter((e): e is Expr => e !== undefined);
+  if (parts.length === 0) return undefined;
+  return group.type === 'OR' ? or(...parts) : and(...parts);
+}
+
+export function propertySource(filter: Pick<PropertyFilter, 'key' | 'type' | 'group_type_index'>, source: EventSource): Expr {
+  switch (filter.type) {
+    case 'person':
+      return source.personProperty(filter.key);
+    case 'group':
+      return source.groupProperty(filter.group_type_index ?? 0, filter.key);
+    default:
+      return source.eventProperty(filter.key);
+  }
+}
+
+const NEGATIVE = new Set(['is_not', 'not_icontains', 'not_regex', 'not_in', 'not_between']);
+
+export function propertyFilterExpr(filter: PropertyFilter, source: EventSource, timezone: string): Expr | undefined {
+  const value = propertySource(filter, source);
+  const op = filter.operator;
+  if (op === 'is_set') return isNotNull(value);
+  if (op === 'is_not_set') return isNull(value);
+  if (op === 'between' || op === 'not_between') {
+    const [low, high] = filter.value as readonly number[];
+    const number = call('toFloat64OrNull', value);
+    const inside = and(binary('>=', number, constant(low!, 'Float64')), binary('<=', number, constant(high!, 'Float64')));
+    return op === 'between' ? call('ifNull', inside, constant(false)) : call('ifNull', not(inside), constant(true));
+  }
+  const values = Array.isArray(filter.value) ? (filter.value as (string | number | boolean)[]) : [filter.value as string | number | boolean];
+  if (values.length === 0) return undefined;
+  if (op === 'exact' || op === 'in' || op === 'is_not' || op === 'not_in') {
+    const strings = values.map(String);
+    const positive = op === 'exact' || op === 'in';
+    const test = strings.length === 1
+      ? binary(positive ? '=' : '!=', value, constant(strings[0]!))
+      : binary(positive ? 'IN' : 'NOT IN', value, constant(strings, 'Array(String)'));
+    return call('ifNull', test, constant(!positive));
+  }
+  const each = values.map((v) => scalarCondition(op, value, v, timezone));
+  return NEGATIVE.has(op) ? and(...each) : or(...each);
+}
+
+function scalarCondition(op: PropertyFilter['operator'], value: Expr, operand: string | number | boolean, timezone: string): Expr {
+  const orFalse = (e: Expr) => call('ifNull', e, constant(false));
+  const orTrue = (e: Expr) => call('ifNull', e, constant(true));
+  const number = call('toFloat64OrNull', value);
+  switch (op) {
+    case 'icontains':
+      return orFalse(binary('ILIKE', value, constant(likePattern(String(operand)))));
+    case 'not_icontains':
+      return orTrue(binary('NOT ILIKE', value, constant(likePattern(String(operand)))));
+    case 'regex':
+      return orFalse(call('match', value, constant(String(operand))));
+    case 'not_regex':
+      return orTrue(not(call('match', value, constant(String(operand)))));
+    case 'gt':
+      return orFalse(binary('>', number, constant(Number(operand), 'Float64')));
+    case 'gte':
+    case 'min':
+      return orFalse(binary('>=', number, constant(Number(operand), 'Float64')));
+    case 'lt':
+      return orFalse(binary('<', number, constant(Number(operand), 'Float64')));
+    case 'lte':
+    case 'max':
+      return orFalse(binary('<=', number, constant(Number(operand), 'Float64')));
+    case 'is_date_before':
+    case 'is_date_after':
+    case 'is_date_exact': {
+      const parsed = call('parseDateTime64BestEffortOrNull', value, constant(6, 'UInt8'), constant(timezone));
+      const bound = dateOperand(String(operand), timezone);
+      const sign = op === 'is_date_before' ? '<' : op === 'is_date_after' ? '>' : '=';
+      return orFalse(binary(sign, parsed, bound));
+    }
+    default:
+      return TRUE;
+  }
+}
+
+/** A date operand, read in the project's timezone when it has no offset of its own. */
+function dateOperand(text: string, timezone: string): Expr {
+  const parsed = DateTime.fromISO(text, { zone: timezone, setZone: true });
+  const instant = parsed.isValid ? parsed : DateTime.fromJSDate(new Date(text));
+  return call('toDateTime64', constant(instant.toUTC().toFormat('yyyy-MM-dd HH:mm:ss.SSS')), constant(6, 'UInt8'), constant('UTC'));
+}
+
+/** `%value%` with the value's own % _ and \ escaped, so they match literally. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

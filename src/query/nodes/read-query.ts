@@ -1,0 +1,201 @@
+// Validates a modern query node (TrendsQuery, FunnelsQuery, or an InsightVizNode around one) and
+// fills PostHog's defaults, so runners receive complete, typed input.
+import {
+  BREAKDOWN_ATTRIBUTIONS, BREAKDOWN_TYPES, DISPLAYS, FUNNEL_ORDER_TYPES, FUNNEL_VIZ_TYPES, FUNNEL_WINDOW_UNITS,
+  INTERVALS, MATHS, PROPERTY_MATHS,
+  type BreakdownFilter, type CompareFilter, type DateRange, type FormulaNode, type FunnelExclusion, type FunnelsQuery,
+  type InsightQuery, type SeriesNode, type TrendsQuery,
+} from './schema.js';
+import {
+  fail, join, readArray, readBoolean, readChoice, readObject, readOptionalInteger, readOptionalObject,
+  readOptionalString, type Json, type JsonObject,
+} from './read-json.js';
+import { readProperties } from './read-properties.js';
+
+const MAX_SERIES = 50;
+const MAX_FUNNEL_STEPS = 40;
+const NAME_LENGTH = 400;
+
+export function readInsightQuery(value: Json, path = 'query'): InsightQuery {
+  const node = readObject(value, path);
+  switch (node.kind) {
+    case 'InsightVizNode':
+      return readInsightQuery(node.source, join(path, 'source'));
+    case 'TrendsQuery':
+      return readTrendsQuery(node, path);
+    case 'FunnelsQuery':
+      return readFunnelsQuery(node, path);
+    default:
+      return fail(join(path, 'kind'), `Query kind "${String(node.kind).slice(0, 50)}" is not supported here; use TrendsQuery, FunnelsQuery or an InsightVizNode around one.`, 'invalid_choice');
+  }
+}
+
+export function readTrendsQuery(node: JsonObject, path: string): TrendsQuery {
+  const filter = readOptionalObject(node.trendsFilter, join(path, 'trendsFilter')) ?? {};
+  const filterPath = join(path, 'trendsFilter');
+  const series = readSeriesList(node.series, join(path, 'series'), 1, MAX_SERIES);
+  return Object.freeze({
+    kind: 'TrendsQuery',
+    series,
+    dateRange: readDateRange(node.dateRange, join(path, 'dateRange')),
+    interval: readChoice(node.interval, join(path, 'interval'), INTERVALS, 'day'),
+    properties: readProperties(node.properties, join(path, 'properties')),
+    filterTestAccounts: readBoolean(node.filterTestAccounts, join(path, 'filterTestAccounts'), false),
+    trendsFilter: Object.freeze({
+      display: readChoice(filter.display, join(filterPath, 'display'), DISPLAYS, 'ActionsLineGraph'),
+      formulaNodes: readFormulas(filter, filterPath, series.length),
+      smoothingIntervals: readOptionalInteger(filter.smoothingIntervals, join(filterPath, 'smoothingIntervals'), 1, 366) ?? 1,
+    }),
+    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter')),
+    compareFilter: readCompareFilter(node.compareFilter, join(path, 'compareFilter')),
+  });
+}
+
+export function readFunnelsQuery(node: JsonObject, path: string): FunnelsQuery {
+  const filterPath = join(path, 'funnelsFilter');
+  const filter = readOptionalObject(node.funnelsFilter, filterPath) ?? {};
+  const vizType = readChoice(filter.funnelVizType, join(filterPath, 'funnelVizType'), FUNNEL_VIZ_TYPES, 'steps');
+  const series = readSeriesList(node.series, join(path, 'series'), vizType === 'steps' ? 1 : 2, MAX_FUNNEL_STEPS);
+  const steps = series.length;
+  const fromStep = readOptionalInteger(filter.funnelFromStep, join(filterPath, 'funnelFromStep'), 0, Math.max(0, steps - 2));
+  const toStep = readOptionalInteger(filter.funnelToStep, join(filterPath, 'funnelToStep'), 1, Math.max(1, steps - 1));
+  if (fromStep !== null && toStep !== null && fromStep >= toStep) fail(join(filterPath, 'funnelFromStep'), 'funnelFromStep must be before funnelToStep.');
+  return Object.freeze({
+    kind: 'FunnelsQuery',
+    series,
+    dateRange: readDateRange(node.dateRange, join(path, 'dateRange')),
+    interval: readChoice(node.interval, join(path, 'interval'), INTERVALS, 'day'),
+    properties: readProperties(node.properties, join(path, 'properties')),
+    filterTestAccounts: readBoolean(node.filterTestAccounts, join(path, 'filterTestAccounts'), false),
+    funnelsFilter: Object.freeze({
+      funnelVizType: vizType,
+      funnelOrderType: readChoice(filter.funnelOrderType, join(filterPath, 'funnelOrderType'), FUNNEL_ORDER_TYPES, 'ordered'),
+      funnelWindowInterval: readOptionalInteger(filter.funnelWindowInterval, join(filterPath, 'funnelWindowInterval'), 1, 100_000) ?? 14,
+      funnelWindowIntervalUnit: readChoice(filter.funnelWindowIntervalUnit, join(filterPath, 'funnelWindowIntervalUnit'), FUNNEL_WINDOW_UNITS, 'day'),
+      funnelFromStep: fromStep,
+      funnelToStep: toStep,
+      exclusions: readExclusions(filter.exclusions, join(filterPath, 'exclusions'), steps),
+      breakdownAttributionType: readChoice(filter.breakdownAttributionType, join(filterPath, 'breakdownAttributionType'), BREAKDOWN_ATTRIBUTIONS, 'first_touch'),
+      breakdownAttributionValue: readOptionalInteger(filter.breakdownAttributionValue, join(filterPath, 'breakdownAttributionValue'), 0, steps - 1),
+      binCount: readOptionalInteger(filter.binCount, join(filterPath, 'binCount'), 1, 90),
+    }),
+    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), 10),
+  });
+}
+
+function readSeriesList(value: Json, path: string, min: number, max: number): readonly SeriesNode[] {
+  const list = value === undefined || value === null ? [] : readArray(value, path);
+  if (list.length < min) fail(path, min === 1 ? 'At least one series is required: give events or actions.' : `At least ${min} steps are required.`, 'min_length');
+  if (list.length > max) fail(path, `At most ${max} series are allowed.`, 'max_length');
+  return Object.freeze(list.map((item, i) => readSeries(item, join(path, i))));
+}
+
+export function readSeries(value: Json, path: string): SeriesNode {
+  const node = readObject(value, path);
+  const math = readChoice(node.math, join(path, 'math'), MATHS, 'total');
+  const mathProperty = readOptionalString(node.math_property, join(path, 'math_property'), NAME_LENGTH);
+  if ((PROPERTY_MATHS as readonly string[]).includes(math) && !mathProperty) {
+    fail(join(path, 'math_property'), `The ${math} math needs a math_property.`, 'required');
+  }
+  const common = {
+    name: readOptionalString(node.name, join(path, 'name'), NAME_LENGTH),
+    custom_name: readOptionalString(node.custom_name, join(path, 'custom_name'), NAME_LENGTH),
+    math,
+    math_property: mathProperty,
+    math_property_type: readChoice(node.math_property_type, join(path, 'math_property_type'), ['event_properties', 'person_properties'] as const, null),
+    properties: readProperties(node.properties, join(path, 'properties')),
+    optionalInFunnel: readBoolean(node.optionalInFunnel, join(path, 'optionalInFunnel'), false),
+  };
+  if (node.kind === 'ActionsNode') {
+    const id = readOptionalInteger(node.id, join(path, 'id'), 1, Number.MAX_SAFE_INTEGER);
+    if (id === null) fail(join(path, 'id'), 'An ActionsNode needs the id of an action.', 'required');
+    return Object.freeze({ kind: 'ActionsNode', id, ...common });
+  }
+  if (node.kind !== 'EventsNode' && node.kind !== undefined) {
+    fail(join(path, 'kind'), `Series kind "${String(node.kind).slice(0, 50)}" is not supported; use EventsNode or ActionsNode.`, 'invalid_choice');
+  }
+  return Object.freeze({ kind: 'EventsNode', event: readOptionalString(node.event, join(path, 'event'), NAME_LENGTH), ...common });
+}
+
+function readDateRange(value: Json, path: string): DateRange {
+  const range = readOptionalObject(value, path) ?? {};
+  return Object.freeze({
+    date_from: readOptionalString(range.date_from, join(path, 'date_from'), 100),
+    date_to: readOptionalString(range.date_to, join(path, 'date_to'), 100),
+    explicitDate: readBoolean(range.explicitDate, join(path, 'explicitDate'), false),
+  });
+}
+
+function readBreakdownFilter(value: Json, path: string, defaultLimit = 25): BreakdownFilter | null {
+  const filter = readOptionalObject(value, path);
+  if (!filter || filter.breakdown === undefined || filter.breakdown === null || filter.breakdown === '') return null;
+  if (Array.isArray(filter.breakdown)) fail(join(path, 'breakdown'), 'Breakdowns by several values (cohorts) are not supported yet; give one property key.');
+  const breakdown = readOptionalString(filter.breakdown, join(path, 'breakdown'), NAME_LENGTH)!;
+  const type = readChoice(filter.breakdown_type, join(path, 'breakdown_type'), BREAKDOWN_TYPES, 'event');
+  const groupIndex = readOptionalInteger(filter.breakdown_group_type_index, join(path, 'breakdown_group_type_index'), 0, 4);
+  if (type === 'group' && groupIndex === null) fail(join(path, 'breakdown_group_type_index'), 'Group breakdowns need a breakdown_group_type_index from 0 to 4.', 'required');
+  return Object.freeze({
+    breakdown,
+    breakdown_type: type,
+    breakdown_limit: readOptionalInteger(filter.breakdown_limit, join(path, 'breakdown_limit'), 1, 1000) ?? defaultLimit,
+    breakdown_group_type_index: groupIndex,
+    breakdown_hide_other_aggregation: readBoolean(filter.breakdown_hide_other_aggregation, join(path, 'breakdown_hide_other_aggregation'), false),
+  });
+}
+
+function readCompareFilter(value: Json, path: string): CompareFilter | null {
+  const filter = readOptionalObject(value, path);
+  if (!filter || !readBoolean(filter.compare, join(path, 'compare'), false)) return null;
+  return Object.freeze({ compare: true, compare_to: readOptionalString(filter.compare_to, join(path, 'compare_to'), 100) });
+}
+
+const FORMULA_LENGTH = 1_000;
+const MAX_FORMULAS = 20;
+
+function readFormulas(filter: JsonObject, path: string, seriesCount: number): readonly FormulaNode[] {
+  const nodes: FormulaNode[] = [];
+  if (filter.formulaNodes !== undefined && filter.formulaNodes !== null) {
+    const list = readArray(filter.formulaNodes, join(path, 'formulaNodes'));
+    list.forEach((item, i) => {
+      const node = readObject(item, join(join(path, 'formulaNodes'), i));
+      const formula = readOptionalString(node.formula, join(join(join(path, 'formulaNodes'), i), 'formula'), FORMULA_LENGTH);
+      if (formula?.trim()) nodes.push({ formula, custom_name: readOptionalString(node.custom_name, join(join(join(path, 'formulaNodes'), i), 'custom_name'), NAME_LENGTH) });
+    });
+  } else if (filter.formulas !== undefined && filter.formulas !== null) {
+    readArray(filter.formulas, join(path, 'formulas')).forEach((f, i) => {
+      const formula = readOptionalString(f, join(join(path, 'formulas'), i), FORMULA_LENGTH);
+      if (formula?.trim()) nodes.push({ formula });
+    });
+  } else {
+    const formula = readOptionalString(filter.formula, join(path, 'formula'), FORMULA_LENGTH);
+    if (formula?.trim()) nodes.push({ formula });
+  }
+  if (nodes.length > MAX_FORMULAS) fail(join(path, 'formulaNodes'), `At most ${MAX_FORMULAS} formulas are allowed.`);
+  // Letters are checked against the series here; the full grammar is checked by the formula parser.
+  nodes.forEach((n, i) => {
+    for (const letter of n.formula.toUpperCase().match(/[A-Z]/g) ?? []) {
+      if (letter.charCodeAt(0) - 65 >= seriesCount) fail(join(path, nodes.length > 1 ? `formulaNodes[${i}].formula` : 'formula'), `Formula "${n.formula.slice(0, 100)}" uses ${letter}, but there are only ${seriesCount} series.`);
+    }
+  });
+  return Object.freeze(nodes.map((n) => Object.freeze(n)));
+}
+
+function readExclusions(value: Json, path: string, steps: number): readonly FunnelExclusion[] {
+  if (value === undefined || value === null) return [];
+  return Object.freeze(readArray(value, path).map((item, i) => {
+    const itemPath = join(path, i);
+    const series = readSeries(item, itemPath);
+    const raw = readObject(item, itemPath);
+    const from = readOptionalInteger(raw.funnelFromStep ?? raw.funnel_from_step, join(itemPath, 'funnelFromStep'), 0, steps - 1) ?? 0;
+    const to = readOptionalInteger(raw.funnelToStep ?? raw.funnel_to_step, join(itemPath, 'funnelToStep'), 0, steps - 1) ?? steps - 1;
+    if (from >= to) fail(join(itemPath, 'funnelToStep'), 'An exclusion must cover at least one step: funnelFromStep must be before funnelToStep.');
+    return Object.freeze({
+      kind: series.kind,
+      ...(series.kind === 'EventsNode' ? { event: series.event } : { id: series.id }),
+      name: series.name ?? null,
+      funnelFromStep: from,
+      funnelToStep: to,
+      properties: series.properties,
+    });
+  }));
+}

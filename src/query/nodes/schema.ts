@@ -1,0 +1,160 @@
+// PostHog's modern query nodes (frontend/src/queries/schema), the subset Hoglet runs. The legacy
+// filter dicts are converted into these (legacy-filters.ts); runners only ever see these.
+
+export const BASE_MATHS = ['total', 'dau', 'weekly_active', 'monthly_active', 'unique_session', 'first_time_for_user', 'first_matching_event_for_user'] as const;
+export const PROPERTY_MATHS = ['sum', 'avg', 'min', 'max', 'median', 'p75', 'p90', 'p95', 'p99'] as const;
+export const COUNT_PER_ACTOR_MATHS = ['avg_count_per_actor', 'min_count_per_actor', 'max_count_per_actor', 'median_count_per_actor', 'p75_count_per_actor', 'p90_count_per_actor', 'p95_count_per_actor', 'p99_count_per_actor'] as const;
+export const MATHS = [...BASE_MATHS, ...PROPERTY_MATHS, ...COUNT_PER_ACTOR_MATHS] as const;
+export type MathType = (typeof MATHS)[number];
+export type PropertyMath = (typeof PROPERTY_MATHS)[number];
+export type CountPerActorMath = (typeof COUNT_PER_ACTOR_MATHS)[number];
+
+export const PROPERTY_OPERATORS = [
+  'exact', 'is_not', 'icontains', 'not_icontains', 'regex', 'not_regex', 'gt', 'gte', 'lt', 'lte',
+  'is_set', 'is_not_set', 'is_date_before', 'is_date_after', 'is_date_exact', 'between', 'not_between',
+  'in', 'not_in', 'min', 'max',
+] as const;
+export type PropertyOperator = (typeof PROPERTY_OPERATORS)[number];
+
+export const PROPERTY_FILTER_TYPES = ['event', 'person', 'group'] as const;
+export type PropertyFilterType = (typeof PROPERTY_FILTER_TYPES)[number];
+
+export type PropertyValue = string | number | boolean | null | readonly (string | number | boolean)[];
+
+export interface PropertyFilter {
+  readonly key: string;
+  readonly value?: PropertyValue;
+  readonly operator: PropertyOperator;
+  readonly type: PropertyFilterType;
+  readonly group_type_index?: number;
+}
+
+export interface PropertyGroup {
+  readonly type: 'AND' | 'OR';
+  readonly values: readonly (PropertyFilter | PropertyGroup)[];
+}
+
+export type Properties = PropertyGroup;
+
+export interface SeriesCommon {
+  readonly name?: string | null;
+  readonly custom_name?: string | null;
+  readonly math: MathType;
+  readonly math_property?: string | null;
+  readonly math_property_type?: 'event_properties' | 'person_properties' | null;
+  readonly properties: Properties;
+  readonly optionalInFunnel?: boolean;
+}
+
+export interface EventsNode extends SeriesCommon {
+  readonly kind: 'EventsNode';
+  /** null = all events */
+  readonly event: string | null;
+}
+
+export interface ActionsNode extends SeriesCommon {
+  readonly kind: 'ActionsNode';
+  readonly id: number;
+}
+
+export type SeriesNode = EventsNode | ActionsNode;
+
+export const INTERVALS = ['minute', 'hour', 'day', 'week', 'month'] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+export interface DateRange {
+  readonly date_from?: string | null;
+  readonly date_to?: string | null;
+  readonly explicitDate?: boolean | null;
+}
+
+export const BREAKDOWN_TYPES = ['event', 'person', 'group'] as const;
+export type BreakdownType = (typeof BREAKDOWN_TYPES)[number];
+
+export interface BreakdownFilter {
+  readonly breakdown: string;
+  readonly breakdown_type: BreakdownType;
+  readonly breakdown_limit?: number | null;
+  readonly breakdown_group_type_index?: number | null;
+  readonly breakdown_hide_other_aggregation?: boolean | null;
+}
+
+export interface CompareFilter {
+  readonly compare: boolean;
+  readonly compare_to?: string | null;
+}
+
+export const DISPLAYS = [
+  'ActionsLineGraph', 'ActionsBar', 'ActionsUnstackedBar', 'ActionsStackedBar', 'ActionsAreaGraph',
+  'ActionsLineGraphCumulative', 'BoldNumber', 'ActionsPie', 'ActionsBarValue', 'ActionsTable', 'WorldMap',
+  'CalendarHeatmap',
+] as const;
+export type Display = (typeof DISPLAYS)[number];
+/** Displays that show one number per series instead of a time series. */
+export const TOTAL_VALUE_DISPLAYS: ReadonlySet<Display> = new Set(['BoldNumber', 'ActionsPie', 'ActionsBarValue', 'ActionsTable', 'WorldMap', 'CalendarHeatmap']);
+
+export interface FormulaNode {
+  readonly formula: string;
+  readonly custom_name?: string | null;
+}
+
+export interface TrendsFilter {
+  readonly display: Display;
+  readonly formulaNodes: readonly FormulaNode[];
+  readonly smoothingIntervals: number;
+}
+
+export interface TrendsQuery {
+  readonly kind: 'TrendsQuery';
+  readonly series: readonly SeriesNode[];
+  readonly dateRange: DateRange;
+  readonly interval: Interval;
+  readonly properties: Properties;
+  readonly filterTestAccounts: boolean;
+  readonly trendsFilter: TrendsFilter;
+  readonly breakdownFilter: BreakdownFilter | null;
+  readonly compareFilter: CompareFilter | null;
+}
+
+export const FUNNEL_VIZ_TYPES = ['steps', 'trends', 'time_to_convert'] as const;
+export const FUNNEL_ORDER_TYPES = ['ordered', 'strict', 'unordered'] as const;
+export const FUNNEL_WINDOW_UNITS = ['second', 'minute', 'hour', 'day', 'week', 'month'] as const;
+export const BREAKDOWN_ATTRIBUTIONS = ['first_touch', 'last_touch', 'all_events', 'step'] as const;
+export type FunnelWindowUnit = (typeof FUNNEL_WINDOW_UNITS)[number];
+
+export interface FunnelExclusion {
+  readonly kind: 'EventsNode' | 'ActionsNode';
+  readonly event?: string | null;
+  readonly id?: number;
+  readonly name?: string | null;
+  readonly funnelFromStep: number;
+  readonly funnelToStep: number;
+  readonly properties: Properties;
+}
+
+export interface FunnelsFilter {
+  readonly funnelVizType: (typeof FUNNEL_VIZ_TYPES)[number];
+  readonly funnelOrderType: (typeof FUNNEL_ORDER_TYPES)[number];
+  readonly funnelWindowInterval: number;
+  readonly funnelWindowIntervalUnit: FunnelWindowUnit;
+  readonly funnelFromStep?: number | null;
+  readonly funnelToStep?: number | null;
+  readonly exclusions: readonly FunnelExclusion[];
+  readonly breakdownAttributionType: (typeof BREAKDOWN_ATTRIBUTIONS)[number];
+  readonly breakdownAttributionValue?: number | null;
+  readonly binCount?: number | null;
+}
+
+export interface FunnelsQuery {
+  readonly kind: 'FunnelsQuery';
+  readonly series: readonly SeriesNode[];
+  readonly dateRange: DateRange;
+  readonly interval: Interval;
+  readonly properties: Properties;
+  readonly filterTestAccounts: boolean;
+  readonly funnelsFilter: FunnelsFilter;
+  readonly breakdownFilter: BreakdownFilter | null;
+}
+
+export type InsightQuery = TrendsQuery | FunnelsQuery;
+export type InsightKind = InsightQuery['kind'];

@@ -1,0 +1,39 @@
+// The functions a printed query may call. Anything else is refused, so a name can never smuggle
+// SQL in, and a runner cannot reach functions with side effects (url(), file(), remote() ...).
+
+const ALLOWED = [
+  // comparison, logic, conditionals
+  'if', 'multiIf', 'ifNull', 'nullIf', 'coalesce', 'isNull', 'isNotNull', 'assumeNotNull', 'greatest', 'least',
+  'equals', 'notEquals', 'has', 'hasAny', 'hasAll', 'in', 'notIn', 'and', 'or', 'not',
+  // strings and JSON
+  'toString', 'lower', 'upper', 'length', 'empty', 'notEmpty', 'concat', 'substring', 'position',
+  'match', 'like', 'ilike', 'notLike', 'notILike', 'replaceRegexpAll', 'replaceRegexpOne', 'trimRight',
+  'JSONExtract', 'JSONExtractString', 'JSONExtractRaw', 'JSONHas', 'JSONType', 'JSONExtractFloat',
+  // numbers
+  'toFloat64', 'toFloat64OrNull', 'toInt64', 'toUInt64', 'toInt64OrNull', 'round', 'floor', 'ceil', 'abs',
+  'intDiv', 'plus', 'minus', 'multiply', 'divide', 'modulo', 'pow', 'isFinite', 'isNaN',
+  // dates
+  'toDateTime', 'toDateTime64', 'toDate', 'toTimeZone', 'parseDateTime64BestEffortOrNull', 'parseDateTimeBestEffortOrNull',
+  'toStartOfMinute', 'toStartOfHour', 'toStartOfDay', 'toStartOfWeek', 'toStartOfMonth', 'toStartOfInterval',
+  'toUnixTimestamp', 'toUnixTimestamp64Micro', 'dateDiff', 'dateAdd', 'dateSub', 'addDays', 'subtractDays',
+  'toIntervalSecond', 'toIntervalMinute', 'toIntervalHour', 'toIntervalDay', 'toIntervalWeek', 'toIntervalMonth',
+  'toIntervalYear', 'now64', 'formatDateTime', 'fromUnixTimestamp64Micro',
+  // arrays and tuples
+  'tuple', 'tupleElement', 'array', 'arrayJoin', 'arrayMap', 'arrayFilter', 'arraySort', 'arrayReverseSort',
+  'arrayEnumerate', 'arrayCount', 'arraySum', 'arrayMax', 'arrayMin', 'arrayExists', 'arrayFirst',
+  'arrayFirstIndex', 'arrayLastIndex', 'arrayFold', 'arraySlice', 'arrayConcat', 'arrayDistinct',
+  'arrayCompact', 'arrayZip', 'arrayPushBack', 'arrayElement', 'indexOf', 'range', 'emptyArrayString',
+  'arrayCumSum', 'arrayDifference', 'arrayResize', 'arrayPopBack', 'arrayPopFront',
+  // aggregates
+  'count', 'countIf', 'sum', 'sumIf', 'avg', 'avgIf', 'min', 'minIf', 'max', 'maxIf', 'any', 'anyIf',
+  'argMin', 'argMax', 'uniqExact', 'uniqExactIf', 'quantile', 'quantileIf', 'quantiles', 'median', 'groupArray',
+  'groupArrayIf', 'groupUniqArray', 'groupArraySorted', 'windowFunnel', 'medianArray', 'avgArray',
+  // window functions
+  'row_number', 'rank', 'dense_rank', 'lagInFrame', 'leadInFrame', 'first_value', 'last_value',
+] as const;
+
+const ALLOWED_SET: ReadonlySet<string> = new Set(ALLOWED);
+
+export function isAllowedFunction(name: string): boolean {
+  return ALLOWED_SET.has(name);
+}

@@ -1,0 +1,120 @@
+// Rows -> PostHog's trend result items: dense data per bucket, labels, days, count, the legacy
+// `filter` and `action` dicts, breakdown values in PostHog's order.
+import type { ResolvedDateRange } from '../../dates/index.js';
+import type { ActionDefinition } from '../../context.js';
+import type { SeriesNode, TrendsQuery } from '../../nodes/schema.js';
+import { NULL_BREAKDOWN, OTHER_BREAKDOWN } from './series-query.js';
+
+export interface SeriesRow {
+  bucket: number | string;
+  breakdown_value: string;
+  value: number;
+}
+
+export interface TrendItem {
+  data: number[];
+  labels: string[];
+  days: string[];
+  count: number;
+  label: string;
+  filter: Record<string, unknown>;
+  action: Record<string, unknown> | null;
+  order: number;
+  aggregated_value?: number;
+  breakdown_value?: string;
+  compare?: boolean;
+  compare_label?: 'current' | 'previous';
+  persons_urls?: unknown[];
+}
+
+export interface SeriesValues {
+  readonly breakdownValue: string | null;
+  /** One value per bucket, or a single value for total-value displays. */
+  readonly values: number[];
+}
+
+/** Spreads rows over the bucket list (missing buckets are 0) per breakdown value, ordered as PostHog orders them. */
+export function densify(rows: readonly SeriesRow[], range: ResolvedDateRange, totalValue: boolean, hasBreakdown: boolean): SeriesValues[] {
+  const index = new Map(range.buckets.map((b, i) => [Math.round(b.toSeconds()), i]));
+  const width = totalValue ? 1 : range.buckets.length;
+  const byValue = new Map<string, number[]>();
+  for (const row of rows) {
+    const key = hasBreakdown ? row.breakdown_value : '';
+    let values = byValue.get(key);
+    if (!values) byValue.set(key, (values = new Array<number>(width).fill(0)));
+    const position = totalValue ? 0 : index.get(Number(row.bucket));
+    if (position !== undefined) values[position]! += Number(row.value);
+  }
+  if (!hasBreakdown) return [{ breakdownValue: null, values: byValue.get('') ?? new Array<number>(width).fill(0) }];
+  const kind = (v: string) => (v === OTHER_BREAKDOWN ? 2 : v === NULL_BREAKDOWN ? 1 : 0);
+  const total = (v: number[]) => v.reduce((a, b) => a + b, 0);
+  return [...byValue.entries()]
+    .sort(([a, av], [b, bv]) => kind(a) - kind(b) || total(bv) - total(av) || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([breakdownValue, values]) => ({ breakdownValue, values }));
+}
+
+export function cumulative(values: readonly number[]): number[] {
+  let sum = 0;
+  return values.map((v) => (sum += v));
+}
+
+/** Trailing moving average over n buckets, floored, shorter at the start (PostHog's smoothing). */
+export function smooth(values: readonly number[], n: number): number[] {
+  if (n <= 1) return [...values];
+  return values.map((_, i) => {
+    const window = values.slice(Math.max(0, i - n + 1), i + 1);
+    return Math.floor(window.reduce((a, b) => a + b, 0) / window.length);
+  });
+}
+
+export function seriesLabel(series: SeriesNode, actions: ReadonlyMap<number, ActionDefinition>): string {
+  if (series.kind === 'ActionsNode') return actions.get(series.id)?.name ?? series.name ?? `Action ${series.id}`;
+  return series.event ?? 'All events';
+}
+
+export function actionDict(series: SeriesNode, order: number, label: string, range: ResolvedDateRange | null): Record<string, unknown> {
+  return {
+    ...(range ? { days: range.buckets.map((b) => b.toISO({ suppressMilliseconds: true })) } : {}),
+    id: series.kind === 'ActionsNode' ? series.id : series.event,
+    type: series.kind === 'ActionsNode' ? 'actions' : 'events',
+    order,
+    name: label,
+    custom_name: series.custom_name ?? null,
+    math: series.math,
+    math_property: series.math_property ?? null,
+    math_hogql: null,
+    math_group_type_index: null,
+    properties: series.properties.values,
+  };
+}
+
+/** The legacy filter dict PostHog attaches to each item. */
+export function filterDict(query: TrendsQuery, range: ResolvedDateRange): Record<string, unknown> {
+  const entity = (s: SeriesNode, order: number) => ({
+    id: s.kind === 'ActionsNode' ? s.id : s.event,
+    type: s.kind === 'ActionsNode' ? 'actions' : 'events',
+    order,
+    name: s.kind === 'EventsNode' ? s.event : s.name ?? null,
+    custom_name: s.custom_name ?? null,
+    math: s.math,
+    math_property: s.math_property ?? null,
+    properties: s.properties.values.length ? [s.properties] : [],
+  });
+  const breakdown = query.breakdownFilter;
+  return {
+    insight: 'TRENDS',
+    events: query.series.map((s, i) => [s, i] as const).filter(([s]) => s.kind === 'EventsNode').map(([s, i]) => entity(s, i)),
+    actions: query.series.map((s, i) => [s, i] as const).filter(([s]) => s.kind === 'ActionsNode').map(([s, i]) => entity(s, i)),
+    properties: query.properties.values.length ? query.properties : [],
+    filter_test_accounts: query.filterTestAccounts,
+    date_from: range.dateFrom.toISO(),
+    date_to: range.dateTo.toISO(),
+    interval: range.interval,
+    display: query.trendsFilter.display,
+    entity_type: 'events',
+    ...(query.trendsFilter.formulaNodes.length ? { formula: query.trendsFilter.formulaNodes[0]!.formula } : {}),
+    ...(breakdown ? { breakdown: breakdown.breakdown, breakdown_type: breakdown.breakdown_type, breakdown_limit: breakdown.breakdown_limit } : {}),
+    ...(query.compareFilter ? { compare: true, compare_to: query.compareFilter.compare_to ?? null } : {}),
+    ...(query.trendsFilter.smoothingIntervals > 1 ? { smoothing_intervals: query.trendsFilter.smoothingIntervals } : {}),
+  };
+}

@@ -1,0 +1,183 @@
+// Trends: one statement per series and period, shaped into PostHog's result items; formulas,
+// cumulative, smoothing and compare labels are applied to the numbers afterwards.
+import { DateTime } from 'luxon';
+import { alias, binary, call, field, select, table } from '../../ast/build.js';
+import type { QueryContext } from '../../context.js';
+import { previousPeriod, resolveDateRange, type ResolvedDateRange } from '../../dates/index.js';
+import type { QueryRun } from '../../execute.js';
+import { TOTAL_VALUE_DISPLAYS, type Interval, type SeriesNode, type TrendsQuery } from '../../nodes/schema.js';
+import type { InsightRunner } from '../runner.js';
+import { limitBreakdownValues } from './breakdown-limit.js';
+import { instant } from './buckets.js';
+import { evaluateFormula, parseFormula } from './formula.js';
+import {
+  actionDict, cumulative, densify, filterDict, seriesLabel, smooth,
+  type SeriesRow, type SeriesValues, type TrendItem,
+} from './results.js';
+import { buildSeriesQuery, OTHER_BREAKDOWN } from './series-query.js';
+
+export interface TrendsResult {
+  results: TrendItem[];
+  hasMore: boolean;
+  resolved_date_range: { date_from: string; date_to: string };
+  interval: Interval;
+}
+
+interface Period {
+  readonly range: ResolvedDateRange;
+  readonly compareLabel: 'current' | 'previous' | null;
+}
+
+/** PostHog's first-event floor when looking for the earliest event of "all time". */
+const EARLIEST_FLOOR = '2015-01-01 00:00:00.000';
+
+export const trendsRunner: InsightRunner<TrendsQuery, TrendsResult> = {
+  kind: 'TrendsQuery',
+
+  async run(query, context, run) {
+    const display = query.trendsFilter.display;
+    const totalValue = TOTAL_VALUE_DISPLAYS.has(display);
+    const interval: Interval = totalValue ? 'day' : query.interval;
+    const clock = { timezone: context.project.timezone, weekStartDay: context.project.weekStartDay, now: context.now };
+    const options = {
+      interval,
+      exactTimerange: display === 'BoldNumber',
+      earliest: query.dateRange.date_from?.trim() === 'all' ? await earliestEvent(run) : null,
+    };
+    const current = resolveDateRange(query.dateRange, clock, options);
+    const periods: Period[] = [{ range: current, compareLabel: query.compareFilter ? 'current' : null }];
+    if (query.compareFilter && query.dateRange.date_from?.trim() !== 'all') {
+      periods.push({ range: previousPeriod(current, query.dateRange, clock, { ...options, compareTo: query.compareFilter.compare_to ?? null }), compareLabel: 'previous' });
+    }
+
+    const cumulativeDisplay = display === 'ActionsLineGraphCumulative';
+    const perPeriod = await Promise.all(periods.map((period) => Promise.all(query.series.map((series) =>
+      runSeries(query, activeMath(series, interval), period.range, context, run, totalValue, cumulativeDisplay)))));
+
+    let hasMore = false;
+    const items: TrendItem[] = [];
+    periods.forEach((period, p) => {
+      const built = perPeriod[p]!.map((valuesList, s) => {
+        const series = query.series[s]!;
+        return valuesList.map((values) => {
+          if (values.breakdownValue === OTHER_BREAKDOWN) hasMore = true;
+          return buildItem(query, series, s, values, period, context, totalValue, cumulativeDisplay);
+        }).filter((item) => !(query.breakdownFilter?.breakdown_hide_other_aggregation && item.breakdown_value === OTHER_BREAKDOWN));
+      });
+      items.push(...(query.trendsFilter.formulaNodes.length ? applyFormulas(query, built, period, totalValue) : built.flat()));
+    });
+    return {
+      results: items,
+      hasMore,
+      interval,
+      resolved_date_range: { date_from: current.dateFrom.toISO()!, date_to: current.dateTo.toISO()! },
+    };
+  },
+};
+
+/** weekly_active / monthly_active over intervals as long as their window mean dau (PostHog's rewrite). */
+function activeMath(series: SeriesNode, interval: Interval): SeriesNode {
+  const long = interval === 'week' || interval === 'month';
+  if ((series.math === 'weekly_active' && long) || (series.math === 'monthly_active' && interval === 'month')) {
+    return { ...series, math: 'dau' };
+  }
+  return series;
+}
+
+async function runSeries(
+  query: TrendsQuery, series: SeriesNode, range: ResolvedDateRange, context: QueryContext, run: QueryRun,
+  totalValue: boolean, cumulativeDisplay: boolean,
+): Promise<SeriesValues[]> {
+  if (range.buckets.length === 0) return [];
+  const utc = (t: DateTime, end = false) => {
+    const text = t.toUTC().toFormat('yyyy-MM-dd HH:mm:ss.SSS');
+    // luxon stops at milliseconds; an inclusive end of .999 means .999999 for microsecond timestamps.
+    return end && t.millisecond === 999 ? `${text}999` : text;
+  };
+  const statement = buildSeriesQuery({
+    series,
+    properties: query.properties,
+    testAccounts: query.filterTestAccounts ? context.testAccountFilters : null,
+    breakdown: query.breakdownFilter,
+    window: {
+      fromUtc: utc(range.eventsFrom),
+      toUtc: utc(range.dateTo, true),
+      interval: range.interval,
+      firstBucket: Math.round(range.buckets[0]!.toSeconds()),
+      lastBucket: Math.round(range.buckets[range.buckets.length - 1]!.toSeconds()),
+    },
+    totalValue,
+    firstBucketOnly: cumulativeDisplay && series.math === 'dau',
+    context,
+  });
+  const limited = query.breakdownFilter ? limitBreakdownValues(statement, query.breakdownFilter.breakdown_limit ?? 25) : statement;
+  const rows = await run.rows<SeriesRow>(limited);
+  return densify(rows, range, totalValue, query.breakdownFilter !== null);
+}
+
+function buildItem(
+  query: TrendsQuery, series: SeriesNode, order: number, values: SeriesValues, period: Period, context: QueryContext,
+  totalValue: boolean, cumulativeDisplay: boolean,
+): TrendItem {
+  const { range } = period;
+  const name = seriesLabel(series, context.actions);
+  const label = values.breakdownValue === null ? name : query.series.length > 1 ? `${name} - ${values.breakdownValue}` : values.breakdownValue;
+  const base = {
+    label,
+    filter: filterDict(query, range),
+    action: actionDict(series, order, name, totalValue ? null : range),
+    order,
+    ...(values.breakdownValue !== null ? { breakdown_value: values.breakdownValue } : {}),
+    ...(period.compareLabel ? { compare: true, compare_label: period.compareLabel } : {}),
+  };
+  if (totalValue) return { data: [], labels: [], days: [], count: 0, aggregated_value: values.values[0] ?? 0, ...base };
+  let data = smooth(values.values, query.trendsFilter.smoothingIntervals);
+  if (cumulativeDisplay) data = cumulative(data);
+  const count = cumulativeDisplay ? (data[data.length - 1] ?? 0) : data.reduce((a, b) => a + b, 0);
+  return { data, labels: range.labels, days: range.days, count, ...base };
+}
+
+/** Formula items replace the series: one per breakdown value (a series without it counts zeros). */
+function applyFormulas(query: TrendsQuery, bySeries: TrendItem[][], period: Period, totalValue: boolean): TrendItem[] {
+  const breakdownValues = [...new Set(bySeries.flat().map((i) => i.breakdown_value ?? null))];
+  const width = totalValue ? 1 : period.range.buckets.length;
+  const results: TrendItem[] = [];
+  query.trendsFilter.formulaNodes.forEach((node, f) => {
+    const formula = parseFormula(node.formula, query.series.length, 'formula');
+    for (const value of breakdownValues) {
+      const inputs = bySeries.map((items) => {
+        const item = items.find((i) => (i.breakdown_value ?? null) === value);
+        if (!item) return new Array<number>(width).fill(0);
+        return totalValue ? [item.aggregated_value ?? 0] : item.data;
+      });
+      const data = evaluateFormula(formula, inputs, width);
+      const label = node.custom_name || `Formula (${node.formula})`;
+      const base = {
+        label: value === null ? label : value,
+        filter: bySeries[0]?.[0]?.filter ?? {},
+        action: null,
+        order: f,
+        ...(value !== null ? { breakdown_value: value } : {}),
+        ...(period.compareLabel ? { compare: true, compare_label: period.compareLabel } : {}),
+      };
+      results.push(totalValue
+        ? { data: [], labels: [], days: [], count: 0, aggregated_value: data[0] ?? 0, ...base }
+        : { data, labels: period.range.labels, days: period.range.days, count: data.reduce((a, b) => a + b, 0), ...base });
+    }
+  });
+  return results;
+}
+
+/** The project's first event since 2015, for date_from "all"; null when it has none. */
+async function earliestEvent(run: QueryRun): Promise<DateTime | null> {
+  const rows = await run.rows<{ earliest: string | null }>(select({
+    select: [alias(call('toString', call('min', field('timestamp', 'e'))), 'earliest'), alias(call('count'), 'events')],
+    from: table('events', 'e'),
+    where: binary('>=', field('timestamp', 'e'), instant(EARLIEST_FLOOR)),
+  }));
+  const row = rows[0];
+  if (!row || row.earliest === null || Number((row as { events?: unknown }).events ?? 0) === 0) return null;
+  return DateTime.fromSQL(row.earliest, { zone: 'UTC' });
+}
+
+

@@ -1,0 +1,180 @@
+// One trends series as one SELECT giving rows of (bucket, breakdown value, value). The math
+// decides the shape: a plain aggregate, a per-actor count first, a rolling window of active
+// actors, or each actor's first event.
+import {
+  alias, allOf, and, binary, call, constant, eq, field, lambda, parametricCall, select, subquery,
+} from '../../ast/build.js';
+import type { Expr, Select } from '../../ast/nodes.js';
+import type { QueryContext } from '../../context.js';
+import { actionExpr } from '../../filters/actions.js';
+import { EventSource } from '../../filters/event-source.js';
+import { propertyGroupExpr, propertySource } from '../../filters/properties.js';
+import type { BreakdownFilter, CountPerActorMath, Interval, PropertyGroup, SeriesNode } from '../../nodes/schema.js';
+import { bucketTimestamp, instant } from './buckets.js';
+
+export const NULL_BREAKDOWN = '$$_posthog_breakdown_null_$$';
+export const OTHER_BREAKDOWN = '$$_posthog_breakdown_other_$$';
+
+export interface SeriesWindow {
+  /** UTC instants bounding the events read (inclusive). */
+  readonly fromUtc: string;
+  readonly toUtc: string;
+  readonly interval: Interval;
+  /** Unix seconds of the first and last bucket starts. */
+  readonly firstBucket: number;
+  readonly lastBucket: number;
+}
+
+export interface SeriesQueryInput {
+  readonly series: SeriesNode;
+  readonly properties: PropertyGroup;
+  readonly testAccounts: PropertyGroup | null;
+  readonly breakdown: BreakdownFilter | null;
+  readonly window: SeriesWindow;
+  /** One value for the whole range (BoldNumber, pie, table ...). */
+  readonly totalValue: boolean;
+  /** Each actor counted once, in their first bucket (cumulative unique actors). */
+  readonly firstBucketOnly: boolean;
+  readonly context: QueryContext;
+}
+
+const QUANTILES: Record<string, number> = { median: 0.5, p75: 0.75, p90: 0.9, p95: 0.95, p99: 0.99 };
+
+export function buildSeriesQuery(input: SeriesQueryInput): Select {
+  const { series, context, window } = input;
+  const { timezone, weekStartDay } = context.project;
+  const source = new EventSource();
+  const bucketOf = (ts: Expr): Expr => (input.totalValue ? constant(0) : bucketTimestamp(ts, window.interval, timezone, weekStartDay));
+  const breakdownValue = input.breakdown
+    ? call('ifNull', call('toString', propertySource({ key: input.breakdown.breakdown, type: input.breakdown.breakdown_type, group_type_index: input.breakdown.breakdown_group_type_index ?? 0 }, source)), constant(NULL_BREAKDOWN))
+    : constant('');
+  const eventMatch = series.kind === 'ActionsNode'
+    ? actionExpr(context.actions.get(series.id), source, timezone)
+    : series.event === null ? undefined : eq(source.event, constant(series.event));
+  const filters = allOf(
+    propertyGroupExpr(input.properties, source, timezone),
+    propertyGroupExpr(series.properties, source, timezone),
+    input.testAccounts ? propertyGroupExpr(input.testAccounts, source, timezone) : undefined,
+  );
+  const inRange = (from: string) => and(binary('>=', source.timestamp, instant(from)), binary('<=', source.timestamp, instant(window.toUtc)));
+  const math = series.math;
+
+  const eventsSelect = (columns: Expr[], where: Expr | undefined, groupBy: Expr[]): Select => select({
+    select: columns,
+    from: source.from(),
+    joins: source.joins(),
+    where,
+    groupBy,
+  });
+  // Joins are collected while expressions are built, so every expression is made before eventsSelect runs.
+
+  if (math === 'first_time_for_user' || math === 'first_matching_event_for_user' || input.firstBucketOnly) {
+    const actor = source.personId();
+    const firstOnly = math === 'first_time_for_user';
+    const filterFlag = filters ?? constant(true);
+    const where = firstOnly
+      ? and(eventMatch, binary('<=', source.timestamp, instant(window.toUtc)))
+      : math === 'first_matching_event_for_user'
+        ? and(eventMatch, filters, binary('<=', source.timestamp, instant(window.toUtc)))
+        : and(eventMatch, filters, inRange(window.fromUtc));
+    const inner = eventsSelect([
+      alias(actor, 'actor'),
+      alias(call('min', source.timestamp), 'first_ts'),
+      alias(call('argMin', breakdownValue, source.timestamp), 'bv'),
+      alias(firstOnly ? call('argMin', filterFlag, source.timestamp) : constant(true), 'matched'),
+    ], where, [field('actor')]);
+    return select({
+      select: [alias(bucketOf(field('first_ts')), 'bucket'), alias(field('bv'), 'breakdown_value'), alias(call('toFloat64', call('count')), 'value')],
+      from: subquery(inner, 'firsts'),
+      where: and(binary('>=', field('first_ts'), instant(window.fromUtc)), eq(field('matched'), constant(true))),
+      groupBy: [field('bucket'), field('breakdown_value')],
+    });
+  }
+
+  if (math === 'weekly_active' || math === 'monthly_active') {
+    const days = math === 'weekly_active' ? 7 : 30;
+    const actor = source.personId();
+    if (input.totalValue) {
+      const from = shiftUtc(window.toUtc, -days);
+      return eventsSelect([alias(constant(0), 'bucket'), alias(breakdownValue, 'breakdown_value'), alias(call('toFloat64', call('uniqExact', actor)), 'value')],
+        and(eventMatch, filters, inRange(from)), [field('bucket'), field('breakdown_value')]);
+    }
+    // Each (actor, step) counts towards this step's bucket and the buckets of the following days-1 days.
+    const step = window.interval === 'hour' ? 'hour' : window.interval === 'minute' ? 'minute' : 'day';
+    const steps = step === 'day' ? days : step === 'hour' ? days * 24 : days * 24 * 60;
+    const active = eventsSelect([
+      alias(bucketStartOfStep(source.timestamp, step, timezone), 'step_start'),
+      alias(breakdownValue, 'bv'),
+      alias(actor, 'actor'),
+    ], and(eventMatch, filters, inRange(shiftUtc(window.fromUtc, -days))), [field('step_start'), field('bv'), field('actor')]);
+    const stepFn = step === 'day' ? 'toIntervalDay' : step === 'hour' ? 'toIntervalHour' : 'toIntervalMinute';
+    return select({
+      select: [alias(field('rolling_bucket'), 'bucket'), alias(field('bv'), 'breakdown_value'), alias(call('toFloat64', call('uniqExact', field('actor'))), 'value')],
+      from: subquery(active, 'active'),
+      arrayJoin: alias(call('arrayMap', lambda(['i'], call('toUnixTimestamp', binary('+', field('step_start'), call(stepFn, field('i'))))), call('range', constant(0, 'Int64'), constant(steps, 'Int64'))), 'rolling_bucket'),
+      where: and(binary('>=', field('rolling_bucket'), constant(window.firstBucket)), binary('<=', field('rolling_bucket'), constant(window.lastBucket))),
+      groupBy: [field('bucket'), field('breakdown_value')],
+    });
+  }
+
+  if (math.endsWith('_count_per_actor')) {
+    const actor = source.personId();
+    const perActor = eventsSelect([
+      alias(bucketOf(source.timestamp), 'bucket_start'),
+      alias(breakdownValue, 'bv'),
+      alias(actor, 'actor'),
+      alias(call('count'), 'actor_count'),
+    ], and(eventMatch, filters, inRange(window.fromUtc)), [field('bucket_start'), field('bv'), field('actor')]);
+    return select({
+      select: [alias(field('bucket_start'), 'bucket'), alias(field('bv'), 'breakdown_value'), alias(call('toFloat64', countPerActorAggregate(math as CountPerActorMath, field('actor_count'))), 'value')],
+      from: subquery(perActor, 'per_actor'),
+      groupBy: [field('bucket'), field('breakdown_value')],
+    });
+  }
+
+  const value = simpleAggregate(series, source);
+  return eventsSelect(
+    [alias(bucketOf(source.timestamp), 'bucket'), alias(breakdownValue, 'breakdown_value'), alias(call('toFloat64', value), 'value')],
+    and(eventMatch, filters, inRange(window.fromUtc)),
+    [field('bucket'), field('breakdown_value')],
+  );
+}
+
+function simpleAggregate(series: SeriesNode, source: EventSource): Expr {
+  switch (series.math) {
+    case 'total':
+      return call('count');
+    case 'dau':
+      return call('uniqExact', source.personId());
+    case 'unique_session':
+      return call('uniqExactIf', source.sessionId, call('notEmpty', source.sessionId));
+    default: {
+      const key = series.math_property ?? '';
+      const property = series.math_property_type === 'person_properties' ? source.personProperty(key) : source.eventProperty(key);
+      const number = call('toFloat64OrNull', property);
+      const quantile = QUANTILES[series.math];
+      const aggregate = quantile !== undefined
+        ? parametricCall('quantile', [constant(quantile, 'Float64')], [number])
+        : call(series.math, number);
+      return call('ifNull', aggregate, constant(0, 'Float64'));
+    }
+  }
+}
+
+function countPerActorAggregate(math: CountPerActorMath, count: Expr): Expr {
+  const base = math.replace('_count_per_actor', '');
+  const quantile = QUANTILES[base];
+  return quantile !== undefined ? parametricCall('quantile', [constant(quantile, 'Float64')], [count]) : call(base, count);
+}
+
+function bucketStartOfStep(timestamp: Expr, step: 'day' | 'hour' | 'minute', timezone: string): Expr {
+  const local = call('toTimeZone', timestamp, constant(timezone));
+  return call(step === 'day' ? 'toStartOfDay' : step === 'hour' ? 'toStartOfHour' : 'toStartOfMinute', local);
+}
+
+/** A UTC "yyyy-MM-dd HH:mm:ss.SSS" instant moved by whole days. */
+function shiftUtc(utcText: string, days: number): string {
+  const date = new Date(`${utcText.replace(' ', 'T')}Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}
