@@ -92,6 +92,8 @@ export class QueryExecutor {
   async cancel(clientQueryId: string): Promise<boolean> {
     const controllers = this.running.get(clientQueryId);
     for (const controller of controllers ?? []) controller.abort();
+    // A server stops the statement itself; embedded chDB cannot, and ends it at its time limit.
+    if (this.store.layout.embedded) return controllers !== undefined;
     await this.store.command('KILL QUERY WHERE startsWith(query_id, {prefix:String}) ASYNC', { prefix: `${clientQueryId}:` }).catch(() => {});
     return controllers !== undefined;
   }

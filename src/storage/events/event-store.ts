@@ -23,40 +23,80 @@ export interface EventStoreLayout {
   readonly embedded: boolean;
 }
 
+/**
+ * chDB runs one statement at a time, and a statement that fails part-way (a time limit) leaves
+ * the rows it had already produced in the session, where the next statement's result picks them
+ * up. So embedded statements run one after another here too, and a failure is followed by a
+ * throw-away SELECT before anyone else may run; a server needs neither.
+ */
+class EmbeddedTurns {
+  private last: Promise<unknown> = Promise.resolve();
+
+  run<T>(statement: () => Promise<T>, drain: () => Promise<unknown>): Promise<T> {
+    const turn = this.last.then(async () => {
+      try {
+        return await statement();
+      } catch (error) {
+        await drain().catch(() => {});
+        throw error;
+      }
+    });
+    this.last = turn.catch(() => {});
+    return turn;
+  }
+}
+
 export class EventStore {
+  private readonly turns: EmbeddedTurns | null;
+
   constructor(
     private readonly client: ClickHouseClient,
     readonly layout: EventStoreLayout,
     /** Gives up ownership of the embedded engine's directory. */
     private readonly release: () => void = () => {},
-  ) {}
+  ) {
+    this.turns = layout.embedded ? new EmbeddedTurns() : null;
+  }
 
   /** Rows of a SELECT, with values bound as `{name:Type}` parameters. */
   async query<Row>(sql: string, params: QueryParams = {}, options: QueryOptions = {}): Promise<Row[]> {
-    const result = await this.client.query({
-      query: sql,
-      query_params: params,
-      format: 'JSONEachRow',
-      clickhouse_settings: this.settings(options),
-      ...(options.queryId ? { query_id: options.queryId } : {}),
-      ...(options.abortSignal ? { abort_signal: options.abortSignal } : {}),
-    });
-    return result.json<Row>();
+    const run = async (signal?: AbortSignal) => {
+      const result = await this.client.query({
+        query: sql,
+        query_params: params,
+        format: 'JSONEachRow',
+        clickhouse_settings: this.settings(options),
+        ...(options.queryId ? { query_id: options.queryId } : {}),
+        ...(signal ? { abort_signal: signal } : {}),
+      });
+      return result.json<Row>();
+    };
+    if (!this.turns) return run(options.abortSignal);
+    // chDB cannot stop a running statement (only its time limit does): a cancelled caller stops
+    // waiting at once, while the statement keeps its turn until the engine is done with it.
+    return abortable(this.turns.run(() => run(), () => this.drain()), options.abortSignal);
   }
 
   /** A statement with no result rows (DDL, ALTER ... DELETE). */
   async command(sql: string, params: QueryParams = {}, options: QueryOptions = {}): Promise<void> {
-    await this.client.command({ query: sql, query_params: params, clickhouse_settings: this.settings(options) });
+    const run = () => this.client.command({ query: sql, query_params: params, clickhouse_settings: this.settings(options) });
+    await (this.turns ? this.turns.run(run, () => this.drain()) : run());
   }
 
   /** One INSERT of many rows: the unit of a group commit. */
   async insert(table: string, rows: readonly object[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.client.insert({
+    const run = () => this.client.insert({
       table: `${this.layout.database}.${table}`,
       values: rows as object[],
       format: 'JSONEachRow',
     });
+    await (this.turns ? this.turns.run(run, () => this.drain()) : run());
+  }
+
+  private async drain(): Promise<void> {
+    const result = await this.client.query({ query: 'SELECT 1', format: 'JSONEachRow', clickhouse_settings: this.settings({}) });
+    await result.json();
   }
 
   async ping(): Promise<void> {
@@ -79,4 +119,21 @@ export class EventStore {
       ...options.settings,
     };
   }
+}
+
+/** The statement's result, or an AbortError as soon as the signal fires (the statement itself goes on). */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function abortError(): Error {
+  const error = new Error('The query was cancelled.');
+  error.name = 'AbortError';
+  return error;
 }

@@ -1,0 +1,76 @@
+// The printer: exact {sql, params}, the project guard, and refusal of anything not on its lists.
+import { describe, expect, it } from 'vitest';
+import {
+  alias, and, call, constant, eq, field, leftJoin, or, parametricCall, select, subquery, table,
+} from '../../src/query/ast/build.js';
+import { scopeToProject } from '../../src/query/passes/scope-to-project.js';
+import { printQuery, PrintError, UnscopedTableError } from '../../src/query/printer/print.js';
+
+const countPageviews = select({
+  select: [alias(call('count'), 'total')],
+  from: table('events', 'e'),
+  where: eq(field('event', 'e'), constant('$pageview')),
+});
+
+describe('printQuery', () => {
+  it('prints values as typed parameters and the guard as a condition on the table', () => {
+    expect(printQuery(scopeToProject(countPageviews, 7), 'hoglet')).toEqual({
+      sql: 'SELECT count() AS `total` FROM `hoglet`.`events` AS `e` WHERE `e`.team_id = {p0:UInt64} AND (`e`.`event` = {p1:String})',
+      params: { p0: 7, p1: '$pageview' },
+    });
+  });
+
+  it('refuses to print a table the team guard has not scoped', () => {
+    expect(() => printQuery(countPageviews, 'hoglet')).toThrow(UnscopedTableError);
+  });
+
+  it('scopes tables inside joins and subqueries, including subqueries used as values', () => {
+    const query = select({
+      select: [field('event', 'e')],
+      from: table('events', 'e'),
+      joins: [leftJoin(table('persons', 'p'), eq(field('id', 'p'), field('person_id', 'e')))],
+      where: call('in', field('distinct_id', 'e'), select({ select: [field('distinct_id')], from: table('person_distinct_id_overrides', 'o') })),
+    });
+    expect(() => printQuery(query, 'hoglet')).toThrow(UnscopedTableError);
+    const { sql, params } = printQuery(scopeToProject(query, 3), 'hoglet');
+    expect(sql).toBe(
+      'SELECT `e`.`event` FROM `hoglet`.`events` AS `e` LEFT JOIN (SELECT * FROM `hoglet`.`persons` WHERE team_id = {p1:UInt64}) AS `p` ON (`p`.`id` = `e`.`person_id`)'
+      + ' WHERE `e`.team_id = {p0:UInt64} AND in(`e`.`distinct_id`, (SELECT `distinct_id` FROM `hoglet`.`person_distinct_id_overrides` AS `o` WHERE `o`.team_id = {p2:UInt64}))',
+    );
+    expect(params).toEqual({ p0: 3, p1: 3, p2: 3 });
+  });
+
+  it('scopes a subquery in FROM and keeps the outer select free of guards', () => {
+    const inner = select({ select: [field('event')], from: table('events', 'e') });
+    const { sql } = printQuery(scopeToProject(select({ select: [call('count')], from: subquery(inner, 'x') }), 9), 'db');
+    expect(sql).toBe('SELECT count() FROM (SELECT `event` FROM `db`.`events` AS `e` WHERE `e`.team_id = {p0:UInt64}) AS `x`');
+  });
+
+  it('refuses functions that are not on the allow-list', () => {
+    const query = scopeToProject(select({ select: [call('file', constant('/etc/passwd'))], from: table('events', 'e') }), 1);
+    expect(() => printQuery(query, 'hoglet')).toThrow(/function not allowed/);
+    expect(() => printQuery(scopeToProject(select({ select: [call('url', constant('http://x'), constant('CSV'))] }), 1), 'hoglet')).toThrow(PrintError);
+  });
+
+  it('refuses identifiers that are not plain names', () => {
+    for (const name of ['a`b', 'x; DROP TABLE events', 'a b', '', '1abc']) {
+      expect(() => printQuery(select({ select: [field(name)] }), 'hoglet'), name).toThrow(PrintError);
+      expect(() => printQuery(select({ select: [alias(constant(1), name)] }), 'hoglet'), name).toThrow(PrintError);
+    }
+    expect(() => printQuery(select({ select: [constant(1)] }), 'hog`let')).toThrow(PrintError);
+  });
+
+  it('infers parameter types and prints parametric aggregates, AND and OR', () => {
+    const { sql, params } = printQuery(select({
+      select: [parametricCall('quantile', [constant(0.9)], [field('x')])],
+      where: or(and(eq(field('a'), constant(1)), eq(field('b'), constant(true))), eq(field('c'), constant(['x', 'y']))),
+    }), 'hoglet');
+    expect(sql).toBe('SELECT quantile({p0:Float64})(`x`) WHERE (((`a` = {p1:Int64}) AND (`b` = {p2:Bool})) OR (`c` = {p3:Array(String)}))');
+    expect(params).toEqual({ p0: 0.9, p1: 1, p2: true, p3: ['x', 'y'] });
+  });
+
+  it('refuses a LIMIT that is not a row count', () => {
+    expect(() => printQuery(select({ select: [constant(1)], limit: -1 }), 'hoglet')).toThrow(PrintError);
+    expect(() => printQuery(select({ select: [constant(1)], limit: 1.5 }), 'hoglet')).toThrow(PrintError);
+  });
+});
