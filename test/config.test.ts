@@ -12,7 +12,15 @@ describe('configuration', () => {
       siteUrl: null,
       logLevel: 'info',
       events: { clickhouseUrl: null, chdbPath: path.resolve('./data/events'), database: 'hoglet', cluster: null },
+      queryTimeoutSeconds: 30,
     });
+  });
+
+  it('reads the query time limit and refuses unusable ones', () => {
+    expect(loadConfig({}, { HOGLET_QUERY_TIMEOUT_SECONDS: '5' }).queryTimeoutSeconds).toBe(5);
+    for (const bad of ['0', '-1', '1.5', 'ten', '3601']) {
+      expect(() => loadConfig({}, { HOGLET_QUERY_TIMEOUT_SECONDS: bad }), bad).toThrow(/HOGLET_QUERY_TIMEOUT_SECONDS/);
+    }
   });
 
   it('reads the ClickHouse settings and refuses unusable ones', () => {
