@@ -31,7 +31,8 @@ export function trendsQueryFromFilters(filters: JsonObject): TrendsQuery {
     kind: 'TrendsQuery',
     series,
     dateRange: dateRange(filters),
-    interval: filters.interval,
+    // PostHog's filter_to_query downgrades the old minute interval to hour.
+    interval: filters.interval === 'minute' ? 'hour' : filters.interval,
     properties: filters.properties,
     filterTestAccounts: filters.filter_test_accounts,
     trendsFilter: {

@@ -11,6 +11,9 @@ import {
   readOptionalString, type Json, type JsonObject,
 } from './read-json.js';
 import { readProperties } from './read-properties.js';
+import { DateTime } from 'luxon';
+import { parseDate } from '../dates/parse-date.js';
+import { parseFormula } from '../runners/trends/formula.js';
 
 const MAX_SERIES = 50;
 const MAX_FUNNEL_STEPS = 40;
@@ -46,7 +49,8 @@ export function readTrendsQuery(node: JsonObject, path: string): TrendsQuery {
       formulaNodes: readFormulas(filter, filterPath, series.length),
       smoothingIntervals: readOptionalInteger(filter.smoothingIntervals, join(filterPath, 'smoothingIntervals'), 1, 366) ?? 1,
     }),
-    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter')),
+    // No default limit here: trends' default depends on the display (25, or 250 for WorldMap).
+    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), null),
     compareFilter: readCompareFilter(node.compareFilter, join(path, 'compareFilter')),
   });
 }
@@ -120,13 +124,25 @@ export function readSeries(value: Json, path: string): SeriesNode {
 function readDateRange(value: Json, path: string): DateRange {
   const range = readOptionalObject(value, path) ?? {};
   return Object.freeze({
-    date_from: readOptionalString(range.date_from, join(path, 'date_from'), 100),
-    date_to: readOptionalString(range.date_to, join(path, 'date_to'), 100),
+    date_from: readDate(range.date_from, join(path, 'date_from'), true),
+    date_to: readDate(range.date_to, join(path, 'date_to'), false),
     explicitDate: readBoolean(range.explicitDate, join(path, 'explicitDate'), false),
   });
 }
 
-function readBreakdownFilter(value: Json, path: string, defaultLimit = 25): BreakdownFilter | null {
+/**
+ * A date string, checked here so a bad one is refused with the path the caller sent it at
+ * (query.dateRange.date_from, or date_from on the legacy endpoints). It is resolved later, against
+ * the project's clock; whether a string parses does not depend on the clock.
+ */
+function readDate(value: Json, path: string, allowAll: boolean): string | null {
+  const text = readOptionalString(value, path, 100);
+  if (text === null || text.trim() === '' || (allowAll && text.trim() === 'all')) return text;
+  parseDate(text, { timezone: 'UTC', weekStartDay: 0, now: DateTime.utc() }, { attr: path });
+  return text;
+}
+
+function readBreakdownFilter(value: Json, path: string, defaultLimit: number | null): BreakdownFilter | null {
   const filter = readOptionalObject(value, path);
   if (!filter || filter.breakdown === undefined || filter.breakdown === null || filter.breakdown === '') return null;
   if (Array.isArray(filter.breakdown)) fail(join(path, 'breakdown'), 'Breakdowns by several values (cohorts) are not supported yet; give one property key.');
@@ -146,38 +162,38 @@ function readBreakdownFilter(value: Json, path: string, defaultLimit = 25): Brea
 function readCompareFilter(value: Json, path: string): CompareFilter | null {
   const filter = readOptionalObject(value, path);
   if (!filter || !readBoolean(filter.compare, join(path, 'compare'), false)) return null;
-  return Object.freeze({ compare: true, compare_to: readOptionalString(filter.compare_to, join(path, 'compare_to'), 100) });
+  const compareTo = readDate(filter.compare_to, join(path, 'compare_to'), true);
+  if (compareTo?.trim() === 'all') fail(join(path, 'compare_to'), 'compare_to cannot be "all".');
+  return Object.freeze({ compare: true, compare_to: compareTo });
 }
 
 const FORMULA_LENGTH = 1_000;
 const MAX_FORMULAS = 20;
 
 function readFormulas(filter: JsonObject, path: string, seriesCount: number): readonly FormulaNode[] {
-  const nodes: FormulaNode[] = [];
+  const nodes: (FormulaNode & { path: string })[] = [];
   if (filter.formulaNodes !== undefined && filter.formulaNodes !== null) {
     const list = readArray(filter.formulaNodes, join(path, 'formulaNodes'));
     list.forEach((item, i) => {
-      const node = readObject(item, join(join(path, 'formulaNodes'), i));
-      const formula = readOptionalString(node.formula, join(join(join(path, 'formulaNodes'), i), 'formula'), FORMULA_LENGTH);
-      if (formula?.trim()) nodes.push({ formula, custom_name: readOptionalString(node.custom_name, join(join(join(path, 'formulaNodes'), i), 'custom_name'), NAME_LENGTH) });
+      const itemPath = join(join(path, 'formulaNodes'), i);
+      const node = readObject(item, itemPath);
+      const formula = readOptionalString(node.formula, join(itemPath, 'formula'), FORMULA_LENGTH);
+      if (formula?.trim()) nodes.push({ formula, custom_name: readOptionalString(node.custom_name, join(itemPath, 'custom_name'), NAME_LENGTH), path: join(itemPath, 'formula') });
     });
   } else if (filter.formulas !== undefined && filter.formulas !== null) {
     readArray(filter.formulas, join(path, 'formulas')).forEach((f, i) => {
       const formula = readOptionalString(f, join(join(path, 'formulas'), i), FORMULA_LENGTH);
-      if (formula?.trim()) nodes.push({ formula });
+      if (formula?.trim()) nodes.push({ formula, path: join(join(path, 'formulas'), i) });
     });
   } else {
     const formula = readOptionalString(filter.formula, join(path, 'formula'), FORMULA_LENGTH);
-    if (formula?.trim()) nodes.push({ formula });
+    if (formula?.trim()) nodes.push({ formula, path: join(path, 'formula') });
   }
   if (nodes.length > MAX_FORMULAS) fail(join(path, 'formulaNodes'), `At most ${MAX_FORMULAS} formulas are allowed.`);
-  // Letters are checked against the series here; the full grammar is checked by the formula parser.
-  nodes.forEach((n, i) => {
-    for (const letter of n.formula.toUpperCase().match(/[A-Z]/g) ?? []) {
-      if (letter.charCodeAt(0) - 65 >= seriesCount) fail(join(path, nodes.length > 1 ? `formulaNodes[${i}].formula` : 'formula'), `Formula "${n.formula.slice(0, 100)}" uses ${letter}, but there are only ${seriesCount} series.`);
-    }
-  });
-  return Object.freeze(nodes.map((n) => Object.freeze(n)));
+  // The whole grammar (and every letter against the series) is checked here, at the path the
+  // formula was sent at, so a bad formula never reaches the runner.
+  for (const node of nodes) parseFormula(node.formula, seriesCount, node.path);
+  return Object.freeze(nodes.map(({ path: _path, ...n }) => Object.freeze(n)));
 }
 
 function readExclusions(value: Json, path: string, steps: number): readonly FunnelExclusion[] {

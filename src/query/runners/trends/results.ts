@@ -12,7 +12,8 @@ export interface SeriesRow {
 }
 
 export interface TrendItem {
-  data: number[];
+  /** null on a formula's total-value item, as PostHog sends it. */
+  data: number[] | null;
   labels: string[];
   days: string[];
   count: number;
@@ -72,19 +73,24 @@ export function seriesLabel(series: SeriesNode, actions: ReadonlyMap<number, Act
   return series.event ?? 'All events';
 }
 
-export function actionDict(series: SeriesNode, order: number, label: string, range: ResolvedDateRange | null): Record<string, unknown> {
+/**
+ * PostHog's `action` dict as the HogQL runner fills it: id is the series label (event name or action
+ * name; null for all events), type is always "events", properties an empty dict.
+ */
+export function actionDict(series: SeriesNode, order: number, label: string, range: ResolvedDateRange): Record<string, unknown> {
+  const id = series.kind === 'ActionsNode' ? label : series.event;
   return {
-    ...(range ? { days: range.buckets.map((b) => b.toISO({ suppressMilliseconds: true })) } : {}),
-    id: series.kind === 'ActionsNode' ? series.id : series.event,
-    type: series.kind === 'ActionsNode' ? 'actions' : 'events',
+    days: range.buckets.map((b) => b.toISO({ suppressMilliseconds: true })),
+    id,
+    type: 'events',
     order,
-    name: label,
+    name: id ?? 'All events',
     custom_name: series.custom_name ?? null,
     math: series.math,
     math_property: series.math_property ?? null,
     math_hogql: null,
     math_group_type_index: null,
-    properties: series.properties.values,
+    properties: {},
   };
 }
 
@@ -113,7 +119,8 @@ export function filterDict(query: TrendsQuery, range: ResolvedDateRange): Record
     display: query.trendsFilter.display,
     entity_type: 'events',
     ...(query.trendsFilter.formulaNodes.length ? { formula: query.trendsFilter.formulaNodes[0]!.formula } : {}),
-    ...(breakdown ? { breakdown: breakdown.breakdown, breakdown_type: breakdown.breakdown_type, breakdown_limit: breakdown.breakdown_limit } : {}),
+    ...(breakdown ? { breakdown: breakdown.breakdown, breakdown_type: breakdown.breakdown_type } : {}),
+    ...(breakdown?.breakdown_limit != null ? { breakdown_limit: breakdown.breakdown_limit } : {}),
     ...(query.compareFilter ? { compare: true, compare_to: query.compareFilter.compare_to ?? null } : {}),
     ...(query.trendsFilter.smoothingIntervals > 1 ? { smoothing_intervals: query.trendsFilter.smoothingIntervals } : {}),
   };

@@ -5,7 +5,7 @@ import { alias, binary, call, field, select, table } from '../../ast/build.js';
 import type { QueryContext } from '../../context.js';
 import { previousPeriod, resolveDateRange, type ResolvedDateRange } from '../../dates/index.js';
 import type { QueryRun } from '../../execute.js';
-import { TOTAL_VALUE_DISPLAYS, type Interval, type SeriesNode, type TrendsQuery } from '../../nodes/schema.js';
+import { TOTAL_VALUE_DISPLAYS, type FormulaNode, type Interval, type SeriesNode, type TrendsQuery } from '../../nodes/schema.js';
 import type { InsightRunner } from '../runner.js';
 import { limitBreakdownValues } from './breakdown-limit.js';
 import { instant } from './buckets.js';
@@ -14,7 +14,7 @@ import {
   actionDict, cumulative, densify, filterDict, seriesLabel, smooth,
   type SeriesRow, type SeriesValues, type TrendItem,
 } from './results.js';
-import { buildSeriesQuery, OTHER_BREAKDOWN } from './series-query.js';
+import { buildSeriesQuery, NULL_BREAKDOWN, OTHER_BREAKDOWN } from './series-query.js';
 
 export interface TrendsResult {
   results: TrendItem[];
@@ -27,6 +27,10 @@ interface Period {
   readonly range: ResolvedDateRange;
   readonly compareLabel: 'current' | 'previous' | null;
 }
+
+/** PostHog's BREAKDOWN_VALUES_LIMIT, and the larger default of the world map (one value per country). */
+const BREAKDOWN_LIMIT = 25;
+const WORLD_MAP_BREAKDOWN_LIMIT = 250;
 
 /** PostHog's first-event floor when looking for the earliest event of "all time". */
 const EARLIEST_FLOOR = '2015-01-01 00:00:00.000';
@@ -55,17 +59,19 @@ export const trendsRunner: InsightRunner<TrendsQuery, TrendsResult> = {
       runSeries(query, activeMath(series, interval), period.range, context, run, totalValue, cumulativeDisplay)))));
 
     let hasMore = false;
-    const items: TrendItem[] = [];
-    periods.forEach((period, p) => {
-      const built = perPeriod[p]!.map((valuesList, s) => {
-        const series = query.series[s]!;
-        return valuesList.map((values) => {
-          if (values.breakdownValue === OTHER_BREAKDOWN) hasMore = true;
-          return buildItem(query, series, s, values, period, context, totalValue, cumulativeDisplay);
-        }).filter((item) => !(query.breakdownFilter?.breakdown_hide_other_aggregation && item.breakdown_value === OTHER_BREAKDOWN));
-      });
-      items.push(...(query.trendsFilter.formulaNodes.length ? applyFormulas(query, built, period, totalValue) : built.flat()));
-    });
+    const builtPerPeriod = periods.map((period, p) => perPeriod[p]!.map((valuesList, s) => {
+      const series = query.series[s]!;
+      return valuesList.map((values) => {
+        if (values.breakdownValue === OTHER_BREAKDOWN) hasMore = true;
+        return buildItem(query, series, s, values, period, context, totalValue, cumulativeDisplay);
+      }).filter((item) => !(query.breakdownFilter?.breakdown_hide_other_aggregation && item.breakdown_value === OTHER_BREAKDOWN));
+    }));
+    // PostHog's order: without formulas, every series of the current period, then of the previous
+    // one; with formulas, formula by formula, each with its current then its previous results.
+    const items: TrendItem[] = query.trendsFilter.formulaNodes.length
+      ? query.trendsFilter.formulaNodes.flatMap((node, f) =>
+        periods.flatMap((period, p) => applyFormula(query, node, f, builtPerPeriod[p]!, period, totalValue)))
+      : builtPerPeriod.flatMap((built) => built.flat());
     return {
       results: items,
       hasMore,
@@ -110,7 +116,8 @@ async function runSeries(
     firstBucketOnly: cumulativeDisplay && series.math === 'dau',
     context,
   });
-  const limited = query.breakdownFilter ? limitBreakdownValues(statement, query.breakdownFilter.breakdown_limit ?? 25) : statement;
+  const limit = query.breakdownFilter?.breakdown_limit ?? (query.trendsFilter.display === 'WorldMap' ? WORLD_MAP_BREAKDOWN_LIMIT : BREAKDOWN_LIMIT);
+  const limited = query.breakdownFilter ? limitBreakdownValues(statement, limit) : statement;
   const rows = await run.rows<SeriesRow>(limited);
   return densify(rows, range, totalValue, query.breakdownFilter !== null);
 }
@@ -125,7 +132,7 @@ function buildItem(
   const base = {
     label,
     filter: filterDict(query, range),
-    action: actionDict(series, order, name, totalValue ? null : range),
+    action: actionDict(series, order, name, range),
     order,
     ...(values.breakdownValue !== null ? { breakdown_value: values.breakdownValue } : {}),
     ...(period.compareLabel ? { compare: true, compare_label: period.compareLabel } : {}),
@@ -137,35 +144,50 @@ function buildItem(
   return { data, labels: range.labels, days: range.days, count, ...base };
 }
 
-/** Formula items replace the series: one per breakdown value (a series without it counts zeros). */
-function applyFormulas(query: TrendsQuery, bySeries: TrendItem[][], period: Period, totalValue: boolean): TrendItem[] {
-  const breakdownValues = [...new Set(bySeries.flat().map((i) => i.breakdown_value ?? null))];
+/**
+ * One formula's items for one period: one per breakdown value (a series without that value counts
+ * zeros), each based on the first series' item (its days, labels, filter, breakdown value and
+ * compare label) with the formula's label and no action, as PostHog's apply_formula does.
+ */
+function applyFormula(
+  query: TrendsQuery, node: FormulaNode, order: number, bySeries: TrendItem[][], period: Period, totalValue: boolean,
+): TrendItem[] {
+  const formula = parseFormula(node.formula, query.series.length, 'formula');
+  const hasBreakdown = query.breakdownFilter !== null;
+  const breakdownValues = hasBreakdown
+    ? [...new Set(bySeries.flat().map((i) => i.breakdown_value ?? null))]
+    : bySeries.some((items) => items.length > 0) ? [null] : [];
   const width = totalValue ? 1 : period.range.buckets.length;
-  const results: TrendItem[] = [];
-  query.trendsFilter.formulaNodes.forEach((node, f) => {
-    const formula = parseFormula(node.formula, query.series.length, 'formula');
-    for (const value of breakdownValues) {
-      const inputs = bySeries.map((items) => {
-        const item = items.find((i) => (i.breakdown_value ?? null) === value);
-        if (!item) return new Array<number>(width).fill(0);
-        return totalValue ? [item.aggregated_value ?? 0] : item.data;
-      });
-      const data = evaluateFormula(formula, inputs, width);
-      const label = node.custom_name || `Formula (${node.formula})`;
-      const base = {
-        label: value === null ? label : value,
-        filter: bySeries[0]?.[0]?.filter ?? {},
-        action: null,
-        order: f,
-        ...(value !== null ? { breakdown_value: value } : {}),
-        ...(period.compareLabel ? { compare: true, compare_label: period.compareLabel } : {}),
-      };
-      results.push(totalValue
-        ? { data: [], labels: [], days: [], count: 0, aggregated_value: data[0] ?? 0, ...base }
-        : { data, labels: period.range.labels, days: period.range.days, count: data.reduce((a, b) => a + b, 0), ...base });
-    }
+  const label = node.custom_name || `Formula (${node.formula})`;
+  const results = breakdownValues.map((value): TrendItem => {
+    const matching = bySeries.map((items) => (hasBreakdown ? items.find((i) => (i.breakdown_value ?? null) === value) : items[0]));
+    const inputs = matching.map((item) => (!item ? new Array<number>(width).fill(0) : totalValue ? [item.aggregated_value ?? 0] : item.data ?? []));
+    const data = evaluateFormula(formula, inputs, width);
+    const base = matching.find((i) => i !== undefined)!;
+    const common = {
+      label,
+      filter: base.filter,
+      action: null,
+      order,
+      ...(value !== null ? { breakdown_value: value } : {}),
+      ...(period.compareLabel ? { compare: true, compare_label: period.compareLabel } : {}),
+    };
+    return totalValue
+      ? { data: null, labels: [], days: [], count: 0, aggregated_value: data[0] ?? 0, ...common }
+      : { data, labels: period.range.labels, days: period.range.days, count: data.reduce((a, b) => a + b, 0), ...common };
   });
-  return results;
+  if (!hasBreakdown) return results;
+  const total = (i: TrendItem) => (totalValue ? i.aggregated_value ?? 0 : i.count);
+  if (period.compareLabel) {
+    // PostHog: naturally sorted values, then (stably) by count descending.
+    const natural = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+    return results
+      .sort((a, b) => natural.compare(a.breakdown_value ?? '', b.breakdown_value ?? ''))
+      .sort((a, b) => b.count - a.count);
+  }
+  const kind = (v: string | undefined) => (v === OTHER_BREAKDOWN ? 2 : v === NULL_BREAKDOWN ? 1 : 0);
+  const desc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
+  return results.sort((a, b) => kind(a.breakdown_value) - kind(b.breakdown_value) || total(b) - total(a) || desc(a.breakdown_value ?? '', b.breakdown_value ?? ''));
 }
 
 /** The project's first event since 2015, for date_from "all"; null when it has none. */

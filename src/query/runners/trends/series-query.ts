@@ -77,12 +77,15 @@ export function buildSeriesQuery(input: SeriesQueryInput): Select {
       : math === 'first_matching_event_for_user'
         ? and(eventMatch, filters, binary('<=', source.timestamp, instant(window.toUtc)))
         : and(eventMatch, filters, inRange(window.fromUtc));
+    // Cumulative unique actors count each actor once per breakdown value (PostHog groups by actor and
+    // breakdown value); first-time maths take the breakdown value of the actor's first event.
+    const perValue = input.firstBucketOnly && !firstOnly && math !== 'first_matching_event_for_user';
     const inner = eventsSelect([
       alias(actor, 'actor'),
       alias(call('min', source.timestamp), 'first_ts'),
-      alias(call('argMin', breakdownValue, source.timestamp), 'bv'),
+      alias(perValue ? breakdownValue : call('argMin', breakdownValue, source.timestamp), 'bv'),
       alias(firstOnly ? call('argMin', filterFlag, source.timestamp) : constant(true), 'matched'),
-    ], where, [field('actor')]);
+    ], where, perValue ? [field('actor'), field('bv')] : [field('actor')]);
     return select({
       select: [alias(bucketOf(field('first_ts')), 'bucket'), alias(field('bv'), 'breakdown_value'), alias(call('toFloat64', call('count')), 'value')],
       from: subquery(inner, 'firsts'),
