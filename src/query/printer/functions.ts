@@ -24,7 +24,7 @@ const ALLOWED = [
   'arrayFirstIndex', 'arrayLastIndex', 'arrayFold', 'arraySlice', 'arrayConcat', 'arrayDistinct',
   'arrayCompact', 'arrayZip', 'arrayPushBack', 'arrayElement', 'indexOf', 'range', 'emptyArrayString',
   'arrayCumSum', 'arrayDifference', 'arrayResize', 'arrayPopBack', 'arrayPopFront',
-  'arrayWithConstant', 'arrayFlatten', 'emptyArrayInt64', 'toUInt8', 'bitTest', 'bitOr', 'bitXor', 'bitCount',
+  'arrayWithConstant', 'arrayFlatten', 'arrayPushFront', 'emptyArrayInt64', 'toUInt8', 'bitTest', 'bitOr', 'bitXor', 'bitCount',
   // aggregates
   'count', 'countIf', 'sum', 'sumIf', 'avg', 'avgIf', 'min', 'minIf', 'max', 'maxIf', 'any', 'anyIf',
   'argMin', 'argMax', 'uniqExact', 'uniqExactIf', 'quantile', 'quantileIf', 'quantiles', 'median', 'groupArray',

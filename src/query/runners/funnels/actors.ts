@@ -1,0 +1,94 @@
+// The persons behind one funnel step (the persons endpoint): funnelStep N > 0 = reached step N,
+// N < 0 = reached step |N|-1 but not step |N|; optionally only one breakdown value (the Other
+// marker selects every value outside the top breakdown_limit).
+import { alias, and, asc, binary, call, constant, eq, field, leftJoin, not, select, subquery, table } from '../../ast/build.js';
+import type { Expr } from '../../ast/nodes.js';
+import type { QueryContext } from '../../context.js';
+import type { QueryRun } from '../../execute.js';
+import type { FunnelsQuery } from '../../nodes/schema.js';
+import { ValidationError } from '../../../errors.js';
+import { OTHER_BREAKDOWN, topValues } from './aggregate.js';
+import { personQuery } from './person-query.js';
+import { funnelRange } from './range.js';
+import { num } from './sql.js';
+
+export interface FunnelActorsOptions {
+  funnelStep: number;
+  breakdownValue?: string | string[] | null;
+  limit: number;
+  offset: number;
+}
+
+export interface FunnelActor {
+  id: string;
+  distinct_ids: string[];
+  properties: Record<string, unknown>;
+  created_at: string;
+}
+
+interface ActorRow {
+  id: string;
+  distinct_ids: string[];
+  properties: string | null;
+  created_at: string | null;
+}
+
+export async function funnelActors(query: FunnelsQuery, context: QueryContext, run: QueryRun, options: FunnelActorsOptions): Promise<{ persons: FunnelActor[]; hasMore: boolean }> {
+  const n = query.series.length;
+  const step = options.funnelStep;
+  if (!Number.isInteger(step) || step === 0 || Math.abs(step) > n || step === -1) {
+    throw new ValidationError(`funnel_step must be 1..${n} (reached that step) or -2..-${n} (dropped before it).`, 'funnel_step');
+  }
+  const window = await funnelRange(query, context, run);
+  const { select: persons } = personQuery({ query, context, fromUtc: window.fromUtc, toUtc: window.toUtc, distinctIds: true });
+  const reached = field('reached');
+  const stepCondition = step > 0
+    ? binary('>=', reached, num(step))
+    : and(binary('>=', reached, num(-step - 1)), binary('<', reached, num(-step)));
+
+  let valueCondition: Expr | undefined;
+  const raw = Array.isArray(options.breakdownValue) ? options.breakdownValue[0] : options.breakdownValue;
+  if (query.breakdownFilter && raw !== undefined && raw !== null) {
+    const value = String(raw);
+    if (value === OTHER_BREAKDOWN) {
+      const top = await run.rows<{ breakdown_value: string }>(topValues(persons, n, query.breakdownFilter.breakdown_limit ?? 10));
+      valueCondition = not(binary('IN', field('breakdown_value'), constant(top.map((r) => r.breakdown_value), 'Array(String)')));
+      if (top.length === 0) valueCondition = undefined;
+    } else {
+      valueCondition = eq(field('breakdown_value'), constant(value));
+    }
+  }
+
+  const people = select({
+    select: [alias(field('id'), 'person_key'), alias(call('argMax', field('properties'), field('version')), 'person_properties'), alias(call('argMax', field('created_at'), field('version')), 'person_created_at')],
+    from: table('persons', 'p'),
+    groupBy: [field('id')],
+    having: eq(call('argMax', field('is_deleted'), field('version')), constant(false)),
+  });
+  const rows = await run.rows<ActorRow>(select({
+    select: [
+      alias(call('toString', field('actor', 'fp')), 'id'),
+      alias(call('arraySort', field('distinct_ids', 'fp')), 'fn_distinct_ids'),
+      alias(field('person_properties', 'person'), 'properties'),
+      alias(call('toString', field('person_created_at', 'person')), 'created_at'),
+    ],
+    from: subquery(select({
+      select: [field('actor'), field('distinct_ids')],
+      from: subquery(persons, 'funnel_persons'),
+      where: and(binary('>', reached, num(0)), stepCondition, valueCondition),
+    }), 'fp'),
+    joins: [leftJoin(subquery(people, 'person'), eq(field('person_key', 'person'), field('actor', 'fp')))],
+    orderBy: [asc(field('actor', 'fp'))],
+    limit: options.limit + 1 + options.offset,
+  }));
+  const page = rows.slice(options.offset, options.offset + options.limit);
+  return {
+    persons: page.map((r) => ({
+      id: r.id,
+      distinct_ids: (r as unknown as { fn_distinct_ids: string[] }).fn_distinct_ids ?? [],
+      properties: r.properties ? (JSON.parse(r.properties) as Record<string, unknown>) : {},
+      created_at: r.created_at ? `${r.created_at.replace(' ', 'T')}Z` : '',
+    })),
+    hasMore: rows.length > options.offset + options.limit,
+  };
+}

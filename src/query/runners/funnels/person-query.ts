@@ -1,0 +1,188 @@
+// One row per person (per breakdown value with all_events attribution): which step they reached
+// and their conversion times, from a single scan of the funnel's events.
+//
+//   events:   actor, ts µs, step mask, exclusion mask, breakdown value   (event IN steps, range, filters)
+//   persons:  GROUP BY actor -> sorted (ts, mask, exclusions) -> dropped runs -> fold -> reached, times
+import { alias, and, binary, call, constant, field, lambda, not, or, select, subquery, tuple } from '../../ast/build.js';
+import type { Expr, Select } from '../../ast/nodes.js';
+import type { QueryContext } from '../../context.js';
+import { EventSource } from '../../filters/event-source.js';
+import { propertyGroupExpr, propertySource } from '../../filters/properties.js';
+import type { FunnelsQuery } from '../../nodes/schema.js';
+import { instant } from '../trends/buckets.js';
+import { orderedFold } from './fold-ordered.js';
+import { unorderedFold, unorderedReached, unorderedTimes } from './fold-unordered.js';
+import { exclusionMask, funnelSpec, stepMask, type FunnelSpec } from './spec.js';
+import { at, el, num } from './sql.js';
+
+export interface PersonQueryInput {
+  readonly query: FunnelsQuery;
+  readonly context: QueryContext;
+  /** UTC "yyyy-MM-dd HH:mm:ss.SSS[SSS]" bounds, inclusive: every step must lie inside. */
+  readonly fromUtc: string;
+  readonly toUtc: string;
+  /** Extra per-event column grouped into the element tuple's 4th place (funnel trends' period). */
+  readonly period?: (timestamp: Expr) => Expr;
+  /** Also collect the distinct ids each person used (actors). */
+  readonly distinctIds?: boolean;
+}
+
+export interface PersonQuery {
+  readonly select: Select;
+  readonly spec: FunnelSpec;
+}
+
+/**
+ * Columns: actor, breakdown_value (String, '' without breakdown), reached (0 = not counted, else
+ * 1-based furthest step), times (Array(Float64) of seconds; times[k] = step k-1 -> k, times[1] = 0),
+ * and with `period`: period (the entrance period this row counts for).
+ */
+export function personQuery(input: PersonQueryInput): PersonQuery {
+  const { query, context } = input;
+  const { timezone } = context.project;
+  const source = new EventSource();
+  const spec = funnelSpec(query, context, source);
+  const filter = query.funnelsFilter;
+  const strict = filter.funnelOrderType === 'strict';
+  const breakdown = query.breakdownFilter;
+  const breakdownValue = breakdown
+    ? call('ifNull', call('toString', propertySource({ key: breakdown.breakdown, type: breakdown.breakdown_type, group_type_index: breakdown.breakdown_group_type_index ?? 0 }, source)), constant(''))
+    : constant('');
+  const where = and(
+    strict || spec.eventNames === null ? undefined : binary('IN', source.event, constant([...spec.eventNames], 'Array(String)')),
+    binary('>=', source.timestamp, instant(input.fromUtc)),
+    binary('<=', source.timestamp, instant(input.toUtc)),
+    propertyGroupExpr(query.properties, source, timezone),
+    query.filterTestAccounts ? propertyGroupExpr(context.testAccountFilters, source, timezone) : undefined,
+  );
+  const columns: Expr[] = [
+    alias(source.personId(), 'fn_actor'),
+    alias(call('toUnixTimestamp64Micro', source.timestamp), 'fn_ts'),
+    alias(stepMask(spec.stepConditions), 'fn_mask'),
+    alias(exclusionMask(spec), 'fn_excl'),
+    alias(breakdownValue, 'fn_bv'),
+  ];
+  if (input.period) columns.push(alias(input.period(source.timestamp), 'fn_period'));
+  if (input.distinctIds) columns.push(alias(source.distinctId, 'fn_distinct_id'));
+  // Joins are collected while the expressions above are built.
+  const events = select({ select: columns, from: source.from(), joins: source.joins(), where });
+
+  const attribution = filter.breakdownAttributionType;
+  const perValue = breakdown !== null && attribution === 'all_events';
+  const ts = field('fn_ts');
+  const bv = field('fn_bv');
+  const personValue = !breakdown
+    ? constant('')
+    : perValue
+    ? bv
+    : attribution === 'last_touch'
+      ? call('argMaxIf', bv, ts, binary('!=', bv, constant('')))
+      : call('argMinIf', bv, ts, binary('!=', bv, constant('')));
+
+  const sorted = call('arraySort', call('groupArray', input.period
+    ? tuple(ts, field('fn_mask'), field('fn_excl'), field('fn_period'))
+    : tuple(ts, field('fn_mask'), field('fn_excl'))));
+  const evs = field('fn_events');
+
+  const extraGroup: Expr[] = perValue ? [bv] : [];
+  if (input.period) return { select: perPeriod(select({
+    select: [alias(field('fn_actor'), 'actor'), alias(personValue, 'breakdown_value'), alias(sorted, 'fn_events')],
+    from: subquery(events, 'funnel_events'),
+    groupBy: [field('actor'), ...extraGroup],
+  }), spec, filter.funnelOrderType), spec };
+  const perPerson = select({
+    select: [
+      alias(field('fn_actor'), 'actor'),
+      alias(personValue, 'breakdown_value'),
+      alias(sorted, 'fn_events'),
+      ...foldColumns(prepareElements(evs, spec, filter.funnelOrderType), spec, filter.funnelOrderType),
+      ...(input.distinctIds ? [alias(call('groupUniqArray', field('fn_distinct_id')), 'distinct_ids')] : []),
+    ],
+    from: subquery(events, 'funnel_events'),
+    groupBy: [field('actor'), ...extraGroup],
+  });
+  return { select: perPerson, spec };
+}
+
+/**
+ * Funnel trends: one row per person and entrance period (the period of a step-1 event), walking
+ * the person's events with step 1 limited to the events of that period.
+ */
+function perPeriod(persons: Select, spec: FunnelSpec, order: OrderType): Select {
+  const e = field('e');
+  const period = field('period');
+  const entrances = call('arrayDistinct', call('arrayMap', lambda(['e'], el(e, 4)), call('arrayFilter', lambda(['e'], call('bitTest', el(e, 2), num(0))), field('fn_events'))));
+  const limited = call('arrayMap', lambda(['e'], tuple(
+    el(e, 1),
+    call('if', and(call('bitTest', el(e, 2), num(0)), binary('!=', el(e, 4), period)), call('bitXor', el(e, 2), call('toUInt64', num(1))), el(e, 2)),
+    el(e, 3),
+  )), field('fn_events'));
+  return select({
+    select: [field('actor'), field('breakdown_value'), period, ...foldColumns(prepareElements(limited, spec, order), spec, order)],
+    from: subquery(persons, 'funnel_persons'),
+    arrayJoin: alias(entrances, 'period'),
+  });
+}
+
+type OrderType = FunnelsQuery['funnelsFilter']['funnelOrderType'];
+
+/** The elements the fold walks: sorted events with useless repeats dropped (ordered and strict). */
+export function prepareElements(sortedEvents: Expr, spec: FunnelSpec, order: OrderType): Expr {
+  if (order === 'unordered') return sortedEvents;
+  const kept = dropRepeats(sortedEvents);
+  return spec.exclusions.length > 0 ? splitExclusions(kept) : kept;
+}
+
+/** fn_state (the fold), reached (Int64, 0 = not counted) and times (seconds between steps). */
+export function foldColumns(elements: Expr, spec: FunnelSpec, order: OrderType): Expr[] {
+  const n = spec.stepCount;
+  const unordered = order === 'unordered';
+  const state = unordered ? unorderedFold(elements, n, spec.windowMicros) : orderedFold(elements, n, spec.windowMicros, order === 'strict');
+  const stateField = field('fn_state');
+  const reached = unordered
+    ? unorderedReached(stateField)
+    : call('if', binary('=', el(stateField, 5), num(1)), num(0), el(stateField, 4));
+  const times = unordered ? unorderedTimes(stateField) : el(stateField, 6);
+  return [
+    alias(state, 'fn_state'),
+    alias(call('toInt64', reached), 'reached'),
+    alias(call('arrayMap', lambda(['d'], binary('/', call('toFloat64', field('d')), constant(1e6, 'Float64'))), call('arrayDifference', times)), 'times'),
+  ];
+}
+
+/**
+ * Drops events that cannot change the walk: in a run of identical events that only match step 1
+ * all but the last (each restarts step 1; only the newest start can progress), and in a run of
+ * identical events that match one later step, or only exclusions, or nothing (strict), all but the
+ * first (the rest find the attempt already moved, excluded or cleared). This is what keeps a
+ * `$pageview`-first funnel fast: most of a person's page views collapse into one element.
+ */
+export function dropRepeats(events: Expr): Expr {
+  // Neighbours come in as shifted copies of the array: a lambda that captured the array itself
+  // would copy it once per element (quadratic for a busy person).
+  const sentinel = tuple(call('toInt64', num(0)), call('toUInt64', num(0)), call('toUInt64', num(-1)));
+  const nextOf = call('arrayPushBack', call('arrayPopFront', events), sentinel);
+  const prevOf = call('arrayPushFront', call('arrayPopBack', events), sentinel);
+  const x = field('x');
+  const next = field('fn_next');
+  const prev = field('fn_prev');
+  const mask = el(x, 2);
+  const excl = el(x, 3);
+  const onlyFirstStep = (e: Expr) => and(binary('=', el(e, 2), num(1)), binary('=', el(e, 3), num(0)));
+  const restartRun = and(onlyFirstStep(x), onlyFirstStep(next));
+  const idempotent = or(
+    and(binary('=', excl, num(0)), binary('=', call('bitCount', mask), num(1)), binary('!=', mask, num(1))),
+    binary('=', mask, num(0)),
+  );
+  const repeatRun = and(idempotent, binary('=', el(prev, 2), mask), binary('=', el(prev, 3), excl));
+  return call('arrayFilter', lambda(['x', 'fn_next', 'fn_prev'], not(or(restartRun, repeatRun))), events, nextOf, prevOf);
+}
+
+/** An event that is a step and an exclusion becomes two elements: its steps, then its exclusions. */
+export function splitExclusions(events: Expr): Expr {
+  const x = field('x');
+  const both = and(binary('!=', el(x, 2), num(0)), binary('!=', el(x, 3), num(0)));
+  return call('arrayFlatten', call('arrayMap', lambda(['x'], call('if', both,
+    call('array', tuple(el(x, 1), el(x, 2), call('toUInt64', num(0))), tuple(el(x, 1), call('toUInt64', num(0)), el(x, 3))),
+    call('array', x))), events));
+}
