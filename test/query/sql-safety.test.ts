@@ -46,8 +46,15 @@ const SHAPES: Record<string, (v: string) => unknown> = {
   'trend weekly active': (v) => trends([{ kind: 'EventsNode', event: v, math: 'weekly_active' }]),
   'trend count per actor': (v) => trends([{ kind: 'EventsNode', event: v, math: 'p90_count_per_actor', properties: [{ key: v, value: v, operator: 'not_icontains' }] }]),
   'trend first time for user': (v) => trends([{ kind: 'EventsNode', event: v, math: 'first_time_for_user', properties: [{ key: v, operator: 'is_set' }] }]),
+  'funnel steps with a property step and breakdown': (v) => funnel([{ kind: 'EventsNode', event: v }, { kind: 'EventsNode', event: v, properties: [{ key: v, value: v }] }], { breakdownFilter: { breakdown: v } }),
+  'funnel with exclusion, strict': (v) => funnel([{ kind: 'EventsNode', event: v }, { kind: 'EventsNode', event: 'b' }], { funnelsFilter: { funnelOrderType: 'strict', exclusions: [{ kind: 'EventsNode', event: v, funnelFromStep: 0, funnelToStep: 1 }] } }),
+  'funnel trends by person property': (v) => funnel([{ kind: 'EventsNode', event: v }, { kind: 'EventsNode', event: v }], { funnelsFilter: { funnelVizType: 'trends' }, properties: [{ key: v, value: v, type: 'person', operator: 'not_icontains' }] }),
   'trend date filter': (v) => trends([{ kind: 'EventsNode', event: v, properties: [{ key: v, value: '2024-01-01', operator: 'is_date_after' }] }]),
 };
+
+function funnel(series: unknown[], extra: Record<string, unknown> = {}) {
+  return { kind: 'FunnelsQuery', series, dateRange: { date_from: '2024-01-01', date_to: '2024-01-07' }, ...extra };
+}
 
 function trends(series: unknown[], extra: Record<string, unknown> = {}) {
   return { kind: 'TrendsQuery', series, dateRange: { date_from: '2024-01-01', date_to: '2024-01-07' }, ...extra };
