@@ -59,6 +59,27 @@ describe.each(META_STORES)('query endpoints on %s', (store) => {
     expect(get.json().result).toEqual(post.json().result);
   });
 
+  it('legacy /insights/funnel/ gives steps whose people URLs list the persons', async () => {
+    const res = await t.request(alice.key, {
+      method: 'POST',
+      url: `/api/projects/${alice.projectId}/insights/funnel/`,
+      payload: { events: [{ id: '$pageview', order: 0 }, { id: 'signup', order: 1 }], date_from: '2024-01-01', date_to: '2024-01-03', funnel_window_days: 1 },
+    });
+    expect(res.statusCode).toBe(200);
+    const steps = res.json().result;
+    expect(steps.map((s: { count: number }) => s.count)).toEqual([2, 1]);
+    expect(steps[0]).toMatchObject({ action_id: '$pageview', name: '$pageview', order: 0, type: 'events', dropped_people_url: null });
+    const converted = await t.request(alice.key, { method: 'GET', url: steps[1].converted_people_url });
+    expect(converted.statusCode).toBe(200);
+    expect(converted.json().results.map((p: { distinct_ids: string[] }) => p.distinct_ids)).toEqual([['b']]);
+    const dropped = await t.request(alice.key, { method: 'GET', url: steps[1].dropped_people_url });
+    expect(dropped.json().results.map((p: { distinct_ids: string[] }) => p.distinct_ids)).toEqual([['a']]);
+    const otherOrg = await t.request(mallory.key, { method: 'GET', url: steps[1].converted_people_url.replace(`/projects/${alice.projectId}/`, `/projects/${alice.projectId}/`) });
+    expect(otherOrg.statusCode).toBe(404);
+    const badStep = await t.request(alice.key, { method: 'GET', url: steps[1].converted_people_url.replace(/funnel_step=\d+/, 'funnel_step=-1') });
+    expect(badStep.json()).toMatchObject({ type: 'validation_error', attr: 'funnel_step' });
+  });
+
   it('needs query:read for /query/ and insight:read for the legacy endpoints', async () => {
     const insightOnly = await t.key(alice.email, ['insight:read']);
     const queryOnly = await t.key(alice.email, ['query:read']);
