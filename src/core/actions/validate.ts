@@ -1,6 +1,7 @@
 // Semantic checks of an action's fields and steps, with Django REST framework's messages where
 // PostHog has them. Top-level types were checked at the HTTP edge; steps arrive as any JSON.
 import { ValidationError } from '../../errors.js';
+import { jsonDepth } from '../json-depth.js';
 
 export const STEP_MATCHING = ['contains', 'regex', 'exact'] as const;
 export type StepMatching = (typeof STEP_MATCHING)[number];
@@ -46,19 +47,6 @@ function pythonType(value: unknown): string {
   if (typeof value === 'boolean') return 'bool';
   if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
   return 'dict';
-}
-
-function jsonDepth(value: unknown): number {
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest > MAX_DEPTH) return deepest;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return deepest;
 }
 
 function noNul(text: string, attr: string): string {
@@ -126,7 +114,7 @@ function checkPropertyFilter(filter: unknown, attr: string): Record<string, unkn
   if (!isPlainObject(filter)) {
     throw new ValidationError(`Expected a dictionary of items but got type "${pythonType(filter)}".`, attr, 'not_a_dict');
   }
-  if (jsonDepth(filter) > MAX_DEPTH) throw new ValidationError(`Nested deeper than ${MAX_DEPTH} levels.`, attr);
+  if (jsonDepth(filter, MAX_DEPTH) > MAX_DEPTH) throw new ValidationError(`Nested deeper than ${MAX_DEPTH} levels.`, attr);
   const { key, type, operator, value } = filter;
   if (key === undefined) throw new ValidationError('This field is required.', `${attr}__key`, 'required');
   if (typeof key !== 'string') throw new ValidationError('Not a valid string.', `${attr}__key`, 'invalid_input');

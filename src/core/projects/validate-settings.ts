@@ -2,24 +2,11 @@
 // (Django REST framework's) exact messages. Shapes and types were checked at the HTTP edge.
 import { ValidationError } from '../../errors.js';
 import { isValidTimezone } from '../timezones.js';
+import { jsonDepth } from '../json-depth.js';
 import { PROJECT_SETTINGS, type ProjectSettingName, type SettingSpec } from './settings-catalog.js';
 
 /** Structured settings deeper than this are refused: nothing legitimate nests further. */
 export const MAX_JSON_DEPTH = 32;
-
-function jsonDepth(value: unknown): number {
-  // Iterative so that a hostile, deeply nested value cannot overflow the stack.
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest > MAX_JSON_DEPTH) return deepest;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return deepest;
-}
 
 /** DRF DecimalField(max_digits=3, decimal_places=2) with 0 <= value <= 1, serialised as "0.40". */
 export function parseSampleRate(value: unknown, attr: string): string | null {
@@ -74,7 +61,7 @@ function checkSetting(name: ProjectSettingName, spec: SettingSpec, value: unknow
       // PostHog drops null entries of URL lists on save.
       return Array.isArray(value) ? value.filter((item) => item !== null) : value;
     case 'json':
-      if (jsonDepth(value) > MAX_JSON_DEPTH) {
+      if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
         throw new ValidationError(`Nested deeper than ${MAX_JSON_DEPTH} levels.`, name);
       }
       return value;

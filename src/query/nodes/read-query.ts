@@ -40,10 +40,7 @@ export function readTrendsQuery(node: JsonObject, path: string): TrendsQuery {
   return Object.freeze({
     kind: 'TrendsQuery',
     series,
-    dateRange: readDateRange(node.dateRange, join(path, 'dateRange')),
-    interval: readChoice(node.interval, join(path, 'interval'), INTERVALS, 'day'),
-    properties: readProperties(node.properties, join(path, 'properties')),
-    filterTestAccounts: readBoolean(node.filterTestAccounts, join(path, 'filterTestAccounts'), false),
+    ...readCommon(node, path),
     trendsFilter: Object.freeze({
       display: readChoice(filter.display, join(filterPath, 'display'), DISPLAYS, 'ActionsLineGraph'),
       formulaNodes: readFormulas(filter, filterPath, series.length),
@@ -67,10 +64,7 @@ export function readFunnelsQuery(node: JsonObject, path: string): FunnelsQuery {
   return Object.freeze({
     kind: 'FunnelsQuery',
     series,
-    dateRange: readDateRange(node.dateRange, join(path, 'dateRange')),
-    interval: readChoice(node.interval, join(path, 'interval'), INTERVALS, 'day'),
-    properties: readProperties(node.properties, join(path, 'properties')),
-    filterTestAccounts: readBoolean(node.filterTestAccounts, join(path, 'filterTestAccounts'), false),
+    ...readCommon(node, path),
     funnelsFilter: Object.freeze({
       funnelVizType: vizType,
       funnelOrderType: readChoice(filter.funnelOrderType, join(filterPath, 'funnelOrderType'), FUNNEL_ORDER_TYPES, 'ordered'),
@@ -85,6 +79,16 @@ export function readFunnelsQuery(node: JsonObject, path: string): FunnelsQuery {
     }),
     breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), 10),
   });
+}
+
+/** The fields every insight query shares: date range, interval, properties, test accounts. */
+function readCommon(node: JsonObject, path: string) {
+  return {
+    dateRange: readDateRange(node.dateRange, join(path, 'dateRange')),
+    interval: readChoice(node.interval, join(path, 'interval'), INTERVALS, 'day'),
+    properties: readProperties(node.properties, join(path, 'properties')),
+    filterTestAccounts: readBoolean(node.filterTestAccounts, join(path, 'filterTestAccounts'), false),
+  };
 }
 
 function readSeriesList(value: Json, path: string, min: number, max: number): readonly SeriesNode[] {
