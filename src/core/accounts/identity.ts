@@ -7,7 +7,10 @@ import type { AccessResolver } from '../access.js';
 import type { Principal } from '../auth/principal.js';
 import { basicProjectView } from '../projects/view.js';
 
-export function userView(user: UserRow) {
+/** The user fields PostHog's user object shows (created_by, last_modified_by, @me). */
+export type UserViewFields = Pick<UserRow, 'id' | 'uuid' | 'distinct_id' | 'first_name' | 'last_name' | 'email' | 'is_email_verified' | 'hedgehog_config'>;
+
+export function userView(user: UserViewFields) {
   return {
     id: user.id,
     uuid: user.uuid,

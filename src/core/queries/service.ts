@@ -77,13 +77,10 @@ export class InsightQueryService {
       for (const exclusion of query.funnelsFilter.exclusions) if (exclusion.id !== undefined) actionIds.push(exclusion.id);
     }
     const actions = new Map<number, ActionDefinition>();
-    for (const id of actionIds) {
-      const action = await this.actions.getForQuery(project.id, id);
-      if (action) actions.set(id, action as ActionDefinition);
-    }
-    const testAccountFilters = Array.isArray(settings.test_account_filters) || (settings.test_account_filters && typeof settings.test_account_filters === 'object')
-      ? readProperties(settings.test_account_filters, 'test_account_filters')
-      : readProperties(null, 'test_account_filters');
+    const found = await Promise.all(actionIds.map((id) => this.actions.getForQuery(project.id, id)));
+    for (const action of found) if (action) actions.set(action.id, action as ActionDefinition);
+    const stored = settings.test_account_filters;
+    const testAccountFilters = readProperties(typeof stored === 'object' ? stored : null, 'test_account_filters');
     return {
       project: {
         id: project.id,

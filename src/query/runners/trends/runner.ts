@@ -26,6 +26,8 @@ export interface TrendsResult {
 interface Period {
   readonly range: ResolvedDateRange;
   readonly compareLabel: 'current' | 'previous' | null;
+  /** The legacy filter dict, the same for every item of the period, so built once. */
+  readonly filter: Record<string, unknown>;
 }
 
 /** PostHog's BREAKDOWN_VALUES_LIMIT, and the larger default of the world map (one value per country). */
@@ -49,9 +51,10 @@ export const trendsRunner: InsightRunner<TrendsQuery, TrendsResult> = {
       earliest: query.dateRange.date_from?.trim() === 'all' ? await earliestEvent(run) : null,
     };
     const current = resolveDateRange(query.dateRange, clock, options);
-    const periods: Period[] = [{ range: current, compareLabel: query.compareFilter ? 'current' : null }];
+    const periods: Period[] = [{ range: current, compareLabel: query.compareFilter ? 'current' : null, filter: filterDict(query, current) }];
     if (query.compareFilter && query.dateRange.date_from?.trim() !== 'all') {
-      periods.push({ range: previousPeriod(current, query.dateRange, clock, { ...options, compareTo: query.compareFilter.compare_to ?? null }), compareLabel: 'previous' });
+      const previous = previousPeriod(current, query.dateRange, clock, { ...options, compareTo: query.compareFilter.compare_to ?? null });
+      periods.push({ range: previous, compareLabel: 'previous', filter: filterDict(query, previous) });
     }
 
     const cumulativeDisplay = display === 'ActionsLineGraphCumulative';
@@ -131,7 +134,7 @@ function buildItem(
   const label = values.breakdownValue === null ? name : query.series.length > 1 ? `${name} - ${values.breakdownValue}` : values.breakdownValue;
   const base = {
     label,
-    filter: filterDict(query, range),
+    filter: period.filter,
     action: actionDict(series, order, name, range),
     order,
     ...(values.breakdownValue !== null ? { breakdown_value: values.breakdownValue } : {}),
@@ -192,13 +195,14 @@ function applyFormula(
 
 /** The project's first event since 2015, for date_from "all"; null when it has none. */
 async function earliestEvent(run: QueryRun): Promise<DateTime | null> {
-  const rows = await run.rows<{ earliest: string | null }>(select({
+  // min() of no rows is the zero date, not NULL, so the count tells an empty project apart.
+  const rows = await run.rows<{ earliest: string; events: string }>(select({
     select: [alias(call('toString', call('min', field('timestamp', 'e'))), 'earliest'), alias(call('count'), 'events')],
     from: table('events', 'e'),
     where: binary('>=', field('timestamp', 'e'), instant(EARLIEST_FLOOR)),
   }));
   const row = rows[0];
-  if (!row || row.earliest === null || Number((row as { events?: unknown }).events ?? 0) === 0) return null;
+  if (!row || Number(row.events) === 0) return null;
   return DateTime.fromSQL(row.earliest, { zone: 'UTC' });
 }
 
