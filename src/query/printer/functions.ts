@@ -25,11 +25,12 @@ const ALLOWED = [
   'arrayCompact', 'arrayZip', 'arrayPushBack', 'arrayElement', 'indexOf', 'range', 'emptyArrayString',
   'arrayCumSum', 'arrayDifference', 'arrayResize', 'arrayPopBack', 'arrayPopFront',
   'arrayWithConstant', 'arrayFlatten', 'arrayPushFront', 'emptyArrayInt64', 'toUInt8', 'bitTest', 'bitOr', 'bitXor', 'bitCount',
+  'bitAnd', 'bitShiftLeft', 'bitShiftRight', 'toUInt32', 'toUInt128', 'toUInt256',
   // aggregates
   'count', 'countIf', 'sum', 'sumIf', 'avg', 'avgIf', 'min', 'minIf', 'max', 'maxIf', 'any', 'anyIf',
   'argMin', 'argMax', 'uniqExact', 'uniqExactIf', 'quantile', 'quantileIf', 'quantiles', 'median', 'groupArray',
   'groupArrayIf', 'groupUniqArray', 'groupArraySorted', 'windowFunnel', 'medianArray', 'avgArray',
-  'argMinIf', 'argMaxIf', 'medianIf',
+  'argMinIf', 'argMaxIf', 'medianIf', 'quantileExactInclusiveIf',
   // window functions
   'row_number', 'rank', 'dense_rank', 'lagInFrame', 'leadInFrame', 'first_value', 'last_value',
 ] as const;

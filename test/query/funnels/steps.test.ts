@@ -157,3 +157,44 @@ describe('funnel steps: sizes', () => {
     expect(twenty[19].average_conversion_time).toBe(60);
   });
 });
+
+describe('funnel steps: how events are packed does not change the answer', () => {
+  // A person's events are packed into one integer each; the width depends on the date range and
+  // the step count (UInt64 for short ranges, UInt128 for long ones, UInt256 past 36 steps with
+  // exclusions). The same people must give the same numbers in every layout.
+  it('short and long date ranges, few and many steps, with and without exclusions', async () => {
+    const who = await newProject(t);
+    const names = Array.from({ length: 38 }, (_, i) => `s${i + 1}`);
+    const at = (i: number) => new Date(Date.parse('2024-01-02T00:00:00Z') + i * 60_000).toISOString();
+    await journeys(t, who, {
+      all: names.map((n, i) => ev(n, at(i))),
+      // Same timestamp for s1 and s2: ties sort by step, so s1 comes first and both count.
+      tie: [ev('s1', at(0)), ev('s2', at(0)), ev('s3', at(5))],
+      // An exclusion between s1 and s2 drops this attempt.
+      excluded: [ev('s1', at(0)), ev('x', at(1)), ev('s2', at(2))],
+      repeats: [ev('s1', at(0)), ev('s1', at(1)), ev('s1', at(2)), ev('s2', at(3)), ev('s2', at(4))],
+    });
+    const exclusions = [{ kind: 'EventsNode', event: 'x', funnelFromStep: 0, funnelToStep: 1 }];
+    const ranges = [
+      { date_from: '2024-01-01', date_to: '2024-01-31' }, // 42 bits of time
+      { date_from: '1990-01-01', date_to: '2024-01-31' }, // 51 bits: wide with 20 steps
+    ];
+    for (const dateRange of ranges) {
+      const three = await runFunnel(t, who, funnelJson(names.slice(0, 3), { dateRange }));
+      expect(counts(three)).toEqual([4, 4, 2]);
+      // all 60 s, excluded 120 s, repeats 60 s (the latest s1 converts); tie's 0 s is not timed.
+      expect(three[1].average_conversion_time).toBeCloseTo((60 + 120 + 60) / 3, 6);
+      const strict = await runFunnel(t, who, funnelJson(names.slice(0, 3), { dateRange, funnelsFilter: { funnelOrderType: 'strict' } }));
+      expect(counts(strict)).toEqual([4, 3, 2]); // x breaks excluded's run
+      const unordered = await runFunnel(t, who, funnelJson(names.slice(0, 3), { dateRange, funnelsFilter: { funnelOrderType: 'unordered' } }));
+      expect(counts(unordered)).toEqual([4, 4, 2]);
+      const threeExcluded = await runFunnel(t, who, funnelJson(names.slice(0, 3), { dateRange, funnelsFilter: { exclusions } }));
+      expect(counts(threeExcluded)).toEqual([3, 3, 2]);
+      const twenty = await runFunnel(t, who, funnelJson(names.slice(0, 20), { dateRange, funnelsFilter: { exclusions } }));
+      expect(counts(twenty)).toEqual([3, 3, 2, ...Array(17).fill(1)]);
+      const many = await runFunnel(t, who, funnelJson(names, { dateRange, funnelsFilter: { exclusions } }));
+      expect(counts(many)).toEqual([3, 3, 2, ...Array(35).fill(1)]);
+      expect(many[37].average_conversion_time).toBe(60);
+    }
+  });
+});

@@ -2,7 +2,7 @@
 // are ranked by how many persons reached the last step, then the step before, ... (PostHog's
 // order); values past the limit are merged into the Other bucket in SQL, so a high-cardinality
 // property never reaches JavaScript and Other's median is a real median of its persons.
-import { alias, and, asc, binary, call, constant, desc, field, over, select, subquery } from '../../ast/build.js';
+import { alias, and, asc, binary, call, constant, desc, field, over, parametricCall, select, subquery } from '../../ast/build.js';
 import type { Expr, Select } from '../../ast/nodes.js';
 import { at, num } from './sql.js';
 
@@ -20,10 +20,12 @@ function stepColumns(n: number): Expr[] {
   const columns: Expr[] = [];
   for (let k = 1; k <= n; k++) columns.push(alias(call('countIf', reached(k)), `c${k}`));
   for (let k = 2; k <= n; k++) {
-    // Zero-second conversions are left out of the averages (PostHog's UDF rule).
+    // Zero-second conversions are left out of the averages (PostHog's UDF rule). The median is
+    // exact (interpolated like PostHog's median(), which samples past 8192 values, so a refresh
+    // could move it there).
     const counted = and(reached(k), binary('>', time(k), constant(0, 'Float64')));
     columns.push(alias(call('avgIf', time(k), counted), `a${k}`));
-    columns.push(alias(call('medianIf', time(k), counted), `m${k}`));
+    columns.push(alias(parametricCall('quantileExactInclusiveIf', [constant(0.5, 'Float64')], [time(k), counted]), `m${k}`));
   }
   return columns;
 }

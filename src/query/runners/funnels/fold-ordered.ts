@@ -40,7 +40,7 @@ export function orderedInitialState(n: number): Expr {
 }
 
 /** The fold over already sorted, de-duplicated elements. */
-export function orderedFold(elements: Expr, n: number, windowMicros: number, strict: boolean): Expr {
+export function orderedFold(elements: Expr, n: number, windowMicros: number, strict: boolean, withExclusions: boolean): Expr {
   const W = num(windowMicros);
   const f = (name: string) => field(name);
   // The entry below each step; below step 1 is a virtual entry started by this very event.
@@ -55,17 +55,23 @@ export function orderedFold(elements: Expr, n: number, windowMicros: number, str
   )), steps1(n), starts, prevStarts);
   // Strict: entries of steps this event does not match are cleared after it.
   const kept = (value: Expr, cleared: Expr) => (strict ? call('if', hasStep(mask, f('s')), value, cleared) : value);
-  const moves = and(f('qq'), binary('=', f('pex'), num(0)));
+  // Without exclusions nothing is ever marked: the excluded flags pass through untouched and the
+  // walk skips their per-step work (a large share of the fold's cost).
+  const pexName = withExclusions ? ['pex'] : [];
+  const pexArray = withExclusions ? [prevExcluded] : [];
+  const moves = withExclusions ? and(f('qq'), binary('=', f('pex'), num(0))) : f('qq');
   const h = f('fn_h');
   const newMax = and(binary('>', h, num(0)), or(binary('>', h, maxStep), and(binary('=', h, maxStep), binary('=', maxExcluded, num(1)))));
   const stepBranch = letIn([['fn_q', qualifies]], letIn(
     [['fn_h', int64(call('arrayMax', call('arrayMap', lambda(['s', 'qq'], call('if', f('qq'), int64(f('s')), int64(0))), steps1(n), f('fn_q'))))]],
     tuple(
-      call('arrayMap', lambda(['s', 'st', 'pst', 'pex', 'qq'], kept(call('if', moves, f('pst'), f('st')), int64(0))), steps1(n), starts, prevStarts, prevExcluded, f('fn_q')),
-      call('arrayMap', lambda(['s', 'ex', 'pex', 'qq'], kept(call('if', moves, uint8(0), f('ex')), uint8(0))), steps1(n), excluded, prevExcluded, f('fn_q')),
-      call('arrayMap', lambda(['s', 'tm', 'ptm', 'pex', 'qq'], kept(call('if', moves, call('arrayPushBack', f('ptm'), ts), f('tm')), emptyInt64s())), steps1(n), times, prevTimes, prevExcluded, f('fn_q')),
+      call('arrayMap', lambda(['s', 'st', 'pst', ...pexName, 'qq'], kept(call('if', moves, f('pst'), f('st')), int64(0))), steps1(n), starts, prevStarts, ...pexArray, f('fn_q')),
+      withExclusions
+        ? call('arrayMap', lambda(['s', 'ex', 'pex', 'qq'], kept(call('if', moves, uint8(0), f('ex')), uint8(0))), steps1(n), excluded, prevExcluded, f('fn_q'))
+        : excluded,
+      call('arrayMap', lambda(['s', 'tm', 'ptm', ...pexName, 'qq'], kept(call('if', moves, call('arrayPushBack', f('ptm'), ts), f('tm')), emptyInt64s())), steps1(n), times, prevTimes, ...pexArray, f('fn_q')),
       call('if', newMax, h, maxStep),
-      call('if', newMax, at(prevExcluded, h), maxExcluded),
+      withExclusions ? call('if', newMax, at(prevExcluded, h), maxExcluded) : maxExcluded,
       call('if', newMax, call('arrayPushBack', at(prevTimes, h), ts), maxTimes),
       call('if', newMax, at(prevStarts, h), maxStart),
     ),
@@ -90,7 +96,7 @@ export function orderedFold(elements: Expr, n: number, windowMicros: number, str
     maxStart,
   ));
   // With strict order an event that matches no step clears every entry.
-  const body = call('if', binary('!=', excl, num(0)), exclusionBranch,
-    call('if', binary('=', mask, num(0)), strict ? exclusionBranch : acc, stepBranch));
+  const steps = call('if', binary('=', mask, num(0)), strict ? exclusionBranch : acc, stepBranch);
+  const body = withExclusions ? call('if', binary('!=', excl, num(0)), exclusionBranch, steps) : steps;
   return call('arrayFold', lambda(['acc', 'x'], body), elements, orderedInitialState(n));
 }

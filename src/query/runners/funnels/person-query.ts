@@ -3,6 +3,7 @@
 //
 //   events:   actor, ts µs, step mask, exclusion mask, breakdown value   (event IN steps, range, filters)
 //   persons:  GROUP BY actor -> sorted (ts, mask, exclusions) -> dropped runs -> fold -> reached, times
+import { DateTime } from 'luxon';
 import { alias, and, binary, call, constant, field, lambda, not, or, select, subquery, tuple } from '../../ast/build.js';
 import type { Expr, Select } from '../../ast/nodes.js';
 import type { QueryContext } from '../../context.js';
@@ -12,6 +13,7 @@ import type { FunnelsQuery } from '../../nodes/schema.js';
 import { instant } from '../trends/buckets.js';
 import { orderedFold } from './fold-ordered.js';
 import { unorderedFold, unorderedReached, unorderedTimes } from './fold-unordered.js';
+import { packedEvents, TUPLE_ACCESS, type EventAccess, type PackedEvents } from './pack.js';
 import { exclusionMask, funnelSpec, stepMask, type FunnelSpec } from './spec.js';
 import { at, el, num } from './sql.js';
 
@@ -21,7 +23,7 @@ export interface PersonQueryInput {
   /** UTC "yyyy-MM-dd HH:mm:ss.SSS[SSS]" bounds, inclusive: every step must lie inside. */
   readonly fromUtc: string;
   readonly toUtc: string;
-  /** Extra per-event column grouped into the element tuple's 4th place (funnel trends' period). */
+  /** Funnel trends: the entrance period of an event's timestamp (one row per person and period). */
   readonly period?: (timestamp: Expr) => Expr;
   /** Also collect the distinct ids each person used (actors). */
   readonly distinctIds?: boolean;
@@ -62,7 +64,6 @@ export function personQuery(input: PersonQueryInput): PersonQuery {
     alias(exclusionMask(spec), 'fn_excl'),
     alias(breakdownValue, 'fn_bv'),
   ];
-  if (input.period) columns.push(alias(input.period(source.timestamp), 'fn_period'));
   if (input.distinctIds) columns.push(alias(source.distinctId, 'fn_distinct_id'));
   // Joins are collected while the expressions above are built.
   const events = select({ select: columns, from: source.from(), joins: source.joins(), where });
@@ -79,9 +80,13 @@ export function personQuery(input: PersonQueryInput): PersonQuery {
       ? call('argMaxIf', bv, ts, binary('!=', bv, constant('')))
       : call('argMinIf', bv, ts, binary('!=', bv, constant('')));
 
-  const sorted = call('arraySort', call('groupArray', input.period
-    ? tuple(ts, field('fn_mask'), field('fn_excl'), field('fn_period'))
-    : tuple(ts, field('fn_mask'), field('fn_excl'))));
+  const packed = packedEvents(ts, field('fn_mask'), field('fn_excl'), {
+    stepCount: spec.stepCount,
+    withExclusions: spec.exclusions.length > 0,
+    fromMicros: utcMicros(input.fromUtc),
+    toMicros: utcMicros(input.toUtc),
+  });
+  const sorted = packed.sorted;
   const evs = field('fn_events');
 
   const extraGroup: Expr[] = perValue ? [bv] : [];
@@ -89,13 +94,13 @@ export function personQuery(input: PersonQueryInput): PersonQuery {
     select: [alias(field('fn_actor'), 'actor'), alias(personValue, 'breakdown_value'), alias(sorted, 'fn_events')],
     from: subquery(events, 'funnel_events'),
     groupBy: [field('actor'), ...extraGroup],
-  }), spec, filter.funnelOrderType), spec };
+  }), spec, filter.funnelOrderType, input.period, packed), spec };
   const perPerson = select({
     select: [
       alias(field('fn_actor'), 'actor'),
       alias(personValue, 'breakdown_value'),
       alias(sorted, 'fn_events'),
-      ...foldColumns(prepareElements(evs, spec, filter.funnelOrderType), spec, filter.funnelOrderType),
+      ...foldColumns(prepareElements(evs, spec, filter.funnelOrderType, packed), spec, filter.funnelOrderType),
       ...(input.distinctIds ? [alias(call('groupUniqArray', field('fn_distinct_id')), 'distinct_ids')] : []),
     ],
     from: subquery(events, 'funnel_events'),
@@ -108,28 +113,39 @@ export function personQuery(input: PersonQueryInput): PersonQuery {
  * Funnel trends: one row per person and entrance period (the period of a step-1 event), walking
  * the person's events with step 1 limited to the events of that period.
  */
-function perPeriod(persons: Select, spec: FunnelSpec, order: OrderType): Select {
+function perPeriod(persons: Select, spec: FunnelSpec, order: OrderType, periodOf: (timestamp: Expr) => Expr, packed: PackedEvents): Select {
   const e = field('e');
   const period = field('period');
-  const entrances = call('arrayDistinct', call('arrayMap', lambda(['e'], el(e, 4)), call('arrayFilter', lambda(['e'], call('bitTest', el(e, 2), num(0))), field('fn_events'))));
+  const eventPeriod = periodOf(call('fromUnixTimestamp64Micro', el(e, 1), constant('UTC')));
+  const entrances = call('arrayDistinct', call('arrayMap', lambda(['e'], eventPeriod), call('arrayFilter', lambda(['e'], call('bitTest', el(e, 2), num(0))), packed.unpackAll(field('fn_events')))));
   const limited = call('arrayMap', lambda(['e'], tuple(
     el(e, 1),
-    call('if', and(call('bitTest', el(e, 2), num(0)), binary('!=', el(e, 4), period)), call('bitXor', el(e, 2), call('toUInt64', num(1))), el(e, 2)),
+    call('if', and(call('bitTest', el(e, 2), num(0)), binary('!=', eventPeriod, period)), call('bitXor', el(e, 2), call('toUInt64', num(1))), el(e, 2)),
     el(e, 3),
-  )), field('fn_events'));
+  )), packed.unpackAll(field('fn_events')));
   return select({
-    select: [field('actor'), field('breakdown_value'), period, ...foldColumns(prepareElements(limited, spec, order), spec, order)],
+    select: [field('actor'), field('breakdown_value'), period, ...foldColumns(prepareElements(limited, spec, order, null), spec, order)],
     from: subquery(persons, 'funnel_persons'),
     arrayJoin: alias(entrances, 'period'),
   });
 }
 
+/** "yyyy-MM-dd HH:mm:ss.SSS[SSS]" in UTC -> µs since the epoch (sub-millisecond digits dropped). */
+function utcMicros(text: string): number {
+  return DateTime.fromSQL(text.slice(0, 23), { zone: 'UTC' }).toMillis() * 1000;
+}
+
 type OrderType = FunnelsQuery['funnelsFilter']['funnelOrderType'];
 
-/** The elements the fold walks: sorted events with useless repeats dropped (ordered and strict). */
-export function prepareElements(sortedEvents: Expr, spec: FunnelSpec, order: OrderType): Expr {
-  if (order === 'unordered') return sortedEvents;
-  const kept = dropRepeats(sortedEvents);
+/**
+ * The elements the fold walks, as (ts, mask, excl) tuples: sorted events with useless repeats
+ * dropped (ordered and strict). Packed events are filtered before they are unpacked, so only the
+ * survivors become tuples.
+ */
+export function prepareElements(sortedEvents: Expr, spec: FunnelSpec, order: OrderType, packed: PackedEvents | null): Expr {
+  const tuples = (events: Expr) => (packed ? packed.unpackAll(events) : events);
+  if (order === 'unordered') return tuples(sortedEvents);
+  const kept = tuples(dropRepeats(sortedEvents, packed?.access ?? TUPLE_ACCESS));
   return spec.exclusions.length > 0 ? splitExclusions(kept) : kept;
 }
 
@@ -137,7 +153,7 @@ export function prepareElements(sortedEvents: Expr, spec: FunnelSpec, order: Ord
 export function foldColumns(elements: Expr, spec: FunnelSpec, order: OrderType): Expr[] {
   const n = spec.stepCount;
   const unordered = order === 'unordered';
-  const state = unordered ? unorderedFold(elements, n, spec.windowMicros) : orderedFold(elements, n, spec.windowMicros, order === 'strict');
+  const state = unordered ? unorderedFold(elements, n, spec.windowMicros) : orderedFold(elements, n, spec.windowMicros, order === 'strict', spec.exclusions.length > 0);
   const stateField = field('fn_state');
   const reached = unordered
     ? unorderedReached(stateField)
@@ -157,24 +173,24 @@ export function foldColumns(elements: Expr, spec: FunnelSpec, order: OrderType):
  * first (the rest find the attempt already moved, excluded or cleared). This is what keeps a
  * `$pageview`-first funnel fast: most of a person's page views collapse into one element.
  */
-export function dropRepeats(events: Expr): Expr {
+export function dropRepeats(events: Expr, access: EventAccess): Expr {
   // Neighbours come in as shifted copies of the array: a lambda that captured the array itself
   // would copy it once per element (quadratic for a busy person).
-  const sentinel = tuple(call('toInt64', num(0)), call('toUInt64', num(0)), call('toUInt64', num(-1)));
+  const { sentinel } = access;
   const nextOf = call('arrayPushBack', call('arrayPopFront', events), sentinel);
   const prevOf = call('arrayPushFront', call('arrayPopBack', events), sentinel);
   const x = field('x');
   const next = field('fn_next');
   const prev = field('fn_prev');
-  const mask = el(x, 2);
-  const excl = el(x, 3);
-  const onlyFirstStep = (e: Expr) => and(binary('=', el(e, 2), num(1)), binary('=', el(e, 3), num(0)));
+  const mask = access.mask(x);
+  const excl = access.excl(x);
+  const onlyFirstStep = (e: Expr) => and(binary('=', access.mask(e), num(1)), binary('=', access.excl(e), num(0)));
   const restartRun = and(onlyFirstStep(x), onlyFirstStep(next));
   const idempotent = or(
     and(binary('=', excl, num(0)), binary('=', call('bitCount', mask), num(1)), binary('!=', mask, num(1))),
     binary('=', mask, num(0)),
   );
-  const repeatRun = and(idempotent, binary('=', el(prev, 2), mask), binary('=', el(prev, 3), excl));
+  const repeatRun = and(idempotent, access.isReal(prev), binary('=', access.mask(prev), mask), binary('=', access.excl(prev), excl));
   return call('arrayFilter', lambda(['x', 'fn_next', 'fn_prev'], not(or(restartRun, repeatRun))), events, nextOf, prevOf);
 }
 
