@@ -126,6 +126,31 @@ describe('values that are not strings', () => {
   });
 });
 
+describe('several series over the same events (read in one scan)', () => {
+  it('each series keeps its own breakdown ranking, limit and Other bucket', async () => {
+    const story = await freshProject(t);
+    const tick = (plan: string, at = D1) => ev('tick', at, { plan });
+    await journeys(t, story, {
+      heavy: [tick('x'), tick('x'), tick('x'), tick('x'), tick('x', D2)],
+      u1: [tick('y')], u2: [tick('y')], u3: [tick('y', D2)],
+      other: [ev('tock', D1, { plan: 'x' })],
+    });
+    const query = trendsQuery(
+      [eventsNode('tick'), eventsNode('tick', { math: 'dau' }), eventsNode('tick', { properties: [{ key: 'plan', value: 'y', operator: 'exact', type: 'event' }] }), eventsNode('tock')],
+      '2024-01-01', '2024-01-02', { breakdownFilter: { breakdown: 'plan', breakdown_limit: 1 } },
+    );
+    const response = await runQuery(t, story, query);
+    const bySeries = response.results.map((r: any) => [r.action.order, r.breakdown_value, r.data]);
+    expect(bySeries).toEqual([
+      [0, 'x', [4, 1]], [0, OTHER, [2, 1]], // total: x has more events
+      [1, 'y', [2, 1]], [1, OTHER, [1, 1]], // dau: y has more people
+      [2, 'y', [2, 1]], // the filtered series is its own statement
+      [3, 'x', [1, 0]],
+    ]);
+    expect(response.hasMore).toBe(true);
+  });
+});
+
 describe('person property breakdowns', () => {
   it('groups events by their person\'s property; people without it are in the null bucket', async () => {
     const results = await trends(t, who, trendsQuery([pageviews()], '2024-01-01', '2024-01-02', { breakdownFilter: { breakdown: 'plan', breakdown_type: 'person' } }));

@@ -27,6 +27,8 @@ export interface FunnelSpec {
   readonly exclusions: readonly { readonly condition: Expr; readonly steps: readonly number[] }[];
   /** Event names the scan can be limited to; null when a step or exclusion matches any event. */
   readonly eventNames: readonly string[] | null;
+  /** Every step is its own named event, so an event fills at most one step (a cheaper walk). */
+  readonly oneStepPerEvent: boolean;
 }
 
 export function windowMicros(query: FunnelsQuery): number {
@@ -67,7 +69,9 @@ export function funnelSpec(query: FunnelsQuery, context: QueryContext, source: E
     return { condition: condition(node), steps };
   });
   const eventNames = names.some((n) => n === null) ? null : [...new Set(names.flat() as string[])].sort();
-  return { stepCount, windowMicros: windowMicros(query), stepConditions, exclusions, eventNames };
+  const stepEvents = query.series.map((node) => (node.kind === 'EventsNode' ? node.event : null));
+  const oneStepPerEvent = stepEvents.every((event) => event !== null) && new Set(stepEvents).size === stepEvents.length;
+  return { stepCount, windowMicros: windowMicros(query), stepConditions, exclusions, eventNames, oneStepPerEvent };
 }
 
 /** Bitmask of the steps an event matches: bit s-1 for step s. */

@@ -1,4 +1,4 @@
-// Trends: one statement per series and period, shaped into PostHog's result items; formulas,
+// Trends: one statement per series and period (series over the same events share one), shaped into PostHog's result items; formulas,
 // cumulative, smoothing and compare labels are applied to the numbers afterwards.
 import { DateTime } from 'luxon';
 import { alias, binary, call, field, select, table } from '../../ast/build.js';
@@ -14,7 +14,9 @@ import {
   actionDict, cumulative, densify, filterDict, seriesLabel, smooth,
   type SeriesRow, type SeriesValues, type TrendItem,
 } from './results.js';
-import { buildSeriesQuery, NULL_BREAKDOWN, OTHER_BREAKDOWN } from './series-query.js';
+import {
+  buildSeriesQuery, buildSharedScanQuery, NULL_BREAKDOWN, OTHER_BREAKDOWN, sharedScanKey, type SeriesQueryInput,
+} from './series-query.js';
 
 export interface TrendsResult {
   results: TrendItem[];
@@ -58,8 +60,8 @@ export const trendsRunner: InsightRunner<TrendsQuery, TrendsResult> = {
     }
 
     const cumulativeDisplay = display === 'ActionsLineGraphCumulative';
-    const perPeriod = await Promise.all(periods.map((period) => Promise.all(query.series.map((series) =>
-      runSeries(query, activeMath(series, interval), period.range, context, run, totalValue, cumulativeDisplay)))));
+    const perPeriod = await Promise.all(periods.map((period) =>
+      runPeriod(query, query.series.map((series) => activeMath(series, interval)), period.range, context, run, totalValue, cumulativeDisplay)));
 
     let hasMore = false;
     const builtPerPeriod = periods.map((period, p) => perPeriod[p]!.map((valuesList, s) => {
@@ -93,17 +95,18 @@ function activeMath(series: SeriesNode, interval: Interval): SeriesNode {
   return series;
 }
 
-async function runSeries(
-  query: TrendsQuery, series: SeriesNode, range: ResolvedDateRange, context: QueryContext, run: QueryRun,
+/** Every series of one period: series that can share a scan of the events run as one statement. */
+async function runPeriod(
+  query: TrendsQuery, seriesList: readonly SeriesNode[], range: ResolvedDateRange, context: QueryContext, run: QueryRun,
   totalValue: boolean, cumulativeDisplay: boolean,
-): Promise<SeriesValues[]> {
-  if (range.buckets.length === 0) return [];
+): Promise<SeriesValues[][]> {
+  if (range.buckets.length === 0) return seriesList.map(() => []);
   const utc = (t: DateTime, end = false) => {
     const text = t.toUTC().toFormat('yyyy-MM-dd HH:mm:ss.SSS');
     // luxon stops at milliseconds; an inclusive end of .999 means .999999 for microsecond timestamps.
     return end && t.millisecond === 999 ? `${text}999` : text;
   };
-  const statement = buildSeriesQuery({
+  const inputs = seriesList.map((series): SeriesQueryInput => ({
     series,
     properties: query.properties,
     testAccounts: query.filterTestAccounts ? context.testAccountFilters : null,
@@ -118,11 +121,25 @@ async function runSeries(
     totalValue,
     firstBucketOnly: cumulativeDisplay && series.math === 'dau',
     context,
+  }));
+  const groups = new Map<string, number[]>();
+  inputs.forEach((input, i) => {
+    const key = sharedScanKey(input) ?? `alone:${i}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
   });
   const limit = query.breakdownFilter?.breakdown_limit ?? (query.trendsFilter.display === 'WorldMap' ? WORLD_MAP_BREAKDOWN_LIMIT : BREAKDOWN_LIMIT);
-  const limited = query.breakdownFilter ? limitBreakdownValues(statement, limit) : statement;
-  const rows = await run.rows<SeriesRow>(limited);
-  return densify(rows, range, totalValue, query.breakdownFilter !== null);
+  const hasBreakdown = query.breakdownFilter !== null;
+  const results: SeriesValues[][] = seriesList.map(() => []);
+  await Promise.all([...groups.values()].map(async (members) => {
+    const shared = members.length > 1;
+    const statement = shared ? buildSharedScanQuery(members.map((i) => inputs[i]!)) : buildSeriesQuery(inputs[members[0]!]!);
+    const rows = await run.rows<SeriesRow & { series_index?: number | string }>(hasBreakdown ? limitBreakdownValues(statement, limit, shared) : statement);
+    members.forEach((seriesIndex, position) => {
+      const own = shared ? rows.filter((row) => Number(row.series_index) === position) : rows;
+      results[seriesIndex] = densify(own, range, totalValue, hasBreakdown);
+    });
+  }));
+  return results;
 }
 
 function buildItem(

@@ -2,7 +2,7 @@
 // decides the shape: a plain aggregate, a per-actor count first, a rolling window of active
 // actors, or each actor's first event.
 import {
-  alias, allOf, and, binary, call, constant, eq, field, lambda, parametricCall, select, subquery,
+  alias, allOf, and, binary, call, constant, eq, field, lambda, parametricCall, select, subquery, tuple,
 } from '../../ast/build.js';
 import type { Expr, Select } from '../../ast/nodes.js';
 import type { QueryContext } from '../../context.js';
@@ -40,7 +40,8 @@ export interface SeriesQueryInput {
 
 const QUANTILES: Record<string, number> = { median: 0.5, p75: 0.75, p90: 0.9, p95: 0.95, p99: 0.99 };
 
-export function buildSeriesQuery(input: SeriesQueryInput): Select {
+/** What every statement of a series starts from: its events, filters, bucket and breakdown value. */
+function seriesScan(input: SeriesQueryInput) {
   const { series, context, window } = input;
   const { timezone, weekStartDay } = context.project;
   const source = new EventSource();
@@ -57,8 +58,7 @@ export function buildSeriesQuery(input: SeriesQueryInput): Select {
     input.testAccounts ? propertyGroupExpr(input.testAccounts, source, timezone) : undefined,
   );
   const inRange = (from: string) => and(binary('>=', source.timestamp, instant(from)), binary('<=', source.timestamp, instant(window.toUtc)));
-  const math = series.math;
-
+  // Joins are collected while expressions are built, so every expression is made before eventsSelect runs.
   const eventsSelect = (columns: Expr[], where: Expr | undefined, groupBy: Expr[]): Select => select({
     select: columns,
     from: source.from(),
@@ -66,7 +66,14 @@ export function buildSeriesQuery(input: SeriesQueryInput): Select {
     where,
     groupBy,
   });
-  // Joins are collected while expressions are built, so every expression is made before eventsSelect runs.
+  return { source, bucketOf, breakdownValue, eventMatch, filters, inRange, eventsSelect };
+}
+
+export function buildSeriesQuery(input: SeriesQueryInput): Select {
+  const { series, context, window } = input;
+  const { timezone } = context.project;
+  const { source, bucketOf, breakdownValue, eventMatch, filters, inRange, eventsSelect } = seriesScan(input);
+  const math = series.math;
 
   if (math === 'first_time_for_user' || math === 'first_matching_event_for_user' || input.firstBucketOnly) {
     const actor = source.personId();
@@ -141,6 +148,48 @@ export function buildSeriesQuery(input: SeriesQueryInput): Select {
     and(eventMatch, filters, inRange(window.fromUtc)),
     [field('bucket'), field('breakdown_value')],
   );
+}
+
+/**
+ * Which series can share one scan of the events: plain aggregates (total, dau, sum of a property
+ * ...) over the same event or action with the same series filters. Reading the events, and above
+ * all extracting a breakdown property from their JSON, is most of a trend's cost; "total and
+ * unique users of $pageview" then reads the events once. Null: the series runs on its own.
+ */
+export function sharedScanKey(input: SeriesQueryInput): string | null {
+  const { series, firstBucketOnly } = input;
+  const special = series.math === 'first_time_for_user' || series.math === 'first_matching_event_for_user' ||
+    series.math === 'weekly_active' || series.math === 'monthly_active' || series.math.endsWith('_count_per_actor');
+  if (special || firstBucketOnly) return null;
+  const what = series.kind === 'ActionsNode' ? { action: series.id } : { event: series.event };
+  return JSON.stringify([what, series.properties]);
+}
+
+/**
+ * Several series with one sharedScanKey in one statement: rows of (series_index, bucket,
+ * breakdown_value, value), series_index being the position in `inputs`. The events are grouped
+ * once with a value column per series, then unpivoted with ARRAY JOIN.
+ */
+export function buildSharedScanQuery(inputs: readonly SeriesQueryInput[]): Select {
+  // The inputs share events, filters and breakdown (the key says so): the first one's scan serves all.
+  const { source, bucketOf, breakdownValue, eventMatch, filters, inRange, eventsSelect } = seriesScan(inputs[0]!);
+  const values = inputs.map((input, i) => alias(call('toFloat64', simpleAggregate(input.series, source)), `fn_value_${i}`));
+  const scan = eventsSelect(
+    [alias(bucketOf(source.timestamp), 'bucket'), alias(breakdownValue, 'breakdown_value'), ...values],
+    and(eventMatch, filters, inRange(inputs[0]!.window.fromUtc)),
+    [field('bucket'), field('breakdown_value')],
+  );
+  const pair = field('fn_series');
+  return select({
+    select: [
+      alias(call('tupleElement', pair, constant(1, 'Int64')), 'series_index'),
+      field('bucket'),
+      field('breakdown_value'),
+      alias(call('tupleElement', pair, constant(2, 'Int64')), 'value'),
+    ],
+    from: subquery(scan, 'shared_scan'),
+    arrayJoin: alias(call('array', ...inputs.map((_, i) => tuple(constant(i, 'Int64'), field(`fn_value_${i}`)))), 'fn_series'),
+  });
 }
 
 function simpleAggregate(series: SeriesNode, source: EventSource): Expr {
