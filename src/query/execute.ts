@@ -91,10 +91,11 @@ export class QueryExecutor {
   /** Stops every statement of a client query id in this process and in the engine. Returns whether any ran here. */
   async cancel(clientQueryId: string): Promise<boolean> {
     const controllers = this.running.get(clientQueryId);
+    // The engine is asked to stop before the callers are answered, while the statements are
+    // still registered; the kill itself is best effort.
+    const stopping = this.store.cancel(`${clientQueryId}:`).catch(() => {});
     for (const controller of controllers ?? []) controller.abort();
-    // A server stops the statement itself; embedded chDB cannot, and ends it at its time limit.
-    if (this.store.layout.embedded) return controllers !== undefined;
-    await this.store.command('KILL QUERY WHERE startsWith(query_id, {prefix:String}) ASYNC', { prefix: `${clientQueryId}:` }).catch(() => {});
+    await stopping;
     return controllers !== undefined;
   }
 

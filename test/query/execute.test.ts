@@ -62,6 +62,23 @@ describe('QueryExecutor', () => {
     expect(await executor.cancel('never-started')).toBe(false);
   });
 
+  it('really stops a cancelled statement: the engine is free again long before its time limit', async () => {
+    // 40 s of sleeping under a 30 s limit: only a real cancellation frees the engine soon.
+    const long = { sql: 'SELECT sleepEachRow(0.1) FROM numbers(400) SETTINGS max_block_size = 1', params: {} };
+    const executor = new QueryExecutor(t.services.events, { timeoutSeconds: 30, maxResultRows: 1000 });
+    const running = executor.execute(long, 'to-kill').catch((e: unknown) => e);
+    // A statement queued behind it, cancelled before its turn, must not run either.
+    const queued = executor.execute(long, 'to-kill').catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    expect(await executor.cancel('to-kill')).toBe(true);
+    expect((await running as QueryRejectedError).code).toBe('query_cancelled');
+    expect((await queued as QueryRejectedError).code).toBe('query_cancelled');
+    // The next statement runs as soon as the engine is free.
+    expect(await t.services.events.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('keeps answering other requests while a slow query runs', async () => {
     const executor = new QueryExecutor(t.services.events, { timeoutSeconds: 2, maxResultRows: 1000 });
     const running = executor.execute(SLOW, 'background').catch(() => null);

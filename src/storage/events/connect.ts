@@ -10,18 +10,21 @@ import { migrateEventStore } from './migrations/index.js';
 export async function openEventStore(config: EventStoreConfig): Promise<EventStore> {
   let release = () => {};
   let client: ClickHouseClient;
+  let control: ClickHouseClient | null = null;
   if (config.clickhouseUrl) {
     client = serverClient(config.clickhouseUrl);
   } else {
     mkdirSync(config.chdbPath, { recursive: true });
     release = claimEventStore(config.chdbPath);
     client = embeddedClient(config.chdbPath);
+    // Connections to one directory share the engine: this one can KILL a query the first runs.
+    control = embeddedClient(config.chdbPath);
   }
   const store = new EventStore(client, {
     database: config.database,
     cluster: config.cluster,
     embedded: config.clickhouseUrl === null,
-  }, release);
+  }, release, control);
   try {
     await migrateEventStore(store);
   } catch (error) {

@@ -1,5 +1,6 @@
 // The one door to ClickHouse, embedded (chDB) or a server: both speak through @clickhouse/client,
 // so every statement, bound parameter and format is the same in both modes.
+import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 
 /** Every analytical read gets a time limit, even when the caller forgets to give one. */
@@ -48,21 +49,28 @@ class EmbeddedTurns {
 
 export class EventStore {
   private readonly turns: EmbeddedTurns | null;
+  /** Embedded: query id -> the marker its SQL carries, for KILL QUERY (chDB ignores query ids). */
+  private readonly markers = new Map<string, string>();
 
   constructor(
     private readonly client: ClickHouseClient,
     readonly layout: EventStoreLayout,
     /** Gives up ownership of the embedded engine's directory. */
     private readonly release: () => void = () => {},
+    /**
+     * Embedded: a second connection to the same engine, outside the turns, so KILL QUERY can
+     * reach a statement while it runs.
+     */
+    private readonly control: ClickHouseClient | null = null,
   ) {
     this.turns = layout.embedded ? new EmbeddedTurns() : null;
   }
 
   /** Rows of a SELECT, with values bound as `{name:Type}` parameters. */
   async query<Row>(sql: string, params: QueryParams = {}, options: QueryOptions = {}): Promise<Row[]> {
-    const run = async (signal?: AbortSignal) => {
+    const run = async (text: string, signal?: AbortSignal) => {
       const result = await this.client.query({
-        query: sql,
+        query: text,
         query_params: params,
         format: 'JSONEachRow',
         clickhouse_settings: this.settings(options),
@@ -71,10 +79,39 @@ export class EventStore {
       });
       return result.json<Row>();
     };
-    if (!this.turns) return run(options.abortSignal);
-    // chDB cannot stop a running statement (only its time limit does): a cancelled caller stops
-    // waiting at once, while the statement keeps its turn until the engine is done with it.
-    return abortable(this.turns.run(() => run(), () => this.drain()), options.abortSignal);
+    if (!this.turns) return run(sql, options.abortSignal);
+    const { queryId, abortSignal } = options;
+    // chDB does not keep query ids, so the statement carries a marker of ours (never caller text)
+    // in a comment, which system.processes shows and cancel() finds.
+    const marker = queryId ? `hoglet-statement-${randomUUID()}` : null;
+    if (queryId && marker) this.markers.set(queryId, marker);
+    const statement = async () => {
+      // A statement cancelled while it waited for its turn never starts.
+      if (abortSignal?.aborted) throw abortError();
+      return run(marker ? `/* ${marker} */ ${sql}` : sql);
+    };
+    try {
+      return await abortable(this.turns.run(statement, () => this.drain()), abortSignal);
+    } finally {
+      if (queryId) this.markers.delete(queryId);
+    }
+  }
+
+  /** Stops the running statements whose query id starts with the prefix (KILL QUERY, asynchronous). */
+  async cancel(queryIdPrefix: string): Promise<void> {
+    if (!this.layout.embedded) {
+      await this.command('KILL QUERY WHERE startsWith(query_id, {prefix:String}) ASYNC', { prefix: queryIdPrefix });
+      return;
+    }
+    if (!this.control) return;
+    const marked = [...this.markers].filter(([queryId]) => queryId.startsWith(queryIdPrefix)).map(([, marker]) => marker);
+    for (const marker of marked) {
+      // The marker is bound, so this statement's own text does not contain it.
+      await this.control.command({
+        query: 'KILL QUERY WHERE position(query, {marker:String}) > 0 ASYNC',
+        query_params: { marker },
+      });
+    }
   }
 
   /** A statement with no result rows (DDL, ALTER ... DELETE). */
@@ -105,6 +142,7 @@ export class EventStore {
   }
 
   async close(): Promise<void> {
+    await this.control?.close();
     await this.client.close();
     this.release();
   }
