@@ -24,6 +24,7 @@ export class UnscopedTableError extends PrintError {
 const TABLE_NAMES: Record<TableName, string> = {
   events: 'events',
   persons: 'persons',
+  person_distinct_ids: 'person_distinct_ids',
   person_distinct_id_overrides: 'person_distinct_id_overrides',
   groups: 'groups',
 };

@@ -54,6 +54,19 @@ describe('time to convert', () => {
 });
 
 describe('funnel actors', () => {
+  it('list every distinct id of a person, also those not seen in the funnel', async () => {
+    const who = await newProject(t);
+    await journeys(t, who, { anon1: [ev('a', '2024-01-02T00:00:00Z')] });
+    await journeys(t, who, {
+      user1: [ev('$identify', '2024-01-02T00:10:00Z', { $anon_distinct_id: 'anon1' })],
+      // Only the second device's events are in the funnel; the person has all three ids.
+      device2: [ev('$identify', '2024-01-02T00:20:00Z', { $anon_distinct_id: 'user1' })],
+    });
+    await journeys(t, who, { device2: [ev('b', '2024-01-02T01:00:00Z')] });
+    const converted = await actors(t, who, funnelJson(['$identify', 'b']), 2);
+    expect(converted.persons.map((p) => p.distinct_ids)).toEqual([['anon1', 'device2', 'user1']]);
+  });
+
   it('lists the persons who converted and who dropped, per breakdown value', async () => {
     const who = await newProject(t);
     await journeys(t, who, {

@@ -82,13 +82,46 @@ export async function funnelActors(query: FunnelsQuery, context: QueryContext, r
     limit: options.limit + 1 + options.offset,
   }));
   const page = rows.slice(options.offset, options.offset + options.limit);
+  const known = await personDistinctIds(run, page.map((r) => r.id));
   return {
     persons: page.map((r) => ({
       id: r.id,
-      distinct_ids: (r as unknown as { fn_distinct_ids: string[] }).fn_distinct_ids ?? [],
+      distinct_ids: known.get(r.id) ?? (r as unknown as { fn_distinct_ids: string[] }).fn_distinct_ids ?? [],
       properties: r.properties ? (JSON.parse(r.properties) as Record<string, unknown>) : {},
       created_at: r.created_at ? `${r.created_at.replace(' ', 'T')}Z` : '',
     })),
     hasMore: rows.length > options.offset + options.limit,
   };
+}
+
+/**
+ * Every distinct id that now points at each person (PostHog lists them all, not only those seen
+ * in the funnel). A distinct id's latest mapping decides: one that moved to another person by a
+ * merge belongs to that person.
+ */
+async function personDistinctIds(run: QueryRun, personIds: readonly string[]): Promise<Map<string, string[]>> {
+  if (personIds.length === 0) return new Map();
+  const ids = constant([...personIds], 'Array(String)');
+  const everMapped = select({
+    select: [field('distinct_id')],
+    from: table('person_distinct_ids', 'mapped'),
+    where: binary('IN', call('toString', field('person_id')), ids),
+  });
+  const latest = select({
+    select: [
+      alias(field('distinct_id'), 'fn_distinct_id'),
+      alias(call('toString', call('argMax', field('person_id'), field('version'))), 'fn_person'),
+      alias(call('argMax', field('is_deleted'), field('version')), 'fn_deleted'),
+    ],
+    from: table('person_distinct_ids', 'pdi'),
+    where: binary('IN', field('distinct_id'), everMapped),
+    groupBy: [field('distinct_id')],
+  });
+  const rows = await run.rows<{ person: string; distinct_ids: string[] }>(select({
+    select: [alias(field('fn_person'), 'person'), alias(call('arraySort', call('groupArray', field('fn_distinct_id'))), 'distinct_ids')],
+    from: subquery(latest, 'latest'),
+    where: and(not(field('fn_deleted')), binary('IN', field('fn_person'), ids)),
+    groupBy: [field('fn_person')],
+  }));
+  return new Map(rows.map((r) => [r.person, r.distinct_ids]));
 }
