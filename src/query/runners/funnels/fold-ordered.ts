@@ -8,7 +8,7 @@
 // entry below it. Exclusion elements come after the event's steps (see splitExclusions).
 // Per-step work is arrayMap over arrays zipped with their shifted copies ("the entry below"), so
 // no lambda captures an array and the cost per event is linear in the number of steps.
-import { and, binary, call, field, lambda, not, or, tuple } from '../../ast/build.js';
+import { and, binary, call, field, lambda, or, tuple } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
 import { at, el, emptyInt64s, hasStep, int64, letIn, minus, num, steps1, uint8 } from './sql.js';
 
@@ -98,39 +98,5 @@ export function orderedFold(elements: Expr, n: number, windowMicros: number, str
   // With strict order an event that matches no step clears every entry.
   const steps = call('if', binary('=', mask, num(0)), strict ? exclusionBranch : acc, stepBranch);
   const body = withExclusions ? call('if', binary('!=', excl, num(0)), exclusionBranch, steps) : steps;
-  return call('arrayFold', lambda(['acc', 'x'], body), elements, orderedInitialState(n));
-}
-
-/**
- * The ordered walk when every event fills at most one step (the steps are distinct event names)
- * and nothing is excluded: the same state and the same answers as orderedFold, but an event
- * touches only its own step's entry, rebuilt with slices instead of a per-step arrayMap. This is
- * the common funnel, and this walk costs about half of the general one.
- */
-export function orderedFoldOneStepPerEvent(elements: Expr, n: number, windowMicros: number): Expr {
-  // The event's step: its mask has exactly one bit, 2^(k-1).
-  const k = binary('+', call('bitCount', binary('-', mask, num(1))), num(1));
-  const entryBelow = call('if', binary('=', k, num(1)), ts, at(starts, binary('-', k, num(1))));
-  const moves = and(
-    binary('!=', entryBelow, num(0)),
-    binary('<=', minus(ts, entryBelow), num(windowMicros)),
-    binary('!=', at(starts, k), entryBelow),
-  );
-  const chain = call('arrayPushBack', call('if', binary('=', k, num(1)), emptyInt64s(), at(times, binary('-', k, num(1)))), ts);
-  const replaceAtK = (values: Expr, value: Expr) => call('arrayConcat',
-    call('arraySlice', values, num(1), binary('-', k, num(1))),
-    call('array', value),
-    call('arraySlice', values, binary('+', k, num(1))));
-  const furthest = binary('>', k, maxStep);
-  const moved = tuple(
-    replaceAtK(starts, entryBelow),
-    excluded,
-    replaceAtK(times, chain),
-    call('if', furthest, int64(k), maxStep),
-    maxExcluded,
-    call('if', furthest, chain, maxTimes),
-    call('if', furthest, entryBelow, maxStart),
-  );
-  const body = call('if', or(binary('=', mask, num(0)), not(moves)), acc, moved);
   return call('arrayFold', lambda(['acc', 'x'], body), elements, orderedInitialState(n));
 }

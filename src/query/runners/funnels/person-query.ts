@@ -11,7 +11,8 @@ import { EventSource } from '../../filters/event-source.js';
 import { propertyGroupExpr, propertySource } from '../../filters/properties.js';
 import type { FunnelsQuery } from '../../nodes/schema.js';
 import { instant } from '../trends/buckets.js';
-import { orderedFold, orderedFoldOneStepPerEvent } from './fold-ordered.js';
+import { oneStepFold, oneStepReached, oneStepTimes } from './fold-one-step.js';
+import { orderedFold } from './fold-ordered.js';
 import { unorderedFold, unorderedReached, unorderedTimes } from './fold-unordered.js';
 import { packedEvents, TUPLE_ACCESS, type EventAccess, type PackedEvents } from './pack.js';
 import { exclusionMask, funnelSpec, stepMask, type FunnelSpec } from './spec.js';
@@ -153,16 +154,17 @@ export function prepareElements(sortedEvents: Expr, spec: FunnelSpec, order: Ord
 export function foldColumns(elements: Expr, spec: FunnelSpec, order: OrderType): Expr[] {
   const n = spec.stepCount;
   const unordered = order === 'unordered';
+  const oneStep = order === 'ordered' && spec.oneStepPerEvent && spec.exclusions.length === 0;
   const state = unordered
     ? unorderedFold(elements, n, spec.windowMicros)
-    : order === 'ordered' && spec.oneStepPerEvent && spec.exclusions.length === 0
-      ? orderedFoldOneStepPerEvent(elements, n, spec.windowMicros)
+    : oneStep
+      ? oneStepFold(elements, n, spec.windowMicros)
       : orderedFold(elements, n, spec.windowMicros, order === 'strict', spec.exclusions.length > 0);
   const stateField = field('fn_state');
   const reached = unordered
     ? unorderedReached(stateField)
-    : call('if', binary('=', el(stateField, 5), num(1)), num(0), el(stateField, 4));
-  const times = unordered ? unorderedTimes(stateField) : el(stateField, 6);
+    : oneStep ? oneStepReached(stateField) : call('if', binary('=', el(stateField, 5), num(1)), num(0), el(stateField, 4));
+  const times = unordered ? unorderedTimes(stateField) : oneStep ? oneStepTimes(stateField) : el(stateField, 6);
   return [
     alias(state, 'fn_state'),
     alias(call('toInt64', reached), 'reached'),
