@@ -7,12 +7,11 @@
 // State: (1 entry start per step, 2 entry step times per step, 3 furthest step, 4 its step times).
 import { and, binary, call, field, lambda, not, or, tuple } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
-import { at, el, emptyInt64s, int64, minus, num } from './sql.js';
+import { ACC, at, el, ELEMENT_MASK, ELEMENT_TS, emptyInt64s, fold, int64, minus, num } from './sql.js';
 
-const acc = field('acc');
-const x = field('x');
-const ts = el(x, 1);
-const mask = el(x, 2);
+const acc = ACC;
+const ts = ELEMENT_TS;
+const mask = ELEMENT_MASK;
 const starts = el(acc, 1);
 const times = el(acc, 2);
 const maxStep = el(acc, 3);
@@ -47,7 +46,7 @@ export function oneStepFold(elements: Expr, n: number, windowMicros: number): Ex
     call('if', furthest, chain, maxTimes),
   );
   const body = call('if', or(binary('=', mask, num(0)), not(moves)), acc, moved);
-  return call('arrayFold', lambda(['acc', 'x'], body), elements, initialState(n));
+  return fold(body, elements, initialState(n));
 }
 
 export const oneStepReached = (state: Expr): Expr => el(state, 3);

@@ -10,13 +10,12 @@
 // no lambda captures an array and the cost per event is linear in the number of steps.
 import { and, binary, call, field, lambda, or, tuple } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
-import { at, el, emptyInt64s, hasStep, int64, letIn, minus, num, steps1, uint8 } from './sql.js';
+import { ACC, at, el, ELEMENT_EXCL, ELEMENT_MASK, ELEMENT_TS, emptyInt64s, fold, hasStep, int64, letIn, minus, num, steps1, uint8 } from './sql.js';
 
-const acc = field('acc');
-const x = field('x');
-const ts = el(x, 1);
-const mask = el(x, 2);
-const excl = el(x, 3);
+const acc = ACC;
+const ts = ELEMENT_TS;
+const mask = ELEMENT_MASK;
+const excl = ELEMENT_EXCL;
 const starts = el(acc, 1);
 const excluded = el(acc, 2);
 const times = el(acc, 3);
@@ -98,5 +97,5 @@ export function orderedFold(elements: Expr, n: number, windowMicros: number, str
   // With strict order an event that matches no step clears every entry.
   const steps = call('if', binary('=', mask, num(0)), strict ? exclusionBranch : acc, stepBranch);
   const body = withExclusions ? call('if', binary('!=', excl, num(0)), exclusionBranch, steps) : steps;
-  return call('arrayFold', lambda(['acc', 'x'], body), elements, orderedInitialState(n));
+  return fold(body, elements, orderedInitialState(n));
 }

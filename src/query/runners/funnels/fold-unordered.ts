@@ -8,13 +8,12 @@
 // State: (1 queues, 2 furthest count, 3 furthest step times, 4 done).
 import { and, binary, call, field, lambda, or, tuple } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
-import { at, el, emptyInt64s, hasStep, int64, letIn, minus, num, steps1, uint8 } from './sql.js';
+import { ACC, at, el, ELEMENT_EXCL, ELEMENT_MASK, ELEMENT_TS, emptyInt64s, fold, hasStep, int64, letIn, minus, num, steps1, uint8 } from './sql.js';
 
-const acc = field('acc');
-const x = field('x');
-const ts = el(x, 1);
-const mask = el(x, 2);
-const excl = el(x, 3);
+const acc = ACC;
+const ts = ELEMENT_TS;
+const mask = ELEMENT_MASK;
+const excl = ELEMENT_EXCL;
 
 /** Count of non-empty queues. */
 export const completedOf = (queues: Expr): Expr => int64(call('arrayCount', lambda(['q'], call('notEmpty', field('q'))), queues));
@@ -53,7 +52,7 @@ export function unorderedFold(elements: Expr, n: number, windowMicros: number): 
   )));
   const body = call('if', or(binary('=', done, num(1))), acc, step);
   const initial = tuple(call('arrayWithConstant', num(n), emptyInt64s()), int64(0), emptyInt64s(), uint8(0));
-  return call('arrayFold', lambda(['acc', 'x'], body), elements, initial);
+  return fold(body, elements, initial);
 }
 
 /** Furthest count after the walk, including the final look at the queues (the UDF's last event). */

@@ -1,7 +1,7 @@
 // Small AST shorthands for the funnel folds: tuple and array access, typed zeros, bit tests.
 // Numbers are bound parameters like every other value; ClickHouse substitutes them as literals,
 // so tupleElement(x, {p:Int64}) is still a constant index.
-import { array, binary, call, constant, lambda } from '../../ast/build.js';
+import { array, binary, call, constant, field, lambda } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
 
 export const num = (n: number): Expr => constant(n, Number.isSafeInteger(n) ? 'Int64' : 'Float64');
@@ -25,3 +25,14 @@ export const minus = (a: Expr, b: Expr): Expr => binary('-', a, b);
 export function letIn(bindings: readonly [string, Expr][], body: Expr): Expr {
   return at(call('arrayMap', lambda(bindings.map(([name]) => name), body), ...bindings.map(([, value]) => array(value))), num(1));
 }
+
+/**
+ * The walks' lambda arguments: `acc` the state, `x` the element (ts µs, step mask, exclusion mask).
+ * `fold(body)` is the lambda arrayFold takes.
+ */
+export const ACC = field('acc');
+export const ELEMENT = field('x');
+export const ELEMENT_TS = el(ELEMENT, 1);
+export const ELEMENT_MASK = el(ELEMENT, 2);
+export const ELEMENT_EXCL = el(ELEMENT, 3);
+export const fold = (body: Expr, elements: Expr, initial: Expr): Expr => call('arrayFold', lambda(['acc', 'x'], body), elements, initial);
