@@ -36,6 +36,8 @@ export interface Services {
   readonly actions: ActionsService;
   /** Trends and funnels (and /query/) for a caller's project. */
   readonly queries: InsightQueryService;
+  /** The one executor every analytical statement runs through (limits, query ids, cancel). */
+  readonly executor: QueryExecutor;
   readonly accounts: AccountsService;
   readonly identity: IdentityService;
   readonly capture: CaptureService;
@@ -121,6 +123,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     projects,
     actions,
     queries: new InsightQueryService(access, actions, executor),
+    executor,
     accounts: new AccountsService(repositories, projects),
     identity: new IdentityService(repositories, access),
     capture,

@@ -34,7 +34,7 @@ export class QueryRun {
   async rows<Row>(query: Query): Promise<Row[]> {
     const printed = this.executor.print(query, this.teamId);
     const started = performance.now();
-    const rows = await this.executor.execute<Row>(printed, this.clientQueryId);
+    const rows = await this.executor.execute<Row>(printed, this.teamId, this.clientQueryId);
     this.statements.push({ sql: printed.sql, ms: Math.round((performance.now() - started) * 10) / 10 });
     return rows;
   }
@@ -44,6 +44,12 @@ export class QueryRun {
     return this.statements.map((s) => s.sql).join(';\n');
   }
 }
+
+/**
+ * A client query id within its project. The id is encoded so no ':' of the caller's can make one
+ * id a prefix of another's engine query ids.
+ */
+const runKey = (teamId: number, clientQueryId: string): string => `${teamId}/${encodeURIComponent(clientQueryId)}`;
 
 const ENGINE_ERRORS: Record<string, { code: string; detail: string }> = {
   '396': { code: 'too_many_rows', detail: 'The query would return too many rows. Narrow the date range or lower the breakdown limit.' },
@@ -68,15 +74,16 @@ export class QueryExecutor {
     return printQuery(scopeToProject(query, teamId), this.store.layout.database);
   }
 
-  async execute<Row>(printed: PrintedQuery, clientQueryId: string): Promise<Row[]> {
+  async execute<Row>(printed: PrintedQuery, teamId: number, clientQueryId: string): Promise<Row[]> {
+    const key = runKey(teamId, clientQueryId);
     const controller = new AbortController();
-    const controllers = this.running.get(clientQueryId) ?? new Set();
+    const controllers = this.running.get(key) ?? new Set();
     controllers.add(controller);
-    this.running.set(clientQueryId, controllers);
+    this.running.set(key, controllers);
     try {
       return await this.store.query<Row>(printed.sql, printed.params, {
         timeoutSeconds: this.limits.timeoutSeconds,
-        queryId: `${clientQueryId}:${randomUUID()}`,
+        queryId: `${key}:${randomUUID()}`,
         abortSignal: controller.signal,
         settings: { max_result_rows: String(this.limits.maxResultRows), result_overflow_mode: 'throw' },
       });
@@ -84,16 +91,20 @@ export class QueryExecutor {
       throw this.translate(error);
     } finally {
       controllers.delete(controller);
-      if (controllers.size === 0) this.running.delete(clientQueryId);
+      if (controllers.size === 0) this.running.delete(key);
     }
   }
 
-  /** Stops every statement of a client query id in this process and in the engine. Returns whether any ran here. */
-  async cancel(clientQueryId: string): Promise<boolean> {
-    const controllers = this.running.get(clientQueryId);
+  /**
+   * Stops every statement of a project's client query id in this process and in the engine.
+   * Returns whether any ran here. Another project's query with the same id is never touched.
+   */
+  async cancel(teamId: number, clientQueryId: string): Promise<boolean> {
+    const key = runKey(teamId, clientQueryId);
+    const controllers = this.running.get(key);
     // The engine is asked to stop before the callers are answered, while the statements are
     // still registered; the kill itself is best effort.
-    const stopping = this.store.cancel(`${clientQueryId}:`).catch(() => {});
+    const stopping = this.store.cancel(`${key}:`).catch(() => {});
     for (const controller of controllers ?? []) controller.abort();
     await stopping;
     return controllers !== undefined;

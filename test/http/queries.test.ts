@@ -93,6 +93,48 @@ describe.each(META_STORES)('query endpoints on %s', (store) => {
     expect(legacy.json().detail).toBe("API key missing required scope 'insight:read'");
   });
 
+  it('POST /insights/cancel/ stops a running query of the project, never another project\'s', async () => {
+    // A deliberately slow statement (raw SQL, as no request can ask for sleep) under a client query id.
+    const SLOW = { sql: 'SELECT sleepEachRow(0.1) FROM numbers(30) SETTINGS max_block_size = 1', params: {} };
+    const cancelUrl = (id: number) => `/api/projects/${id}/insights/cancel/`;
+    let settled = false;
+    const running = t.services.executor.execute(SLOW, alice.projectId, 'report-7').catch((e: unknown) => e).finally(() => { settled = true; });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Mallory names the same id in her own project: alice's query goes on.
+    const theirs = await t.request(mallory.key, { method: 'POST', url: cancelUrl(mallory.projectId), payload: { client_query_id: 'report-7' } });
+    expect(theirs.statusCode).toBe(201);
+    // And cannot reach alice's project at all.
+    expect((await t.request(mallory.key, { method: 'POST', url: cancelUrl(alice.projectId), payload: { client_query_id: 'report-7' } })).statusCode).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(settled).toBe(false);
+    const started = Date.now();
+    const res = await t.request(alice.key, { method: 'POST', url: `/api/environments/${alice.projectId}/insights/cancel/`, payload: { client_query_id: 'report-7' } });
+    expect(res.statusCode).toBe(201);
+    expect(res.body).toBe('');
+    expect(await running).toMatchObject({ code: 'query_cancelled' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // Nothing running under that id: still 201.
+    expect((await t.request(alice.key, { method: 'POST', url: cancelUrl(alice.projectId), payload: { client_query_id: 'nothing' } })).statusCode).toBe(201);
+  });
+
+  it('POST /insights/cancel/ needs client_query_id and insight:read', async () => {
+    const url = `/api/projects/${alice.projectId}/insights/cancel/`;
+    for (const payload of [{}, { client_query_id: '' }, { client_query_id: null }]) {
+      const res = await t.request(alice.key, { method: 'POST', url, payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ type: 'validation_error', code: 'invalid_input', detail: 'Field is required.', attr: 'client_query_id' });
+    }
+    for (const payload of [{ client_query_id: 7 }, { client_query_id: 'x'.repeat(201) }, ['client_query_id']]) {
+      const res = await t.request(alice.key, { method: 'POST', url, payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().attr).toBe('client_query_id');
+    }
+    const queryOnly = await t.key(alice.email, ['query:read']);
+    const refused = await t.request(queryOnly, { method: 'POST', url, payload: { client_query_id: 'a' } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().detail).toBe("API key missing required scope 'insight:read'");
+  });
+
   it('never reaches another organization: 404, and each project counts only its own events', async () => {
     const res = await t.request(mallory.key, { method: 'POST', url: queryUrl(alice.projectId), payload: { query: trendsQuery(PAGEVIEWS, '2024-01-01', '2024-01-03') } });
     expect(res.statusCode).toBe(404);

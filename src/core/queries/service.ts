@@ -66,8 +66,8 @@ export class InsightQueryService {
 
   /** Stops a running query of this project by the client query id it was started with. */
   async cancel(principal: Principal, projectParam: string, clientQueryId: string): Promise<boolean> {
-    await this.access.project(principal, projectParam);
-    return this.executor.cancel(clientQueryId);
+    const project = await this.access.project(principal, projectParam);
+    return this.executor.cancel(project.id, clientQueryId);
   }
 
   private async context(project: VisibleProjectRow, query: InsightQuery): Promise<QueryContext> {

@@ -67,6 +67,20 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
   const { queries } = services;
   const tags = [tag];
 
+  // PostHog answers 201 with no body whether or not a query with that id was running.
+  app.post(`${prefix}/:project_id/insights/cancel/`, {
+    config: { scope: 'insight:read' },
+    schema: { tags, params: Params, response: { 201: Type.Null(), ...errorResponses } },
+    handler: async (request, reply) => {
+      const body = request.body ?? {};
+      const id = isObject(body) ? body.client_query_id : undefined;
+      if (id === undefined || id === null || id === '') throw new ValidationError('Field is required.', 'client_query_id');
+      if (typeof id !== 'string' || id.length > 200) throw new ValidationError('Not a valid string of at most 200 characters.', 'client_query_id');
+      await queries.cancel(principalOf(request), projectOf(request), id);
+      return reply.code(201).send();
+    },
+  });
+
   app.post(`${prefix}/:project_id/query/`, {
     config: { scope: 'query:read' },
     schema: { tags, params: Params, body: QueryBody, response: { 200: AnyObject, ...errorResponses } },
