@@ -5,7 +5,7 @@
 // flags.
 //
 // State: (1 entry start per step, 2 entry step times per step, 3 furthest step, 4 its step times).
-import { and, binary, call, field, lambda, not, or, tuple } from '../../ast/build.js';
+import { and, binary, call, not, or, tuple } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
 import { ACC, at, el, ELEMENT_MASK, ELEMENT_TS, emptyInt64s, fold, int64, minus, num } from './sql.js';
 

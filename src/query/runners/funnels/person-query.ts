@@ -16,7 +16,7 @@ import { orderedFold } from './fold-ordered.js';
 import { unorderedFold, unorderedReached, unorderedTimes } from './fold-unordered.js';
 import { packedEvents, TUPLE_ACCESS, type EventAccess, type PackedEvents } from './pack.js';
 import { exclusionMask, funnelSpec, stepMask, type FunnelSpec } from './spec.js';
-import { at, el, num } from './sql.js';
+import { el, num } from './sql.js';
 
 export interface PersonQueryInput {
   readonly query: FunnelsQuery;
@@ -91,11 +91,12 @@ export function personQuery(input: PersonQueryInput): PersonQuery {
   const evs = field('fn_events');
 
   const extraGroup: Expr[] = perValue ? [bv] : [];
+  // Funnel trends read every event's period, so the events are unpacked once, here.
   if (input.period) return { select: perPeriod(select({
-    select: [alias(field('fn_actor'), 'actor'), alias(personValue, 'breakdown_value'), alias(sorted, 'fn_events')],
+    select: [alias(field('fn_actor'), 'actor'), alias(personValue, 'breakdown_value'), alias(packed.unpackAll(sorted), 'fn_events')],
     from: subquery(events, 'funnel_events'),
     groupBy: [field('actor'), ...extraGroup],
-  }), spec, filter.funnelOrderType, input.period, packed), spec };
+  }), spec, filter.funnelOrderType, input.period), spec };
   const perPerson = select({
     select: [
       alias(field('fn_actor'), 'actor'),
@@ -114,16 +115,16 @@ export function personQuery(input: PersonQueryInput): PersonQuery {
  * Funnel trends: one row per person and entrance period (the period of a step-1 event), walking
  * the person's events with step 1 limited to the events of that period.
  */
-function perPeriod(persons: Select, spec: FunnelSpec, order: OrderType, periodOf: (timestamp: Expr) => Expr, packed: PackedEvents): Select {
+function perPeriod(persons: Select, spec: FunnelSpec, order: OrderType, periodOf: (timestamp: Expr) => Expr): Select {
   const e = field('e');
   const period = field('period');
   const eventPeriod = periodOf(call('fromUnixTimestamp64Micro', el(e, 1), constant('UTC')));
-  const entrances = call('arrayDistinct', call('arrayMap', lambda(['e'], eventPeriod), call('arrayFilter', lambda(['e'], call('bitTest', el(e, 2), num(0))), packed.unpackAll(field('fn_events')))));
+  const entrances = call('arrayDistinct', call('arrayMap', lambda(['e'], eventPeriod), call('arrayFilter', lambda(['e'], call('bitTest', el(e, 2), num(0))), field('fn_events'))));
   const limited = call('arrayMap', lambda(['e'], tuple(
     el(e, 1),
     call('if', and(call('bitTest', el(e, 2), num(0)), binary('!=', eventPeriod, period)), call('bitXor', el(e, 2), call('toUInt64', num(1))), el(e, 2)),
     el(e, 3),
-  )), packed.unpackAll(field('fn_events')));
+  )), field('fn_events'));
   return select({
     select: [field('actor'), field('breakdown_value'), period, ...foldColumns(prepareElements(limited, spec, order, null), spec, order)],
     from: subquery(persons, 'funnel_persons'),

@@ -1,14 +1,12 @@
 // Trends: one statement per series and period (series over the same events share one), shaped into PostHog's result items; formulas,
 // cumulative, smoothing and compare labels are applied to the numbers afterwards.
-import { DateTime } from 'luxon';
-import { alias, binary, call, field, select, table } from '../../ast/build.js';
 import type { QueryContext } from '../../context.js';
 import { previousPeriod, resolveDateRange, type ResolvedDateRange } from '../../dates/index.js';
 import type { QueryRun } from '../../execute.js';
 import { TOTAL_VALUE_DISPLAYS, type FormulaNode, type Interval, type SeriesNode, type TrendsQuery } from '../../nodes/schema.js';
+import { earliestEvent, utcText } from '../event-range.js';
 import type { InsightRunner } from '../runner.js';
 import { limitBreakdownValues } from './breakdown-limit.js';
-import { instant } from './buckets.js';
 import { evaluateFormula, parseFormula } from './formula.js';
 import {
   actionDict, cumulative, densify, filterDict, seriesLabel, smooth,
@@ -35,9 +33,6 @@ interface Period {
 /** PostHog's BREAKDOWN_VALUES_LIMIT, and the larger default of the world map (one value per country). */
 const BREAKDOWN_LIMIT = 25;
 const WORLD_MAP_BREAKDOWN_LIMIT = 250;
-
-/** PostHog's first-event floor when looking for the earliest event of "all time". */
-const EARLIEST_FLOOR = '2015-01-01 00:00:00.000';
 
 export const trendsRunner: InsightRunner<TrendsQuery, TrendsResult> = {
   kind: 'TrendsQuery',
@@ -101,19 +96,14 @@ async function runPeriod(
   totalValue: boolean, cumulativeDisplay: boolean,
 ): Promise<SeriesValues[][]> {
   if (range.buckets.length === 0) return seriesList.map(() => []);
-  const utc = (t: DateTime, end = false) => {
-    const text = t.toUTC().toFormat('yyyy-MM-dd HH:mm:ss.SSS');
-    // luxon stops at milliseconds; an inclusive end of .999 means .999999 for microsecond timestamps.
-    return end && t.millisecond === 999 ? `${text}999` : text;
-  };
   const inputs = seriesList.map((series): SeriesQueryInput => ({
     series,
     properties: query.properties,
     testAccounts: query.filterTestAccounts ? context.testAccountFilters : null,
     breakdown: query.breakdownFilter,
     window: {
-      fromUtc: utc(range.eventsFrom),
-      toUtc: utc(range.dateTo, true),
+      fromUtc: utcText(range.eventsFrom),
+      toUtc: utcText(range.dateTo, true),
       interval: range.interval,
       firstBucket: Math.round(range.buckets[0]!.toSeconds()),
       lastBucket: Math.round(range.buckets[range.buckets.length - 1]!.toSeconds()),
@@ -209,18 +199,3 @@ function applyFormula(
   const desc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
   return results.sort((a, b) => kind(a.breakdown_value) - kind(b.breakdown_value) || total(b) - total(a) || desc(a.breakdown_value ?? '', b.breakdown_value ?? ''));
 }
-
-/** The project's first event since 2015, for date_from "all"; null when it has none. */
-async function earliestEvent(run: QueryRun): Promise<DateTime | null> {
-  // min() of no rows is the zero date, not NULL, so the count tells an empty project apart.
-  const rows = await run.rows<{ earliest: string; events: string }>(select({
-    select: [alias(call('toString', call('min', field('timestamp', 'e'))), 'earliest'), alias(call('count'), 'events')],
-    from: table('events', 'e'),
-    where: binary('>=', field('timestamp', 'e'), instant(EARLIEST_FLOOR)),
-  }));
-  const row = rows[0];
-  if (!row || Number(row.events) === 0) return null;
-  return DateTime.fromSQL(row.earliest, { zone: 'UTC' });
-}
-
-
