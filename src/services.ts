@@ -13,6 +13,10 @@ import { ProjectTokens } from './core/capture/project-tokens.js';
 import { CaptureService } from './core/capture/service.js';
 import { DemoDataRunner } from './core/demo/runner.js';
 import { ProjectsService } from './core/projects/service.js';
+import { DashboardsService } from './core/dashboards/service.js';
+import { InsightsService } from './core/insights/service.js';
+import { InsightSharingService } from './core/insights/sharing.js';
+import { QueryResults } from './core/queries/results.js';
 import { InsightQueryService } from './core/queries/service.js';
 import { QueryExecutor } from './query/execute.js';
 import { openEventStore } from './storage/events/connect.js';
@@ -38,6 +42,11 @@ export interface Services {
   readonly queries: InsightQueryService;
   /** The one executor every analytical statement runs through (limits, query ids, cancel). */
   readonly executor: QueryExecutor;
+  /** Cached and background query results (refresh modes). */
+  readonly results: QueryResults;
+  readonly insights: InsightsService;
+  readonly sharing: InsightSharingService;
+  readonly dashboards: DashboardsService;
   readonly accounts: AccountsService;
   readonly identity: IdentityService;
   readonly capture: CaptureService;
@@ -106,13 +115,21 @@ export async function createServices(config: Config, options: ServiceOptions = {
     personsRepository,
     new PersonProcessor(personsRepository, options.onPersonWarning),
     new GroupProcessor(personsRepository),
-    (teamIds) => void projects.markIngested(teamIds).catch(onBackgroundError),
+    async (written) => {
+      void projects.markIngested(written.map((w) => w.teamId)).catch(onBackgroundError);
+      // Awaited: a result cached before these events must read as outdated once they are acknowledged.
+      const marks = written.flatMap((w) => w.days.map((day) => ({ team_id: w.teamId, day })));
+      await repositories.queryCache.markWritten(marks, new Date().toISOString()).catch(onBackgroundError);
+    },
   );
   const committer = new GroupCommitter<TeamEvents>((items) => writer.write(items), (item) => item.events.length, GROUP_COMMIT);
   const capture = new CaptureService(tokens, committer);
   demo = new DemoDataRunner(capture, onBackgroundError);
   const actions = new ActionsService(repositories, access);
   const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });
+  const queries = new InsightQueryService(access, actions, executor);
+  const results = new QueryResults(queries, repositories.queryCache);
+  const insights = new InsightsService(repositories, access, queries, results);
   const authenticatorOptions = options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {};
   return {
     config,
@@ -122,8 +139,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
     authenticator: new KeyAuthenticator(repositories.apiKeys, authenticatorOptions),
     projects,
     actions,
-    queries: new InsightQueryService(access, actions, executor),
+    queries,
     executor,
+    results,
+    insights,
+    sharing: new InsightSharingService(repositories, insights),
+    dashboards: new DashboardsService(repositories, access, insights),
     accounts: new AccountsService(repositories, projects),
     identity: new IdentityService(repositories, access),
     capture,
@@ -136,6 +157,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     close: async () => {
       await demo.stop();
       await capture.drain();
+      await results.drain();
       await events.close();
       await meta.close();
     },

@@ -9,8 +9,10 @@ import { installErrorHandling } from './error-handler.js';
 import { RouteIndex } from './route-index.js';
 import { actionRoutes } from './routes/actions.js';
 import { captureRoutes } from './routes/capture.js';
+import { dashboardRoutes } from './routes/dashboards.js';
 import { healthRoutes } from './routes/health.js';
 import { identityRoutes } from './routes/identity.js';
+import { insightRoutes } from './routes/insights.js';
 import { projectRoutes } from './routes/projects.js';
 import { queryRoutes } from './routes/queries.js';
 import { ErrorBody } from './schemas/common.js';
@@ -80,6 +82,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   projectRoutes(app, services);
   actionRoutes(app, services);
   queryRoutes(app, services);
+  insightRoutes(app, services);
+  dashboardRoutes(app, services);
   await captureRoutes(app, services);
   return app;
 }

@@ -10,9 +10,13 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a key needs; 'authenticated' admits any valid key. */
     scope?: RequiredScope | 'authenticated';
+    /** A GET that a sharing token (`?sharing_access_token=`) may open instead of a key. */
+    sharingToken?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** The sharing token the request was let in with, on routes that accept one. */
+    sharingToken: string | null;
   }
 }
 
@@ -45,11 +49,20 @@ export function principalOf(request: FastifyRequest): Principal {
 
 export function installAuth(app: FastifyInstance, authenticator: KeyAuthenticator): void {
   app.decorateRequest('principal', null);
+  app.decorateRequest('sharingToken', null);
   // preValidation: the body is parsed (it may carry the key) but not yet validated, so an
   // unauthenticated caller learns nothing from validation errors.
   app.addHook('preValidation', async (request) => {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
+    if (request.routeOptions.config.sharingToken && request.method === 'GET') {
+      const token = (request.query as Record<string, unknown> | undefined)?.sharing_access_token;
+      // The token is checked by the handler, which alone knows what it opens.
+      if (typeof token === 'string' && token !== '') {
+        request.sharingToken = token;
+        return;
+      }
+    }
     const presented = presentedKey(request);
     if (!presented) throw new NotAuthenticatedError();
     const principal = await authenticator.authenticate(presented.key);

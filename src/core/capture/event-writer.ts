@@ -13,14 +13,23 @@ export interface TeamEvents {
   events: CapturedEvent[];
 }
 
+export interface StoredDays {
+  teamId: number;
+  /** yyyy-mm-dd, UTC. */
+  days: string[];
+}
+
 export class EventWriter {
   constructor(
     private readonly events: EventsRepository,
     private readonly personsRepository: PersonsRepository,
     private readonly persons: PersonProcessor,
     private readonly groups: GroupProcessor,
-    /** Told which projects just had events stored (sets `ingested_event`). */
-    private readonly onStored: (teamIds: number[]) => void,
+    /**
+     * Told, before the events are acknowledged, which projects had events stored and for which UTC
+     * days (sets `ingested_event`, and marks cached results over those days as outdated).
+     */
+    private readonly onStored: (written: StoredDays[]) => Promise<void>,
   ) {}
 
   async write(items: readonly TeamEvents[]): Promise<void> {
@@ -42,7 +51,7 @@ export class EventWriter {
       this.groups.forget();
       throw error;
     }
-    if (rows.length > 0) this.onStored([...new Set(rows.map((r) => r.team_id))]);
+    if (rows.length > 0) await this.onStored(storedDays(rows));
   }
 
   /** First write wins: a uuid already stored, or earlier in this batch, is dropped. */
@@ -52,6 +61,16 @@ export class EventWriter {
     const stored = await this.events.existingUuids(teamId, [...seen]);
     return stored.size === 0 ? unique : unique.filter((e) => !stored.has(e.uuid));
   }
+}
+
+function storedDays(rows: readonly EventRow[]): StoredDays[] {
+  const teams = new Map<number, Set<string>>();
+  for (const row of rows) {
+    const days = teams.get(row.team_id) ?? new Set<string>();
+    days.add(row.timestamp.slice(0, 10));
+    teams.set(row.team_id, days);
+  }
+  return [...teams].map(([teamId, days]) => ({ teamId, days: [...days] }));
 }
 
 function byTeam(items: readonly TeamEvents[]): Map<number, CapturedEvent[]> {

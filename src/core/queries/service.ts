@@ -14,7 +14,7 @@ import type { InsightQuery } from '../../query/nodes/schema.js';
 import { funnelActors } from '../../query/runners/funnels/runner.js';
 import { RUNNERS } from '../../query/runners/registry.js';
 import type { FunnelsQuery } from '../../query/nodes/schema.js';
-import type { VisibleProjectRow } from '../../storage/meta/repositories/projects.js';
+import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
 
 export interface QueryOutcome {
   readonly results: unknown;
@@ -36,7 +36,11 @@ export class InsightQueryService {
   ) {}
 
   async run(principal: Principal, projectParam: string, query: InsightQuery, clientQueryId: string = randomUUID()): Promise<QueryOutcome> {
-    const project = await this.access.project(principal, projectParam);
+    return this.runInProject(await this.access.project(principal, projectParam), query, clientQueryId);
+  }
+
+  /** Runs a query in a project the caller has already been allowed into. */
+  async runInProject(project: ProjectRow, query: InsightQuery, clientQueryId: string = randomUUID()): Promise<QueryOutcome> {
     const context = await this.context(project, query);
     const run = this.executor.start(project.id, clientQueryId);
     const started = performance.now();
@@ -70,8 +74,15 @@ export class InsightQueryService {
     return this.executor.cancel(project.id, clientQueryId);
   }
 
-  private async context(project: VisibleProjectRow, query: InsightQuery): Promise<QueryContext> {
+  /** The project settings a result depends on besides the query (part of its cache key). */
+  clockOf(project: ProjectRow): { timezone: string; weekStartDay: 0 | 1 } {
     const settings = readSettings(project);
+    return { timezone: typeof settings.timezone === 'string' ? settings.timezone : 'UTC', weekStartDay: settings.week_start_day === 1 ? 1 : 0 };
+  }
+
+  private async context(project: ProjectRow, query: InsightQuery): Promise<QueryContext> {
+    const settings = readSettings(project);
+    const clock = this.clockOf(project);
     const actionIds = [...new Set(query.series.filter((s) => s.kind === 'ActionsNode').map((s) => (s as { id: number }).id))];
     if (query.kind === 'FunnelsQuery') {
       for (const exclusion of query.funnelsFilter.exclusions) if (exclusion.id !== undefined) actionIds.push(exclusion.id);
@@ -84,8 +95,8 @@ export class InsightQueryService {
     return {
       project: {
         id: project.id,
-        timezone: typeof settings.timezone === 'string' ? settings.timezone : 'UTC',
-        weekStartDay: settings.week_start_day === 1 ? 1 : 0,
+        timezone: clock.timezone,
+        weekStartDay: clock.weekStartDay,
         testAccountFilters: settings.test_account_filters,
       },
       now: this.clock(),

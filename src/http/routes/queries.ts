@@ -3,7 +3,9 @@
 // Legacy filters are converted to the query node at the edge; only the node is ever run.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ValidationError } from '../../errors.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import { responseBody } from '../../core/queries/results.js';
+import { parseRefreshMode } from '../../query/cache/policy.js';
 import type { QueryOutcome } from '../../core/queries/service.js';
 import { filtersFromQueryString, funnelsQueryFromFilters, trendsQueryFromFilters } from '../../query/nodes/legacy-filters.js';
 import { isObject } from '../../query/nodes/read-json.js';
@@ -14,10 +16,12 @@ import { linkTo, parseLimitOffset } from '../pagination.js';
 import { AnyJson, errorResponses } from '../schemas/common.js';
 
 const Params = Type.Object({ project_id: Type.String() });
+const StatusParams = Type.Object({ project_id: Type.String(), query_id: Type.String({ maxLength: 200 }) });
 const AnyObject = Type.Object({}, { additionalProperties: true });
 const QueryBody = Type.Object({
   query: AnyJson('a TrendsQuery, FunnelsQuery or an InsightVizNode around one'),
-  refresh: Type.Optional(AnyJson('blocking (default for /query/), force_blocking, true ...')),
+  refresh: Type.Optional(AnyJson('blocking (default for /query/), async, lazy_async, force_blocking, force_async, force_cache, true, false')),
+  async: Type.Optional(AnyJson('legacy: true means refresh=async')),
   client_query_id: Type.Optional(Type.String({ maxLength: 200 })),
 }, { additionalProperties: true });
 
@@ -33,25 +37,6 @@ function legacyResponse(outcome: QueryOutcome) {
     next: null,
     hogql: outcome.hogql,
     timings: outcome.timings,
-  };
-}
-
-/** The /query/ body, in PostHog's field names. */
-function queryResponse(outcome: QueryOutcome) {
-  return {
-    results: outcome.results,
-    hasMore: outcome.hasMore,
-    ...outcome.extra,
-    is_cached: false,
-    last_refresh: outcome.lastRefresh,
-    next_allowed_client_refresh: outcome.lastRefresh,
-    cache_target_age: null,
-    timezone: outcome.timezone,
-    hogql: outcome.hogql,
-    timings: outcome.timings,
-    query_status: null,
-    error: null,
-    client_query_id: outcome.clientQueryId,
   };
 }
 
@@ -81,13 +66,49 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
     },
   });
 
+  // PostHog's query endpoint: blocking unless told otherwise (an absent refresh is not force_cache
+  // here); an async mode answers 202 with a query_status to poll.
   app.post(`${prefix}/:project_id/query/`, {
     config: { scope: 'query:read' },
-    schema: { tags, params: Params, body: QueryBody, response: { 200: AnyObject, ...errorResponses } },
-    handler: async (request) => {
-      const body = request.body as { query: unknown; client_query_id?: string };
+    schema: { tags, params: Params, body: QueryBody, response: { 200: AnyObject, 202: AnyObject, ...errorResponses } },
+    handler: async (request, reply) => {
+      const body = request.body as { query: unknown; client_query_id?: string; refresh?: unknown; async?: unknown };
       const query = readInsightQuery(body.query, 'query');
-      return queryResponse(await queries.run(principalOf(request), projectOf(request), query, body.client_query_id));
+      const mode = body.refresh === undefined && body.async === true ? 'async' : parseRefreshMode(body.refresh, 'blocking');
+      const { project } = await services.insights.reader(principalOf(request), projectOf(request));
+      const outcome = await services.results.get({ project, query, mode, clientQueryId: body.client_query_id });
+      const running = outcome.queryStatus !== null && !outcome.queryStatus.complete;
+      const payload = outcome.response
+        ? { ...responseBody(outcome.response, outcome.isCached), query_status: outcome.queryStatus, error: null, client_query_id: body.client_query_id ?? null }
+        : { results: null, cache_key: outcome.cacheKey, is_cached: false, query_status: outcome.queryStatus };
+      return reply.code(running ? 202 : 200).send(payload);
+    },
+  });
+
+  // Polling a background calculation: 202 while it runs, 200 when done, 400 when it failed.
+  app.get(`${prefix}/:project_id/query/:query_id/`, {
+    config: { scope: 'query:read' },
+    schema: { tags, params: StatusParams, response: { 200: AnyObject, 202: AnyObject, 400: AnyObject, ...errorResponses } },
+    handler: async (request, reply) => {
+      const { project } = await services.insights.reader(principalOf(request), projectOf(request));
+      const status = await services.results.status(project.id, (request.params as { query_id: string }).query_id);
+      if (!status) throw new NotFoundError('Query not found.');
+      return reply.code(!status.complete ? 202 : status.error ? (status.error_message ? 400 : 500) : 200).send({ query_status: status });
+    },
+  });
+
+  // Stops a calculation (in the engine too) and forgets its status.
+  app.delete(`${prefix}/:project_id/query/:query_id/`, {
+    config: { scope: 'query:read' },
+    schema: { tags, params: StatusParams, response: { 200: AnyObject, ...errorResponses } },
+    handler: async (request) => {
+      const { project } = await services.insights.reader(principalOf(request), projectOf(request));
+      const id = (request.params as { query_id: string }).query_id;
+      const status = await services.results.status(project.id, id);
+      if (status?.complete) return { message: 'Query already complete' };
+      await queries.cancel(principalOf(request), projectOf(request), id);
+      await services.results.forget(project.id, id);
+      return { message: status ? 'Query cancelled' : 'Query not found' };
     },
   });
 

@@ -99,6 +99,110 @@ export interface CountersTable {
   value: number;
 }
 
+export interface InsightsTable {
+  id: Generated<number>;
+  team_id: number;
+  /** 8 random characters of [A-Za-z0-9] unless the client chose one; unique per project. */
+  short_id: string;
+  name: string | null;
+  derived_name: string | null;
+  description: string | null;
+  /** JSON: the legacy filters dict, kept as sent ({} when none). */
+  filters: string;
+  /** JSON: the query node, kept as sent, or null. */
+  query: string | null;
+  order: number | null;
+  deleted: number;
+  saved: number;
+  favorited: number;
+  is_sample: number;
+  /** JSON array of normalised tag names. */
+  tags: string;
+  created_by: number | null;
+  last_modified_by: number | null;
+  created_at: string;
+  updated_at: string;
+  last_modified_at: string;
+}
+
+export interface DashboardsTable {
+  id: Generated<number>;
+  team_id: number;
+  name: string | null;
+  description: string;
+  pinned: number;
+  /** JSON: {date_from, date_to, properties} applied to every tile. */
+  filters: string;
+  tags: string;
+  restriction_level: number;
+  deleted: number;
+  created_by: number | null;
+  created_at: string;
+  last_accessed_at: string | null;
+}
+
+export interface DashboardTilesTable {
+  id: Generated<number>;
+  dashboard_id: number;
+  insight_id: number;
+  layouts: string;
+  color: string | null;
+  /** PostHog's nullable flag: null and 0 both mean the tile is shown. */
+  deleted: number | null;
+  created_at: string;
+}
+
+export interface SharingConfigurationsTable {
+  id: Generated<number>;
+  team_id: number;
+  insight_id: number | null;
+  dashboard_id: number | null;
+  enabled: number;
+  access_token: string;
+  created_at: string;
+}
+
+export interface InsightViewsTable {
+  team_id: number;
+  user_id: number;
+  insight_id: number;
+  last_viewed_at: string;
+}
+
+export interface QueryCacheTable {
+  cache_key: string;
+  team_id: number;
+  /** JSON of the calculated response (results, columns, hogql, ...). */
+  response: string;
+  last_refresh: string;
+  computed_at: string;
+  range_from: string | null;
+  range_to: string | null;
+}
+
+export interface QueryStatusTable {
+  team_id: number;
+  id: string;
+  insight_id: number | null;
+  dashboard_id: number | null;
+  complete: number;
+  error: number;
+  error_message: string | null;
+  /** JSON of the finished response. */
+  results: string | null;
+  start_time: string;
+  end_time: string | null;
+  expiration_time: string;
+  task_id: string;
+}
+
+export interface EventWriteMarksTable {
+  team_id: number;
+  /** UTC day, yyyy-mm-dd. */
+  day: string;
+  written_at: string;
+}
+
 export interface MetaSchema {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -108,4 +212,12 @@ export interface MetaSchema {
   activity_log: ActivityLogTable;
   actions: ActionsTable;
   counters: CountersTable;
+  insights: InsightsTable;
+  dashboards: DashboardsTable;
+  dashboard_tiles: DashboardTilesTable;
+  sharing_configurations: SharingConfigurationsTable;
+  insight_views: InsightViewsTable;
+  query_cache: QueryCacheTable;
+  query_status: QueryStatusTable;
+  event_write_marks: EventWriteMarksTable;
 }

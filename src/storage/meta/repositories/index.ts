@@ -4,8 +4,13 @@ import { ActionsRepository } from './actions.js';
 import { ActivityLogRepository } from './activity-log.js';
 import { ApiKeysRepository } from './api-keys.js';
 import { CountersRepository } from './counters.js';
+import { DashboardsRepository } from './dashboards.js';
+import { InsightViewsRepository } from './insight-views.js';
+import { InsightsRepository } from './insights.js';
 import { OrganizationsRepository } from './organizations.js';
 import { ProjectsRepository } from './projects.js';
+import { QueryCacheRepository } from './query-cache.js';
+import { SharingRepository } from './sharing.js';
 import { UsersRepository } from './users.js';
 
 /** Every metadata repository over one connection (or one transaction). */
@@ -17,6 +22,11 @@ export class Repositories {
   readonly activityLog: ActivityLogRepository;
   readonly counters: CountersRepository;
   readonly actions: ActionsRepository;
+  readonly insights: InsightsRepository;
+  readonly dashboards: DashboardsRepository;
+  readonly sharing: SharingRepository;
+  readonly insightViews: InsightViewsRepository;
+  readonly queryCache: QueryCacheRepository;
 
   constructor(private readonly db: Kysely<MetaSchema>) {
     this.organizations = new OrganizationsRepository(db);
@@ -26,6 +36,11 @@ export class Repositories {
     this.activityLog = new ActivityLogRepository(db);
     this.counters = new CountersRepository(db);
     this.actions = new ActionsRepository(db);
+    this.insights = new InsightsRepository(db);
+    this.dashboards = new DashboardsRepository(db);
+    this.sharing = new SharingRepository(db);
+    this.insightViews = new InsightViewsRepository(db);
+    this.queryCache = new QueryCacheRepository(db);
   }
 
   /** Runs `work` atomically: all of its writes land, or none do. */

@@ -14,6 +14,12 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Several users at once (creators and editors shown on a page of objects). */
+  async findMany(ids: readonly number[]): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('users').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  }
+
   async insert(user: Omit<UserRow, 'id'>): Promise<UserRow> {
     return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
   }

@@ -1,0 +1,162 @@
+// Dashboards: named collections of insight tiles with filters and a date range that override
+// their insights'. Soft-deleted only (PATCH {"deleted": true}); DELETE is refused like insights'.
+import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors.js';
+import type { RefreshMode } from '../../query/cache/policy.js';
+import type { DashboardChanges, DashboardRow } from '../../storage/meta/repositories/dashboards.js';
+import type { Repositories } from '../../storage/meta/repositories/index.js';
+import type { AccessResolver } from '../access.js';
+import { userView } from '../accounts/identity.js';
+import { cleanTags } from '../actions/validate.js';
+import type { Principal } from '../auth/principal.js';
+import { checkDashboardFilters } from '../insights/query-of.js';
+import type { InsightsService } from '../insights/service.js';
+import { CAN_EDIT, EVERYONE_IN_PROJECT_CAN_EDIT } from '../insights/view.js';
+import { nowIso } from '../tokens.js';
+
+const DASHBOARD_ID = /^[1-9]\d{0,9}$/;
+
+export interface DashboardInput {
+  name?: string | null | undefined;
+  description?: string | undefined;
+  pinned?: boolean | undefined;
+  filters?: unknown;
+  tags?: string[] | undefined;
+  deleted?: boolean | undefined;
+  tiles?: { id: number; layouts?: unknown; color?: string | null; deleted?: boolean }[] | undefined;
+}
+
+function parseDashboardId(text: string): number {
+  if (!DASHBOARD_ID.test(text) || Number(text) > 2 ** 31 - 1) throw new NotFoundError();
+  return Number(text);
+}
+
+function changesOf(input: DashboardInput): DashboardChanges {
+  const changes: DashboardChanges = {};
+  if (input.name !== undefined) changes.name = input.name === null ? null : input.name.replace(/\0/g, '');
+  if (input.description !== undefined) changes.description = input.description.replace(/\0/g, '');
+  if (input.pinned !== undefined) changes.pinned = input.pinned ? 1 : 0;
+  if (input.filters !== undefined) changes.filters = JSON.stringify(input.filters === null ? {} : checkDashboardFilters(input.filters));
+  if (input.tags !== undefined) changes.tags = JSON.stringify(cleanTags(input.tags));
+  if (input.deleted !== undefined) changes.deleted = input.deleted ? 1 : 0;
+  return changes;
+}
+
+export class DashboardsService {
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly access: AccessResolver,
+    private readonly insights: InsightsService,
+  ) {}
+
+  async list(principal: Principal, projectParam: string, page: { limit: number; offset: number }) {
+    const project = await this.access.project(principal, projectParam);
+    const { count, rows } = await this.repositories.dashboards.listLive(project.id, page);
+    const users = await this.usersOf(rows);
+    return { count, results: rows.map((row) => this.basicView(row, users)) };
+  }
+
+  async create(principal: Principal, projectParam: string, input: DashboardInput) {
+    const project = await this.access.project(principal, projectParam);
+    const changes = changesOf(input);
+    const row = await this.repositories.dashboards.insert({
+      team_id: project.id,
+      name: changes.name ?? null,
+      description: changes.description ?? '',
+      pinned: changes.pinned ?? 0,
+      filters: changes.filters ?? '{}',
+      tags: changes.tags ?? '[]',
+      restriction_level: EVERYONE_IN_PROJECT_CAN_EDIT,
+      deleted: changes.deleted ?? 0,
+      created_by: principal.userId,
+      created_at: nowIso(),
+      last_accessed_at: null,
+    });
+    return this.fullView(principal, projectParam, row, 'force_cache');
+  }
+
+  async get(principal: Principal, projectParam: string, idParam: string, refresh: RefreshMode) {
+    const project = await this.access.project(principal, projectParam);
+    const row = await this.repositories.dashboards.findById(project.id, parseDashboardId(idParam));
+    if (!row || row.deleted === 1) throw new NotFoundError();
+    return this.fullView(principal, projectParam, row, refresh);
+  }
+
+  async update(principal: Principal, projectParam: string, idParam: string, input: DashboardInput) {
+    const project = await this.access.project(principal, projectParam);
+    const id = parseDashboardId(idParam);
+    const row = await this.repositories.transaction(async (repos) => {
+      const before = await repos.dashboards.findById(project.id, id);
+      if (!before || (before.deleted === 1 && input.deleted !== false)) throw new NotFoundError();
+      const changes = changesOf(input);
+      if (Object.keys(changes).length > 0) await repos.dashboards.update(project.id, id, changes);
+      if (input.tiles) {
+        const tiles = new Map((await repos.dashboards.tilesOfDashboard(id)).map((t) => [t.id, t]));
+        for (const [i, tile] of input.tiles.entries()) {
+          if (!tiles.has(tile.id)) throw new ValidationError(`Tile ${tile.id} is not on this dashboard.`, `tiles__${i}__id`, 'does_not_exist');
+          const tileChanges: { layouts?: string; color?: string | null; deleted?: number } = {};
+          if (tile.layouts !== undefined) tileChanges.layouts = JSON.stringify(tile.layouts ?? {});
+          if (tile.color !== undefined) tileChanges.color = tile.color;
+          if (tile.deleted !== undefined) tileChanges.deleted = tile.deleted ? 1 : 0;
+          if (Object.keys(tileChanges).length > 0) await repos.dashboards.updateTile(id, tile.id, tileChanges);
+        }
+      }
+      return { ...before, ...changes } as DashboardRow;
+    });
+    return this.fullView(principal, projectParam, row, 'force_cache');
+  }
+
+  async refuseDelete(principal: Principal, projectParam: string, idParam: string): Promise<never> {
+    const project = await this.access.project(principal, projectParam);
+    const row = await this.repositories.dashboards.findById(project.id, parseDashboardId(idParam));
+    if (!row || row.deleted === 1) throw new NotFoundError();
+    throw new MethodNotAllowedError('DELETE');
+  }
+
+  private async usersOf(rows: readonly DashboardRow[]) {
+    const users = await this.repositories.users.findMany(rows.map((r) => r.created_by).filter((id): id is number => id !== null));
+    return new Map(users.map((u) => [u.id, userView(u)]));
+  }
+
+  /** PostHog's DashboardBasicSerializer. */
+  private basicView(row: DashboardRow, users: Map<number, ReturnType<typeof userView>>) {
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      pinned: row.pinned === 1,
+      created_at: row.created_at,
+      created_by: row.created_by === null ? null : (users.get(row.created_by) ?? null),
+      last_accessed_at: row.last_accessed_at,
+      is_shared: false,
+      deleted: row.deleted === 1,
+      creation_mode: 'default',
+      tags: JSON.parse(row.tags) as string[],
+      restriction_level: row.restriction_level,
+      effective_restriction_level: row.restriction_level,
+      effective_privilege_level: CAN_EDIT,
+      user_access_level: 'editor',
+      team_id: row.team_id,
+    };
+  }
+
+  /** The dashboard with its filters and its live tiles, each tile's insight seen through the dashboard's filters. */
+  private async fullView(principal: Principal, projectParam: string, row: DashboardRow, refresh: RefreshMode) {
+    const users = await this.usersOf([row]);
+    const reader = await this.insights.reader(principal, projectParam);
+    const tiles = [];
+    for (const tile of await this.repositories.dashboards.tilesOfDashboard(row.id)) {
+      if (tile.deleted === 1) continue;
+      const insight = await this.repositories.insights.findById(row.team_id, tile.insight_id);
+      if (!insight || insight.deleted === 1) continue;
+      tiles.push({
+        id: tile.id,
+        insight: await this.insights.show(reader, insight, refresh, row.deleted === 1 ? null : row.id),
+        text: null,
+        layouts: JSON.parse(tile.layouts) as unknown,
+        color: tile.color,
+        deleted: tile.deleted === null ? null : false,
+      });
+    }
+    return { ...this.basicView(row, users), filters: JSON.parse(row.filters) as unknown, variables: {}, tiles };
+  }
+}

@@ -1,0 +1,114 @@
+// Sharing an insight: a configuration with an access token that, while enabled, lets anyone read
+// that one insight (and its result) without a key. PostHog's sharing.py behaviour.
+import { randomBytes } from 'node:crypto';
+import { PermissionDeniedError } from '../../errors.js';
+import type { Repositories } from '../../storage/meta/repositories/index.js';
+import type { SharingRow } from '../../storage/meta/repositories/sharing.js';
+import { recordActivity } from '../activity.js';
+import type { Principal } from '../auth/principal.js';
+import { nowIso } from '../tokens.js';
+import { INSIGHT_ACTIVITY_SCOPE, insightActivityDetail, type InsightReader, type InsightsService } from './service.js';
+
+/** secrets.token_urlsafe(22): 30 characters of [A-Za-z0-9_-]. */
+const newAccessToken = (): string => randomBytes(22).toString('base64url');
+
+function sharingView(row: Pick<SharingRow, 'created_at' | 'enabled' | 'access_token'> | null) {
+  return {
+    created_at: row?.created_at ?? null,
+    enabled: row ? row.enabled === 1 : false,
+    access_token: row?.access_token ?? newAccessToken(),
+    settings: null,
+    password_required: false,
+    share_passwords: [] as unknown[],
+  };
+}
+
+export class InsightSharingService {
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly insights: InsightsService,
+  ) {}
+
+  /** The configuration, or an unsaved default with a fresh token when none exists. */
+  async get(principal: Principal, projectParam: string, idParam: string) {
+    const reader = await this.insights.reader(principal, projectParam);
+    const insight = await this.insights.findLive(reader, idParam);
+    const row = await this.repositories.sharing.forInsight(reader.project.id, insight.id);
+    return sharingView(row ?? null);
+  }
+
+  async update(principal: Principal, projectParam: string, idParam: string, input: { enabled?: boolean | undefined }) {
+    const reader = await this.insights.reader(principal, projectParam);
+    const insight = await this.insights.findLive(reader, idParam);
+    const { project } = reader;
+    const row = await this.repositories.transaction(async (repos) => {
+      const existing = await repos.sharing.forInsight(project.id, insight.id);
+      const enabled = input.enabled === undefined ? (existing?.enabled ?? 0) : input.enabled ? 1 : 0;
+      let saved: SharingRow;
+      if (existing) {
+        await repos.sharing.update(existing.id, { enabled });
+        saved = { ...existing, enabled };
+      } else {
+        saved = await repos.sharing.insert({ team_id: project.id, insight_id: insight.id, dashboard_id: null, enabled, access_token: newAccessToken(), created_at: nowIso() });
+      }
+      const was = existing?.enabled ?? 0;
+      if (input.enabled !== undefined && enabled !== was) {
+        await recordActivity(repos.activityLog, {
+          organizationId: project.organization_id,
+          projectId: project.id,
+          userId: principal.userId,
+          scope: INSIGHT_ACTIVITY_SCOPE,
+          itemId: String(insight.id),
+          activity: enabled ? 'sharing enabled' : 'sharing disabled',
+          detail: insightActivityDetail(insight, [{ type: INSIGHT_ACTIVITY_SCOPE, action: 'changed', field: 'sharing', before: { enabled: was === 1 }, after: { enabled: enabled === 1 } }]),
+        });
+      }
+      return saved;
+    });
+    return sharingView(row);
+  }
+
+  /** A new token; the old one stops working at once. */
+  async refresh(principal: Principal, projectParam: string, idParam: string) {
+    const reader = await this.insights.reader(principal, projectParam);
+    const insight = await this.insights.findLive(reader, idParam);
+    const { project } = reader;
+    const row = await this.repositories.transaction(async (repos) => {
+      const existing = await repos.sharing.forInsight(project.id, insight.id);
+      const token = newAccessToken();
+      let saved: SharingRow;
+      if (existing) {
+        await repos.sharing.update(existing.id, { access_token: token });
+        saved = { ...existing, access_token: token };
+      } else {
+        saved = await repos.sharing.insert({ team_id: project.id, insight_id: insight.id, dashboard_id: null, enabled: 0, access_token: token, created_at: nowIso() });
+      }
+      await recordActivity(repos.activityLog, {
+        organizationId: project.organization_id,
+        projectId: project.id,
+        userId: principal.userId,
+        scope: INSIGHT_ACTIVITY_SCOPE,
+        itemId: String(insight.id),
+        activity: 'access token refreshed',
+        detail: insightActivityDetail(insight, null),
+      });
+      return saved;
+    });
+    return sharingView(row);
+  }
+
+  /**
+   * The reader a sharing token grants: read-only access to its one insight. An unknown or disabled
+   * token, or one used under another project's path, is refused with 403.
+   */
+  async readerForToken(accessToken: string, projectParam: string | null): Promise<InsightReader> {
+    const refused = () => new PermissionDeniedError('The sharing access token is not valid, or sharing is disabled.');
+    if (accessToken.length > 100) throw refused();
+    const row = await this.repositories.sharing.byToken(accessToken);
+    if (!row || row.enabled !== 1 || row.insight_id === null) throw refused();
+    if (projectParam !== null && projectParam !== String(row.team_id)) throw refused();
+    const project = await this.repositories.projects.findById(row.team_id);
+    if (!project) throw refused();
+    return { project, userId: null, isAdmin: false, sharedInsightId: row.insight_id };
+  }
+}

@@ -1,0 +1,277 @@
+// Query results with PostHog's refresh modes: served from the shared cache when fresh enough,
+// calculated now, or calculated in the background with a status a client polls. The cache entry
+// and the background status live in the metadata store, so every API process sees them.
+//
+// A cached result is fresh while (a) the clock has not made it stale (PostHog's interval
+// thresholds) and (b) no events were stored for the days its range read since it was calculated.
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../errors.js';
+import {
+  cacheKey,
+  cacheTargetAge,
+  isStaleByClock,
+  nextAllowedClientRefresh,
+  type RefreshMode,
+} from '../../query/cache/policy.js';
+import type { Interval } from '../../query/dates/index.js';
+import type { InsightQuery } from '../../query/nodes/schema.js';
+import type { CachedResultRow, QueryCacheRepository, QueryStatusRow } from '../../storage/meta/repositories/query-cache.js';
+import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
+import type { InsightQueryService } from './service.js';
+
+/** A calculated response, as cached and as served (PostHog's field names). */
+export interface CalculatedResponse {
+  results: unknown;
+  hasMore: boolean;
+  /** Runner-specific fields: columns, types, resolved_date_range, isUdf, ... */
+  extra: Record<string, unknown>;
+  timezone: string;
+  last_refresh: string;
+  cache_target_age: string;
+  next_allowed_client_refresh: string;
+  hogql: string;
+  timings: { k: string; t: number }[];
+}
+
+export interface QueryStatusView {
+  id: string;
+  team_id: number;
+  insight_id: number | null;
+  dashboard_id: number | null;
+  query_async: true;
+  complete: boolean;
+  error: boolean;
+  error_message: string | null;
+  results: unknown;
+  start_time: string;
+  end_time: string | null;
+  expiration_time: string;
+  pickup_time: string | null;
+  task_id: string;
+  query_progress: null;
+}
+
+export interface ResultOutcome {
+  /** The result to show, or null (cache miss without calculation, or still calculating). */
+  response: CalculatedResponse | null;
+  isCached: boolean;
+  cacheKey: string;
+  /** Set while a background calculation runs (or just finished) for this request. */
+  queryStatus: QueryStatusView | null;
+}
+
+export interface ResultRequest {
+  project: ProjectRow;
+  query: InsightQuery;
+  mode: RefreshMode;
+  clientQueryId?: string | undefined;
+  insightId?: number | null;
+  dashboardId?: number | null;
+}
+
+/** How long lazy_async waits for a calculation before answering with its status instead. */
+const LAZY_ASYNC_WAIT_MS = 5_000;
+/** How long a background calculation's status stays pollable. */
+const STATUS_LIFETIME_MS = 60 * 60_000;
+
+const DAY_MS = 86_400_000;
+/** Buckets may start up to one interval before date_from (PostHog's start-of-interval rule). */
+const INTERVAL_SLACK_MS: Record<Interval, number> = { minute: DAY_MS, hour: DAY_MS, day: DAY_MS, week: 7 * DAY_MS, month: 31 * DAY_MS };
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export class QueryResults {
+  /** Calculations running in this process, by cache key: concurrent requests share one. */
+  private readonly inflight = new Map<string, Promise<CalculatedResponse>>();
+  /** Background calculations started here, so shutdown can wait for them. */
+  private readonly background = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly queries: InsightQueryService,
+    private readonly cache: QueryCacheRepository,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  keyOf(project: ProjectRow, query: InsightQuery): string {
+    return cacheKey({ query, teamId: project.id, ...this.queries.clockOf(project) });
+  }
+
+  async get(request: ResultRequest): Promise<ResultOutcome> {
+    const key = this.keyOf(request.project, request.query);
+    const { mode } = request;
+    const cached = mode === 'force_blocking' || mode === 'force_async' ? undefined : await this.cache.get(key, request.project.id);
+    const hit = (response: CalculatedResponse): ResultOutcome => ({ response, isCached: true, cacheKey: key, queryStatus: null });
+    if (cached && (mode === 'force_cache' || (await this.isFresh(cached, request.query, mode === 'lazy_async')))) {
+      return hit(JSON.parse(cached.response) as CalculatedResponse);
+    }
+    if (mode === 'force_cache') return { response: null, isCached: false, cacheKey: key, queryStatus: null };
+    if (mode === 'blocking' || mode === 'force_blocking') {
+      return { response: await this.calculate(request, key), isCached: false, cacheKey: key, queryStatus: null };
+    }
+    const { status, done } = await this.startBackground(request, key);
+    if (mode === 'lazy_async' && done) {
+      const finished = await waitAtMost(done, LAZY_ASYNC_WAIT_MS);
+      if (finished.settled) {
+        if (finished.error) throw finished.error;
+        return { response: finished.value!, isCached: false, cacheKey: key, queryStatus: null };
+      }
+    }
+    // While it runs, an older result (if any) is still worth showing.
+    const stale = cached ? (JSON.parse(cached.response) as CalculatedResponse) : null;
+    return { response: stale, isCached: stale !== null, cacheKey: key, queryStatus: statusView((await this.cache.getStatus(request.project.id, status.id)) ?? status) };
+  }
+
+  /** A background calculation's status, as GET /query/:id/ shows it. */
+  async status(teamId: number, id: string): Promise<QueryStatusView | null> {
+    const row = await this.cache.getStatus(teamId, id);
+    return row ? statusView(row) : null;
+  }
+
+  async forget(teamId: number, id: string): Promise<void> {
+    await this.cache.deleteStatus(teamId, id);
+  }
+
+  /** Waits for every background calculation this process started (for shutdown and tests). */
+  async drain(): Promise<void> {
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+  }
+
+  private async isFresh(entry: CachedResultRow, query: InsightQuery, lazy: boolean): Promise<boolean> {
+    const times = { lastRefresh: Date.parse(entry.last_refresh), rangeTo: entry.range_to === null ? null : Date.parse(entry.range_to) };
+    if (isStaleByClock(times, query.interval, this.clock(), lazy)) return false;
+    const day = (text: string | null) => (text === null ? null : text.slice(0, 10));
+    return !(await this.cache.writtenSince(entry.team_id, day(entry.range_from), day(entry.range_to), entry.computed_at));
+  }
+
+  /** Calculates now (joining a calculation of the same key already running here) and caches it. */
+  private calculate(request: ResultRequest, key: string): Promise<CalculatedResponse> {
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const work = this.calculateAndStore(request, key).finally(() => this.inflight.delete(key));
+    this.inflight.set(key, work);
+    return work;
+  }
+
+  private async calculateAndStore(request: ResultRequest, key: string): Promise<CalculatedResponse> {
+    const { project, query } = request;
+    const computedAt = this.clock();
+    const outcome = await this.queries.runInProject(project, query, request.clientQueryId);
+    const lastRefresh = this.clock();
+    const resolved = outcome.extra.resolved_date_range as { date_from?: string; date_to?: string } | undefined;
+    const rangeFrom = resolved?.date_from ? Date.parse(resolved.date_from) : NaN;
+    const rangeTo = resolved?.date_to ? Date.parse(resolved.date_to) : NaN;
+    const response: CalculatedResponse = {
+      results: outcome.results,
+      hasMore: outcome.hasMore,
+      extra: outcome.extra,
+      timezone: outcome.timezone,
+      last_refresh: iso(lastRefresh),
+      cache_target_age: iso(cacheTargetAge(lastRefresh, query.interval)),
+      next_allowed_client_refresh: iso(
+        nextAllowedClientRefresh(lastRefresh, query.interval, Number.isFinite(rangeFrom) && Number.isFinite(rangeTo) ? rangeTo - rangeFrom : null),
+      ),
+      hogql: outcome.hogql,
+      timings: outcome.timings,
+    };
+    const readsFromStart = query.dateRange.date_from?.trim() === 'all' || (query.kind === 'TrendsQuery' && query.compareFilter !== null);
+    await this.cache.put({
+      cache_key: key,
+      team_id: project.id,
+      response: JSON.stringify(response),
+      last_refresh: response.last_refresh,
+      computed_at: iso(computedAt),
+      range_from: readsFromStart || !Number.isFinite(rangeFrom) ? null : iso(rangeFrom - INTERVAL_SLACK_MS[query.interval]),
+      range_to: Number.isFinite(rangeTo) ? iso(rangeTo) : null,
+    });
+    return response;
+  }
+
+  /**
+   * Starts (or finds already running) the background calculation for this request. Its id is the
+   * client's query id, else the cache key, as PostHog does.
+   */
+  private async startBackground(request: ResultRequest, key: string): Promise<{ status: QueryStatusRow; done: Promise<CalculatedResponse> | null }> {
+    const teamId = request.project.id;
+    const id = request.clientQueryId ?? key;
+    const now = this.clock();
+    const existing = await this.cache.getStatus(teamId, id);
+    if (existing && existing.complete === 0 && Date.parse(existing.expiration_time) > now) {
+      return { status: existing, done: this.inflight.get(key) ?? null };
+    }
+    await this.cache.purgeExpiredStatus(iso(now));
+    const status: QueryStatusRow = {
+      team_id: teamId,
+      id,
+      insight_id: request.insightId ?? null,
+      dashboard_id: request.dashboardId ?? null,
+      complete: 0,
+      error: 0,
+      error_message: null,
+      results: null,
+      start_time: iso(now),
+      end_time: null,
+      expiration_time: iso(now + STATUS_LIFETIME_MS),
+      task_id: randomUUID(),
+    };
+    await this.cache.putStatus(status);
+    const done = this.calculate({ ...request, clientQueryId: id }, key);
+    const recorded = done.then(
+      (response) => this.cache.finishStatus(teamId, id, { complete: 1, error: 0, error_message: null, results: JSON.stringify(responseBody(response, false)), end_time: iso(this.clock()) }),
+      (error) => this.cache.finishStatus(teamId, id, { complete: 1, error: 1, error_message: exposedMessage(error), results: null, end_time: iso(this.clock()) }),
+    ).catch(() => {});
+    this.background.add(recorded);
+    void recorded.finally(() => this.background.delete(recorded));
+    return { status, done };
+  }
+}
+
+/** The body a finished calculation is served with (by /query/ and in a query status's results). */
+export function responseBody(response: CalculatedResponse, isCached: boolean) {
+  return {
+    results: response.results,
+    hasMore: response.hasMore,
+    ...response.extra,
+    is_cached: isCached,
+    last_refresh: response.last_refresh,
+    cache_target_age: response.cache_target_age,
+    next_allowed_client_refresh: response.next_allowed_client_refresh,
+    timezone: response.timezone,
+    hogql: response.hogql,
+    timings: response.timings,
+  };
+}
+
+/** Errors a client may read (our typed errors); anything else stays internal. */
+function exposedMessage(error: unknown): string | null {
+  return error instanceof ApiError ? error.detail : null;
+}
+
+function statusView(row: QueryStatusRow): QueryStatusView {
+  return {
+    id: row.id,
+    team_id: row.team_id,
+    insight_id: row.insight_id,
+    dashboard_id: row.dashboard_id,
+    query_async: true,
+    complete: row.complete === 1,
+    error: row.error === 1,
+    error_message: row.error_message,
+    results: row.results === null ? null : JSON.parse(row.results),
+    start_time: row.start_time,
+    end_time: row.end_time,
+    expiration_time: row.expiration_time,
+    pickup_time: row.start_time,
+    task_id: row.task_id,
+    query_progress: null,
+  };
+}
+
+async function waitAtMost<T>(promise: Promise<T>, ms: number): Promise<{ settled: boolean; value?: T; error?: unknown }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<{ settled: false }>((resolve) => { timer = setTimeout(() => resolve({ settled: false }), ms); });
+  try {
+    return await Promise.race([promise.then((value) => ({ settled: true, value }), (error) => ({ settled: true, error })), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

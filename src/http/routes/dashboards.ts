@@ -1,0 +1,67 @@
+// Dashboards under /api/projects/:project_id/dashboards/ (and the environments spelling): list,
+// create, retrieve with tiles, update (soft delete included). DELETE is refused like insights'.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { DashboardInput } from '../../core/dashboards/service.js';
+import { parseRefreshMode } from '../../query/cache/policy.js';
+import type { Services } from '../../services.js';
+import { principalOf } from '../auth.js';
+import { limitOffsetEnvelope, parseLimitOffset } from '../pagination.js';
+import { errorResponses, LimitOffsetQuery, Paginated } from '../schemas/common.js';
+import { Dashboard, DashboardWriteBody } from '../schemas/insight.js';
+
+const CollectionParams = Type.Object({ project_id: Type.String() });
+const ItemParams = Type.Object({ project_id: Type.String(), id: Type.String() });
+const RetrieveQuery = Type.Object({ refresh: Type.Optional(Type.String({ description: 'refresh mode for the tiles: force_cache (default), blocking, ...' })) });
+
+const projectOf = (request: FastifyRequest) => (request.params as { project_id: string }).project_id;
+const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+function mountDashboardRoutes(app: FastifyInstance, services: Services, prefix: string, tag: string) {
+  const { dashboards } = services;
+  const siteUrl = services.config.siteUrl;
+  const collection = `${prefix}/:project_id/dashboards/`;
+  const item = `${prefix}/:project_id/dashboards/:id/`;
+  const tags = [tag];
+
+  app.get(collection, {
+    config: { scope: 'dashboard:read' },
+    schema: { tags, params: CollectionParams, querystring: LimitOffsetQuery, response: { 200: Paginated(Dashboard), ...errorResponses } },
+    handler: async (request) => {
+      const page = parseLimitOffset(request.query);
+      const { count, results } = await dashboards.list(principalOf(request), projectOf(request), page);
+      return limitOffsetEnvelope(request, siteUrl, page, count, results);
+    },
+  });
+
+  app.post(collection, {
+    config: { scope: 'dashboard:write' },
+    schema: { tags, params: CollectionParams, body: DashboardWriteBody, response: { 201: Dashboard, ...errorResponses } },
+    handler: async (request, reply) =>
+      reply.code(201).send(await dashboards.create(principalOf(request), projectOf(request), request.body as DashboardInput)),
+  });
+
+  app.get(item, {
+    config: { scope: 'dashboard:read' },
+    schema: { tags, params: ItemParams, querystring: RetrieveQuery, response: { 200: Dashboard, ...errorResponses } },
+    handler: (request) =>
+      dashboards.get(principalOf(request), projectOf(request), idOf(request), parseRefreshMode((request.query as { refresh?: string }).refresh, 'force_cache')),
+  });
+
+  app.patch(item, {
+    config: { scope: 'dashboard:write' },
+    schema: { tags, params: ItemParams, body: DashboardWriteBody, response: { 200: Dashboard, ...errorResponses } },
+    handler: (request) => dashboards.update(principalOf(request), projectOf(request), idOf(request), (request.body ?? {}) as DashboardInput),
+  });
+
+  app.delete(item, {
+    config: { scope: 'dashboard:write' },
+    schema: { tags, params: ItemParams, response: errorResponses },
+    handler: (request) => dashboards.refuseDelete(principalOf(request), projectOf(request), idOf(request)),
+  });
+}
+
+export function dashboardRoutes(app: FastifyInstance, services: Services): void {
+  mountDashboardRoutes(app, services, '/api/projects', 'dashboards');
+  mountDashboardRoutes(app, services, '/api/environments', 'dashboards (environment paths)');
+}

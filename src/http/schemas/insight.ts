@@ -1,0 +1,157 @@
+// Request and response schemas of the Insights, sharing and dashboards APIs (PostHog's serializers).
+import { Type } from 'typebox';
+import { AnyJson, Nullable } from './common.js';
+import { UserBasic } from './identity.js';
+
+/**
+ * The writable fields; anything else (the read-only fields included) is dropped. The query node
+ * and filters are checked in core/insights/input.ts.
+ */
+export const InsightWriteBody = Type.Object(
+  {
+    short_id: Type.Optional(Type.String({ maxLength: 12, description: 'on create only; 8 random characters when absent' })),
+    name: Type.Optional(Nullable(Type.String({ maxLength: 400 }))),
+    derived_name: Type.Optional(Nullable(Type.String({ maxLength: 400 }))),
+    description: Type.Optional(Nullable(Type.String({ maxLength: 400 }))),
+    filters: Type.Optional(AnyJson('legacy filters dict, e.g. {"insight": "TRENDS", "events": [...]}')),
+    query: Type.Optional(AnyJson('a query node, e.g. {"kind": "InsightVizNode", "source": {"kind": "TrendsQuery", ...}}')),
+    order: Type.Optional(Nullable(Type.Integer({ minimum: -2147483648, maximum: 2147483647 }))),
+    deleted: Type.Optional(Type.Boolean({ description: 'true soft-deletes the insight, false restores it' })),
+    dashboards: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { maxItems: 1000, description: 'DEPRECATED: dashboard ids; use dashboard_tiles' })),
+    tags: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 1000 })),
+    favorited: Type.Optional(Type.Boolean()),
+    saved: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+const Tile = Type.Object({ id: Type.Integer(), dashboard_id: Type.Integer(), deleted: Nullable(Type.Boolean()) });
+
+export const Insight = Type.Object(
+  {
+    id: Type.Integer(),
+    short_id: Type.String(),
+    name: Nullable(Type.String()),
+    derived_name: Nullable(Type.String()),
+    filters: AnyJson(),
+    query: AnyJson(),
+    order: Nullable(Type.Integer()),
+    deleted: Type.Boolean(),
+    dashboards: Type.Array(Type.Integer()),
+    dashboard_tiles: Type.Array(Tile),
+    last_refresh: Nullable(Type.String()),
+    cache_target_age: Nullable(Type.String()),
+    next_allowed_client_refresh: Nullable(Type.String()),
+    result: AnyJson('the query result: trend series or funnel steps'),
+    hasMore: AnyJson(),
+    columns: AnyJson(),
+    created_at: Type.String({ format: 'date-time' }),
+    created_by: Nullable(UserBasic),
+    description: Nullable(Type.String()),
+    updated_at: Type.String({ format: 'date-time' }),
+    tags: Type.Array(Type.String()),
+    favorited: Type.Boolean(),
+    saved: Type.Boolean(),
+    last_modified_at: Type.String({ format: 'date-time' }),
+    last_modified_by: Nullable(UserBasic),
+    is_sample: Type.Boolean(),
+    effective_restriction_level: Type.Integer(),
+    effective_privilege_level: Type.Integer(),
+    user_access_level: Type.String(),
+    timezone: Type.String(),
+    is_cached: Type.Boolean(),
+    query_status: AnyJson('set while a background calculation runs: {id, complete, error, error_message, ...}'),
+    hogql: Nullable(Type.String()),
+    types: AnyJson(),
+    resolved_date_range: AnyJson(),
+    alerts: Type.Array(AnyJson()),
+    last_viewed_at: Nullable(Type.String()),
+  },
+  { additionalProperties: true },
+);
+
+export const InsightListQuery = Type.Object({
+  limit: Type.Optional(Type.String()),
+  offset: Type.Optional(Type.String()),
+  refresh: Type.Optional(Type.String({ description: 'force_cache (default), blocking, async, lazy_async, force_blocking, force_async' })),
+  basic: Type.Optional(Type.String({ description: 'true: the basic fields, never calculated' })),
+  format: Type.Optional(Type.String({ description: 'json (default) or csv' })),
+  short_id: Type.Optional(Type.String()),
+  created_by: Type.Optional(Type.String({ description: 'JSON list of user ids, e.g. [1,2]' })),
+  user: Type.Optional(Type.String({ description: 'present: only insights created by the caller' })),
+  favorited: Type.Optional(Type.String({ description: 'present: only favorited insights' })),
+  saved: Type.Optional(Type.String({ description: 'true: saved or on a dashboard; false: unsaved' })),
+  search: Type.Optional(Type.String({ description: 'case-insensitive, in name, derived name, description and tags' })),
+  dashboards: Type.Optional(Type.String({ description: 'JSON list of dashboard ids, all of which the insight is on' })),
+  tags: Type.Optional(Type.String({ description: 'JSON list of tags, any of which the insight has' })),
+  order: Type.Optional(Type.String({ description: 'a field, optionally prefixed with -: order, name, created_at, updated_at, last_modified_at, id, short_id' })),
+  sharing_access_token: Type.Optional(Type.String({ description: 'read a shared insight without a key' })),
+});
+
+export const InsightRetrieveQuery = Type.Object({
+  refresh: Type.Optional(Type.String({ description: 'force_cache (default), blocking, async, lazy_async, force_blocking, force_async' })),
+  from_dashboard: Type.Optional(Type.String({ description: "a dashboard id: apply that dashboard's filters and date range" })),
+  format: Type.Optional(Type.String({ description: 'json (default) or csv' })),
+  sharing_access_token: Type.Optional(Type.String({ description: 'read a shared insight without a key' })),
+  client_query_id: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+export const SharingConfiguration = Type.Object({
+  created_at: Nullable(Type.String({ format: 'date-time' })),
+  enabled: Type.Boolean(),
+  access_token: Type.String(),
+  settings: AnyJson(),
+  password_required: Type.Boolean(),
+  share_passwords: Type.Array(AnyJson()),
+});
+
+export const SharingWriteBody = Type.Object({ enabled: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+
+export const ViewedBody = Type.Object(
+  { insight_ids: Type.Array(Type.Integer({ minimum: -2147483648, maximum: 2147483647 }), { minItems: 1, maxItems: 2500 }) },
+  { additionalProperties: false },
+);
+
+export const DashboardWriteBody = Type.Object(
+  {
+    name: Type.Optional(Nullable(Type.String({ maxLength: 400 }))),
+    description: Type.Optional(Type.String({ maxLength: 4000 })),
+    pinned: Type.Optional(Type.Boolean()),
+    filters: Type.Optional(AnyJson('{date_from, date_to, properties}: override every tile')),
+    tags: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 1000 })),
+    deleted: Type.Optional(Type.Boolean({ description: 'true soft-deletes the dashboard, false restores it' })),
+    tiles: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+            layouts: Type.Optional(AnyJson()),
+            color: Type.Optional(Nullable(Type.String({ maxLength: 400 }))),
+            deleted: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 1000 },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const Dashboard = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Nullable(Type.String()),
+    description: Type.String(),
+    pinned: Type.Boolean(),
+    created_at: Type.String({ format: 'date-time' }),
+    created_by: Nullable(UserBasic),
+    deleted: Type.Boolean(),
+    tags: Type.Array(Type.String()),
+    restriction_level: Type.Integer(),
+    effective_restriction_level: Type.Integer(),
+    effective_privilege_level: Type.Integer(),
+    team_id: Type.Integer(),
+  },
+  { additionalProperties: true },
+);

@@ -1,0 +1,69 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { MetaSchema, QueryCacheTable, QueryStatusTable } from '../schema.js';
+
+export type CachedResultRow = Selectable<QueryCacheTable>;
+export type QueryStatusRow = Selectable<QueryStatusTable>;
+
+/**
+ * Calculated results, background-calculation status and event-write marks: the shared state that
+ * lets several API processes over one metadata store agree on what is cached and what is running.
+ */
+export class QueryCacheRepository {
+  constructor(private readonly db: Kysely<MetaSchema>) {}
+
+  get(cacheKey: string, teamId: number): Promise<CachedResultRow | undefined> {
+    return this.db.selectFrom('query_cache').selectAll().where('cache_key', '=', cacheKey).where('team_id', '=', teamId).executeTakeFirst();
+  }
+
+  async put(row: CachedResultRow): Promise<void> {
+    const { cache_key: _key, ...rest } = row;
+    await this.db
+      .insertInto('query_cache')
+      .values(row)
+      .onConflict((oc) => oc.column('cache_key').doUpdateSet(rest))
+      .execute();
+  }
+
+  /** Whether events were stored for any UTC day in [fromDay, toDay] (null = unbounded) after `since`. */
+  async writtenSince(teamId: number, fromDay: string | null, toDay: string | null, since: string): Promise<boolean> {
+    let query = this.db.selectFrom('event_write_marks').select('day').where('team_id', '=', teamId).where('written_at', '>', since);
+    if (fromDay !== null) query = query.where('day', '>=', fromDay);
+    if (toDay !== null) query = query.where('day', '<=', toDay);
+    return (await query.limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  async markWritten(marks: readonly { team_id: number; day: string }[], at: string): Promise<void> {
+    if (marks.length === 0) return;
+    await this.db
+      .insertInto('event_write_marks')
+      .values(marks.map((m) => ({ ...m, written_at: at })))
+      .onConflict((oc) => oc.columns(['team_id', 'day']).doUpdateSet({ written_at: at }))
+      .execute();
+  }
+
+  getStatus(teamId: number, id: string): Promise<QueryStatusRow | undefined> {
+    return this.db.selectFrom('query_status').selectAll().where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
+  }
+
+  async putStatus(row: QueryStatusRow): Promise<void> {
+    const { team_id: _team, id: _id, ...rest } = row;
+    await this.db
+      .insertInto('query_status')
+      .values(row)
+      .onConflict((oc) => oc.columns(['team_id', 'id']).doUpdateSet(rest))
+      .execute();
+  }
+
+  async finishStatus(teamId: number, id: string, changes: Pick<QueryStatusRow, 'complete' | 'error' | 'error_message' | 'results' | 'end_time'>): Promise<void> {
+    await this.db.updateTable('query_status').set(changes).where('team_id', '=', teamId).where('id', '=', id).execute();
+  }
+
+  async deleteStatus(teamId: number, id: string): Promise<void> {
+    await this.db.deleteFrom('query_status').where('team_id', '=', teamId).where('id', '=', id).execute();
+  }
+
+  /** Drops finished background calculations that expired before `now`. */
+  async purgeExpiredStatus(now: string): Promise<void> {
+    await this.db.deleteFrom('query_status').where('expiration_time', '<', now).execute();
+  }
+}

@@ -1,0 +1,30 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { MetaSchema, SharingConfigurationsTable } from '../schema.js';
+
+export type SharingRow = Selectable<SharingConfigurationsTable>;
+
+/** Sharing configurations of insights; a token names at most one configuration anywhere. */
+export class SharingRepository {
+  constructor(private readonly db: Kysely<MetaSchema>) {}
+
+  forInsight(teamId: number, insightId: number): Promise<SharingRow | undefined> {
+    return this.db
+      .selectFrom('sharing_configurations')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('insight_id', '=', insightId)
+      .executeTakeFirst();
+  }
+
+  byToken(accessToken: string): Promise<SharingRow | undefined> {
+    return this.db.selectFrom('sharing_configurations').selectAll().where('access_token', '=', accessToken).executeTakeFirst();
+  }
+
+  async insert(row: Omit<SharingRow, 'id'>): Promise<SharingRow> {
+    return this.db.insertInto('sharing_configurations').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async update(id: number, changes: Partial<Pick<SharingRow, 'enabled' | 'access_token'>>): Promise<void> {
+    await this.db.updateTable('sharing_configurations').set(changes).where('id', '=', id).execute();
+  }
+}
