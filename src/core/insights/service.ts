@@ -146,9 +146,9 @@ export class InsightsService {
     return this.show(reader, row, 'force_cache', null);
   }
 
-  async get(reader: InsightReader, idParam: string, options: { refresh: RefreshMode; fromDashboard: number | null }) {
+  async get(reader: InsightReader, idParam: string, options: { refresh: RefreshMode; fromDashboard: number | null; clientQueryId?: string | undefined }) {
     const row = await this.findLive(reader, idParam);
-    return this.show(reader, row, options.refresh, options.fromDashboard);
+    return this.show(reader, row, options.refresh, options.fromDashboard, options.clientQueryId);
   }
 
   async update(principal: Principal, projectParam: string, idParam: string, input: InsightInput) {
@@ -243,9 +243,9 @@ export class InsightsService {
   }
 
   /** One insight as retrieve shows it, with its result under `refresh`. */
-  async show(reader: InsightReader, row: InsightRow, refresh: RefreshMode, fromDashboard: number | null) {
+  async show(reader: InsightReader, row: InsightRow, refresh: RefreshMode, fromDashboard: number | null, clientQueryId?: string) {
     const context = await this.viewContext(reader, [row]);
-    return insightView(row, context, await this.resultOf(reader, row, refresh, fromDashboard));
+    return insightView(row, context, await this.resultOf(reader, row, refresh, fromDashboard, clientQueryId));
   }
 
   /** A purely numeric value is tried as the id first, then as a short_id (PostHog's lookup). */
@@ -264,7 +264,7 @@ export class InsightsService {
     }
   }
 
-  private async resultOf(reader: InsightReader, row: InsightRow, mode: RefreshMode, fromDashboard: number | null): Promise<ResultOutcome | null> {
+  private async resultOf(reader: InsightReader, row: InsightRow, mode: RefreshMode, fromDashboard: number | null, clientQueryId?: string): Promise<ResultOutcome | null> {
     let query = insightQueryOf(parseJson(row.query), parseJson(row.filters));
     if (!query) return null;
     if (fromDashboard !== null) {
@@ -272,7 +272,7 @@ export class InsightsService {
       if (!dashboard || dashboard.deleted === 1) throw new ValidationError('Dashboard not found.', 'from_dashboard');
       query = withDashboardFilters(query, JSON.parse(dashboard.filters) as Record<string, unknown>);
     }
-    return this.results.get({ project: reader.project, query, mode, insightId: row.id, dashboardId: fromDashboard });
+    return this.results.get({ project: reader.project, query, mode, clientQueryId, insightId: row.id, dashboardId: fromDashboard });
   }
 
   private async viewContext(reader: InsightReader, rows: readonly InsightRow[]): Promise<InsightViewContext> {

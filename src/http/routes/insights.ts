@@ -99,7 +99,8 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
       const { id, csv } = splitCsvSuffix(idOf(request));
       const format = requestedFormat(request, csv);
       const reader = await readerOf(request);
-      const insight = await insights.get(reader, id, { refresh: refreshOf(request), fromDashboard: fromDashboardOf(request) });
+      const clientQueryId = queryOf(request).client_query_id as string | undefined;
+      const insight = await insights.get(reader, id, { refresh: refreshOf(request), fromDashboard: fromDashboardOf(request), clientQueryId });
       return sendFormatted(reply, format, insight);
     },
   });

@@ -95,10 +95,10 @@ export class InsightsRepository {
     const [{ count } = { count: 0 }] = await base.select((eb) => eb.fn.countAll().as('count')).execute();
     let rows = base.selectAll('i');
     if (order) {
-      rows = rows.orderBy(sql.ref(`i.${order.field}`), order.descending ? sql`desc nulls last` : sql`asc nulls last`);
+      rows = rows.orderBy(sql.ref(`i.${order.field}`), (ob) => (order.descending ? ob.desc() : ob.asc()).nullsLast());
     } else {
       // PostHog orders by the nullable `order` column; NULLS LAST, then newest first, makes it stable.
-      rows = rows.orderBy(sql.ref('i.order'), sql`asc nulls last`).orderBy('i.last_modified_at', 'desc');
+      rows = rows.orderBy(sql.ref('i.order'), (ob) => ob.asc().nullsLast()).orderBy('i.last_modified_at', 'desc');
     }
     const page_ = await rows.orderBy('i.id', 'desc').limit(page.limit).offset(page.offset).execute();
     return { count: Number(count), rows: page_ };
