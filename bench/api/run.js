@@ -50,7 +50,8 @@ const READY_TIMEOUT_MS = 20_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 10_000;
 const RUN_GRACE_MS = 30_000; // on top of the run's own duration
-const TARGET_COUNT = 3;
+const TARGET_COUNT = 5;
+const INSIGHT_EVENTS = 2_000;
 const OVERALL_TIMEOUT_MS = TARGET_COUNT * (WARMUP_SECONDS + DURATION_SECONDS) * 1000 + TARGET_COUNT * RUN_GRACE_MS + 120_000;
 
 installCleanup({ overallTimeoutMs: OVERALL_TIMEOUT_MS, stopping: 'servers' });
@@ -132,7 +133,7 @@ async function benchHoglet() {
   const dataDir = makeTempDir('hoglet-bench-');
   let handle;
   try {
-    const ids = await bootstrapHoglet(dataDir, ['organization_id', 'project_id', 'personal_api_key'], BOOTSTRAP_TIMEOUT_MS);
+    const ids = await bootstrapHoglet(dataDir, ['organization_id', 'project_id', 'personal_api_key', 'project_api_token'], BOOTSTRAP_TIMEOUT_MS);
 
     const port = await freePort();
     handle = startChild('hoglet', [
@@ -170,6 +171,13 @@ async function benchHoglet() {
       url: collection,
       headers,
     });
+
+    // A saved trends insight over captured events, calculated once, then retrieved with the
+    // default refresh mode (force_cache): the cached read every dashboard view makes.
+    const insightUrl = await prepareCachedInsight(base, ids, headers);
+    await measure({ label: 'cached insight retrieve (`GET /api/projects/:id/insights/:id/`)', url: insightUrl, headers });
+    const constant = await requestJson('GET', insightUrl, { headers, expectStatus: 200 });
+    insightFloor = { route: new URL(insightUrl).pathname, body: constant };
   } finally {
     if (handle) {
       const problem = await stopChild(handle, STOP_TIMEOUT_MS);
@@ -177,6 +185,57 @@ async function benchHoglet() {
       showLeftoverOutput(handle);
     }
     removeTempDir(dataDir);
+  }
+}
+
+/** The insight retrieved in the Hoglet run, for the constant-route floor. */
+let insightFloor = null;
+
+async function prepareCachedInsight(base, ids, headers) {
+  const start = Date.parse('2024-01-01T00:00:00Z');
+  const batch = Array.from({ length: INSIGHT_EVENTS }, (_, i) => ({
+    event: i % 3 === 0 ? 'signup' : '$pageview',
+    distinct_id: `user-${i % 200}`,
+    timestamp: new Date(start + (i % 30) * 86_400_000 + i * 1000).toISOString(),
+    properties: { $browser: ['Chrome', 'Firefox', 'Safari'][Math.floor(i / 3) % 3] },
+  }));
+  await requestJson('POST', `${base}/batch/`, { body: { api_key: ids.project_api_token, batch }, expectStatus: 200 });
+  const query = {
+    kind: 'InsightVizNode',
+    source: {
+      kind: 'TrendsQuery',
+      series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: '$pageview', math: 'dau' }],
+      dateRange: { date_from: '2024-01-01', date_to: '2024-01-30' },
+      breakdownFilter: { breakdown: '$browser', breakdown_type: 'event' },
+    },
+  };
+  const created = await requestJson('POST', `${base}/api/projects/${ids.project_id}/insights/`, { headers, body: { name: 'Bench pageviews', query }, expectStatus: 201 });
+  const url = `${base}/api/projects/${ids.project_id}/insights/${created.id}/`;
+  const calculated = await requestJson('GET', `${url}?refresh=blocking`, { headers, expectStatus: 200 });
+  if (!Array.isArray(calculated.result) || calculated.result.length !== 6) throw new Error(`insight result has ${calculated.result?.length} series, expected 6`);
+  const cached = await requestJson('GET', url, { headers, expectStatus: 200 });
+  if (cached.is_cached !== true || JSON.stringify(cached.result) !== JSON.stringify(calculated.result)) throw new Error('the insight was not served from the cache');
+  return url;
+}
+
+/** The floor for the insight: the same route on bare Fastify, answering the same body as a constant. */
+async function benchConstantInsight() {
+  if (!insightFloor) throw new Error('the Hoglet run did not record an insight body');
+  const dir = makeTempDir('hoglet-bench-floor-');
+  const bodyFile = `${dir}/insight.json`;
+  const fs = await import('node:fs');
+  fs.writeFileSync(bodyFile, JSON.stringify(insightFloor.body));
+  const port = await freePort();
+  const route = insightFloor.route.replace(/\/projects\/\d+\/insights\/\d+\//, '/projects/:project_id/insights/:id/');
+  const handle = startChild('hello-server', [HELLO_SERVER, '--port', String(port), '--host', HOST, '--route', route, '--body-file', bodyFile]);
+  try {
+    const url = `http://${HOST}:${port}${insightFloor.route}`;
+    await waitForReady(handle, `http://${HOST}:${port}/`, READY_TIMEOUT_MS);
+    await measure({ label: 'floor: the same insight route answering the same body as a constant', url });
+  } finally {
+    const problem = await stopChild(handle, STOP_TIMEOUT_MS);
+    if (problem) failures.push(problem);
+    removeTempDir(dir);
   }
 }
 
@@ -196,8 +255,10 @@ function report() {
     '| target | req/s | p50 ms | p99 ms | ratio to floor | non-2xx | errors |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
+  const insightFloorRow = rows.find((row) => row.label.startsWith('floor: the same insight route'));
   for (const row of rows) {
-    const ratio = floor ? (row.requestsPerSecond / floor.requestsPerSecond).toFixed(2) : 'n/a';
+    const against = row.label.startsWith('cached insight') ? insightFloorRow : floor;
+    const ratio = against ? (row.requestsPerSecond / against.requestsPerSecond).toFixed(2) : 'n/a';
     lines.push(
       `| ${row.label} | ${Math.round(row.requestsPerSecond)} | ${fmtMs(row.p50)} | ${fmtMs(row.p99)} | ${ratio} | ${row.non2xx} | ${row.errors} |`,
     );
@@ -207,4 +268,4 @@ function report() {
 
 // ---------------------------------------------------------------------------------------------
 
-await runAndExit([benchFloor, benchHoglet], { rows, failures, report });
+await runAndExit([benchFloor, benchHoglet, benchConstantInsight], { rows, failures, report });

@@ -212,6 +212,20 @@ describe.each(META_STORES)('Projects API on %s', (store) => {
   });
 
   describe('update', () => {
+    it('takes a live dashboard of the project as primary_dashboard, and no other', async () => {
+      const project = (await t.request(alice.key, { method: 'POST', url: `${base()}/`, payload: { name: 'With dashboards' } })).json();
+      const dashboard = (await t.request(alice.key, { method: 'POST', url: `/api/projects/${project.id}/dashboards/`, payload: { name: 'Main' } })).json();
+      const other = (await t.request(alice.key, { method: 'POST', url: `/api/projects/${alice.projectId}/dashboards/`, payload: { name: 'Elsewhere' } })).json();
+      const set = await t.request(alice.key, { method: 'PATCH', url: `${base()}/${project.id}/`, payload: { primary_dashboard: dashboard.id } });
+      expect(set.statusCode).toBe(200);
+      expect(set.json().primary_dashboard).toBe(dashboard.id);
+      const foreign = await t.request(alice.key, { method: 'PATCH', url: `${base()}/${project.id}/`, payload: { primary_dashboard: other.id } });
+      expect(foreign.json()).toMatchObject({ attr: 'primary_dashboard', detail: 'Dashboard does not belong to this team.' });
+      await t.request(alice.key, { method: 'PATCH', url: `/api/projects/${project.id}/dashboards/${dashboard.id}/`, payload: { deleted: true } });
+      const deleted = await t.request(alice.key, { method: 'PATCH', url: `${base()}/${project.id}/`, payload: { primary_dashboard: dashboard.id } });
+      expect(deleted.statusCode).toBe(400);
+    });
+
     it('changes writable fields, logs each change, and reads back the decimal as a string', async () => {
       const project = (await t.request(alice.key, { method: 'POST', url: `${base()}/`, payload: { name: 'Patchable' } })).json();
       const res = await t.request(alice.key, {

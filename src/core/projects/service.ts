@@ -45,11 +45,16 @@ function cleanName(name: string): string {
   return trimmed;
 }
 
-function checkPrimaryDashboard(settings: Partial<Record<ProjectSettingName, unknown>>): void {
-  // Dashboards arrive with a later capability; until then no dashboard belongs to any project.
-  if (settings.primary_dashboard !== undefined && settings.primary_dashboard !== null) {
-    throw new ValidationError('Dashboard does not belong to this team.', 'primary_dashboard');
-  }
+/** primary_dashboard must be a live dashboard of the project (a new project has none yet). */
+async function checkPrimaryDashboard(
+  repositories: Repositories,
+  projectId: number | null,
+  settings: Partial<Record<ProjectSettingName, unknown>>,
+): Promise<void> {
+  const id = settings.primary_dashboard;
+  if (id === undefined || id === null) return;
+  const dashboard = projectId === null ? undefined : await repositories.dashboards.findById(projectId, id as number);
+  if (!dashboard || dashboard.deleted === 1) throw new ValidationError('Dashboard does not belong to this team.', 'primary_dashboard');
 }
 
 function loggedValues(row: ProjectRow): Record<string, unknown> {
@@ -113,7 +118,7 @@ export class ProjectsService {
   /** Creation without an API caller, for `hoglet bootstrap`; the user becomes its creator. */
   async createInOrganization(userId: number, organizationId: string, input: ProjectInput): Promise<ProjectRow> {
     const settings = validateSettings(input);
-    checkPrimaryDashboard(settings);
+    await checkPrimaryDashboard(this.repositories, null, settings);
     const stored: Record<string, unknown> = {};
     for (const name of PROJECT_SETTING_NAMES) stored[name] = settings[name] ?? defaultValue(name);
     return this.repositories.transaction(async (repos) => {
@@ -152,7 +157,7 @@ export class ProjectsService {
   async update(principal: Principal, projectParam: string, organizationParam: string | undefined, input: ProjectInput) {
     const project = await this.access.project(principal, projectParam, organizationParam);
     const settings = validateSettings(input);
-    checkPrimaryDashboard(settings);
+    await checkPrimaryDashboard(this.repositories, project.id, settings);
     const before = readSettings(project);
     const next: Record<string, unknown> = { ...JSON.parse(project.settings) };
     for (const [name, value] of Object.entries(settings) as Array<[ProjectSettingName, unknown]>) {
