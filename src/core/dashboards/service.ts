@@ -8,6 +8,7 @@ import type { AccessResolver } from '../access.js';
 import { userView } from '../accounts/identity.js';
 import { cleanTags } from '../actions/validate.js';
 import type { Principal } from '../auth/principal.js';
+import { cleanCharField } from '../insights/input.js';
 import { checkDashboardFilters } from '../insights/query-of.js';
 import type { InsightsService } from '../insights/service.js';
 import { CAN_EDIT, EVERYONE_IN_PROJECT_CAN_EDIT } from '../insights/view.js';
@@ -32,8 +33,8 @@ function parseDashboardId(text: string): number {
 
 function changesOf(input: DashboardInput): DashboardChanges {
   const changes: DashboardChanges = {};
-  if (input.name !== undefined) changes.name = input.name === null ? null : input.name.replace(/\0/g, '');
-  if (input.description !== undefined) changes.description = input.description.replace(/\0/g, '');
+  if (input.name !== undefined) changes.name = cleanCharField(input.name)!;
+  if (input.description !== undefined) changes.description = cleanCharField(input.description)!;
   if (input.pinned !== undefined) changes.pinned = input.pinned ? 1 : 0;
   if (input.filters !== undefined) changes.filters = JSON.stringify(input.filters === null ? {} : checkDashboardFilters(input.filters));
   if (input.tags !== undefined) changes.tags = JSON.stringify(cleanTags(input.tags));

@@ -59,7 +59,10 @@ function checkQueryKind(query: JsonObject): void {
   }
 }
 
-const text = (value: string | null | undefined): string | null | undefined => (value === undefined || value === null ? value : value.replace(/\0/g, ''));
+/** DRF's CharField: surrounding whitespace trimmed; NUL characters dropped (PostgreSQL refuses them). */
+export const cleanCharField = (value: string | null | undefined): string | null | undefined =>
+  value === undefined || value === null ? value : value.replace(/\0/g, '').trim();
+const text = cleanCharField;
 
 export function checkInsightInput(input: InsightInput): CheckedInsightInput {
   const checked: CheckedInsightInput = {};

@@ -15,11 +15,12 @@ export function seriesCsv(result: unknown, options: { title?: string | null }): 
 
 function table(result: unknown): string[][] {
   if (!Array.isArray(result) || result.length === 0) return [['series']];
+  // Trends series carry an `order` too, so they are recognised (by `data`) before funnel steps.
+  if (result.every(isSeries)) return trendsTable(result);
   if (result.every(isStep)) return funnelTable(result, false);
   if (result.every((group) => Array.isArray(group) && group.every(isStep))) {
     return funnelTable((result as Item[][]).flat(), true);
   }
-  if (result.every(isSeries)) return trendsTable(result);
   return [['series']];
 }
 

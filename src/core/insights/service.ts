@@ -265,13 +265,15 @@ export class InsightsService {
   }
 
   private async resultOf(reader: InsightReader, row: InsightRow, mode: RefreshMode, fromDashboard: number | null, clientQueryId?: string): Promise<ResultOutcome | null> {
-    let query = insightQueryOf(parseJson(row.query), parseJson(row.filters));
-    if (!query) return null;
+    let dashboardFilters: Record<string, unknown> | null = null;
     if (fromDashboard !== null) {
       const dashboard = await this.repositories.dashboards.findById(reader.project.id, fromDashboard);
       if (!dashboard || dashboard.deleted === 1) throw new ValidationError('Dashboard not found.', 'from_dashboard');
-      query = withDashboardFilters(query, JSON.parse(dashboard.filters) as Record<string, unknown>);
+      dashboardFilters = JSON.parse(dashboard.filters) as Record<string, unknown>;
     }
+    const own = insightQueryOf(parseJson(row.query), parseJson(row.filters));
+    if (!own) return null;
+    const query = dashboardFilters ? withDashboardFilters(own, dashboardFilters) : own;
     return this.results.get({ project: reader.project, query, mode, clientQueryId, insightId: row.id, dashboardId: fromDashboard });
   }
 

@@ -12,6 +12,16 @@ import { INSIGHT_ACTIVITY_SCOPE, insightActivityDetail, type InsightReader, type
 /** secrets.token_urlsafe(22): 30 characters of [A-Za-z0-9_-]. */
 const newAccessToken = (): string => randomBytes(22).toString('base64url');
 
+/** A configuration as first saved: disabled, with a fresh token. */
+const newConfiguration = (teamId: number, insightId: number) => ({
+  team_id: teamId,
+  insight_id: insightId,
+  dashboard_id: null,
+  enabled: 0,
+  access_token: newAccessToken(),
+  created_at: nowIso(),
+});
+
 function sharingView(row: Pick<SharingRow, 'created_at' | 'enabled' | 'access_token'> | null) {
   return {
     created_at: row?.created_at ?? null,
@@ -42,16 +52,12 @@ export class InsightSharingService {
     const insight = await this.insights.findLive(reader, idParam);
     const { project } = reader;
     const row = await this.repositories.transaction(async (repos) => {
-      const existing = await repos.sharing.forInsight(project.id, insight.id);
-      const enabled = input.enabled === undefined ? (existing?.enabled ?? 0) : input.enabled ? 1 : 0;
-      let saved: SharingRow;
-      if (existing) {
-        await repos.sharing.update(existing.id, { enabled });
-        saved = { ...existing, enabled };
-      } else {
-        saved = await repos.sharing.insert({ team_id: project.id, insight_id: insight.id, dashboard_id: null, enabled, access_token: newAccessToken(), created_at: nowIso() });
-      }
-      const was = existing?.enabled ?? 0;
+      const found = await repos.sharing.forInsight(project.id, insight.id);
+      const existing = found ?? (await repos.sharing.insertForInsight(newConfiguration(project.id, insight.id)));
+      const was = found?.enabled ?? 0;
+      const enabled = input.enabled === undefined ? existing.enabled : input.enabled ? 1 : 0;
+      if (enabled !== existing.enabled) await repos.sharing.update(existing.id, { enabled });
+      const saved: SharingRow = { ...existing, enabled };
       if (input.enabled !== undefined && enabled !== was) {
         await recordActivity(repos.activityLog, {
           organizationId: project.organization_id,
@@ -74,15 +80,10 @@ export class InsightSharingService {
     const insight = await this.insights.findLive(reader, idParam);
     const { project } = reader;
     const row = await this.repositories.transaction(async (repos) => {
-      const existing = await repos.sharing.forInsight(project.id, insight.id);
+      const existing = (await repos.sharing.forInsight(project.id, insight.id)) ?? (await repos.sharing.insertForInsight(newConfiguration(project.id, insight.id)));
       const token = newAccessToken();
-      let saved: SharingRow;
-      if (existing) {
-        await repos.sharing.update(existing.id, { access_token: token });
-        saved = { ...existing, access_token: token };
-      } else {
-        saved = await repos.sharing.insert({ team_id: project.id, insight_id: insight.id, dashboard_id: null, enabled: 0, access_token: token, created_at: nowIso() });
-      }
+      await repos.sharing.update(existing.id, { access_token: token });
+      const saved: SharingRow = { ...existing, access_token: token };
       await recordActivity(repos.activityLog, {
         organizationId: project.organization_id,
         projectId: project.id,

@@ -11,6 +11,7 @@ import { ValidationError } from '../../errors.js';
 import { parseRefreshMode, sharedRefreshMode } from '../../query/cache/policy.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
+import { refusedWithoutBody } from '../method-not-allowed.js';
 import { requestedFormat, sendCsv, sendFormatted, splitCsvSuffix } from '../csv/reply.js';
 import { limitOffsetEnvelope, pageNumberEnvelope, parseLimitOffset, parsePageNumber } from '../pagination.js';
 import { errorResponses, PageQuery, Paginated } from '../schemas/common.js';
@@ -135,12 +136,7 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
     config: { scope: 'insight:write' },
     schema: { tags, params: ItemParams, response: { 405: Type.Null(), ...errorResponses } },
     handler: async (request, reply) => {
-      try {
-        await insights.refuseDelete(principalOf(request), projectOf(request), idOf(request));
-      } catch (error) {
-        if ((error as { status?: number }).status === 405) return reply.code(405).send();
-        throw error;
-      }
+      await refusedWithoutBody(reply, () => insights.refuseDelete(principalOf(request), projectOf(request), idOf(request)));
     },
   });
 

@@ -62,8 +62,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('enabled', 'integer', (c) => c.notNull())
     .addColumn('access_token', 'text', (c) => c.notNull().unique())
     .addColumn('created_at', 'text', (c) => c.notNull())
+    // One configuration per insight, even when two requests enable sharing at once.
+    .addUniqueConstraint('sharing_configurations_insight', ['team_id', 'insight_id'])
     .execute();
-  await db.schema.createIndex('sharing_configurations_insight').on('sharing_configurations').columns(['team_id', 'insight_id']).execute();
 
   await db.schema
     .createTable('insight_views')

@@ -20,8 +20,10 @@ export class SharingRepository {
     return this.db.selectFrom('sharing_configurations').selectAll().where('access_token', '=', accessToken).executeTakeFirst();
   }
 
-  async insert(row: Omit<SharingRow, 'id'>): Promise<SharingRow> {
-    return this.db.insertInto('sharing_configurations').values(row).returningAll().executeTakeFirstOrThrow();
+  /** Creates the insight's configuration, or returns the one a concurrent request created first. */
+  async insertForInsight(row: Omit<SharingRow, 'id'> & { insight_id: number }): Promise<SharingRow> {
+    await this.db.insertInto('sharing_configurations').values(row).onConflict((oc) => oc.columns(['team_id', 'insight_id']).doNothing()).execute();
+    return (await this.forInsight(row.team_id, row.insight_id))!;
   }
 
   async update(id: number, changes: Partial<Pick<SharingRow, 'enabled' | 'access_token'>>): Promise<void> {
