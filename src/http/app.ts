@@ -1,8 +1,9 @@
 // buildApp() builds the HTTP application over ready services; main.ts makes it listen.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { ErrorBody as ErrorBodyShape } from '../errors.js';
 import type { Services } from '../services.js';
 import { installAuth } from './auth.js';
 import { installErrorHandling } from './error-handler.js';
@@ -30,6 +31,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     routerOptions: { ignoreTrailingSlash: true },
     genReqId: () => randomUUID(),
     return503OnClosing: true,
+    // Router-level refusals (a malformed %-escape, an over-long path segment) in PostHog's body too.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode ?? 400;
+      const body: ErrorBodyShape = { type: 'invalid_request', code: error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'path_too_long' : 'bad_url', detail: error.message, attr: null };
+      void (reply as FastifyReply).code(status).send(body);
+    },
     ajv: {
       // No coercion: a JSON `null` must not turn into `false` or `""`, and types are reported
       // the way PostHog reports them. `verbose` gives the failing value for those messages.
@@ -57,9 +64,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     parseJson(request, text, done);
   });
 
-  // A POST or PATCH without a body means "no fields", as DRF reads it (an explicit null does not).
+  // A POST, PATCH or PUT without a body means "no fields", as DRF reads it (an explicit null does not).
   app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && (request.method === 'POST' || request.method === 'PATCH')) request.body = {};
+    if (request.body === undefined && (request.method === 'POST' || request.method === 'PATCH' || request.method === 'PUT')) request.body = {};
   });
 
   app.addSchema(ErrorBody);

@@ -9,7 +9,8 @@ import { userView } from '../accounts/identity.js';
 import { cleanTags } from '../actions/validate.js';
 import type { Principal } from '../auth/principal.js';
 import { cleanCharField } from '../insights/input.js';
-import { checkDashboardFilters } from '../insights/query-of.js';
+import { checkDashboardFilters, MAX_JSON_DEPTH } from '../insights/query-of.js';
+import { jsonDepth } from '../json-depth.js';
 import type { InsightsService } from '../insights/service.js';
 import { CAN_EDIT, EVERYONE_IN_PROJECT_CAN_EDIT } from '../insights/view.js';
 import { nowIso } from '../tokens.js';
@@ -95,8 +96,11 @@ export class DashboardsService {
         for (const [i, tile] of input.tiles.entries()) {
           if (!tiles.has(tile.id)) throw new ValidationError(`Tile ${tile.id} is not on this dashboard.`, `tiles__${i}__id`, 'does_not_exist');
           const tileChanges: { layouts?: string; color?: string | null; deleted?: number } = {};
-          if (tile.layouts !== undefined) tileChanges.layouts = JSON.stringify(tile.layouts ?? {});
-          if (tile.color !== undefined) tileChanges.color = tile.color;
+          if (tile.layouts !== undefined) {
+            if (jsonDepth(tile.layouts, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new ValidationError(`Nested deeper than ${MAX_JSON_DEPTH} levels.`, `tiles__${i}__layouts`);
+            tileChanges.layouts = JSON.stringify(tile.layouts ?? {});
+          }
+          if (tile.color !== undefined) tileChanges.color = cleanCharField(tile.color) ?? null;
           if (tile.deleted !== undefined) tileChanges.deleted = tile.deleted ? 1 : 0;
           if (Object.keys(tileChanges).length > 0) await repos.dashboards.updateTile(id, tile.id, tileChanges);
         }

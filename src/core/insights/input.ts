@@ -4,7 +4,7 @@ import { ValidationError } from '../../errors.js';
 import { isObject, type JsonObject } from '../../query/nodes/read-json.js';
 import { cleanTags } from '../actions/validate.js';
 import { jsonDepth } from '../json-depth.js';
-import { checkStoredQuery, STORABLE_QUERY_KINDS, INSIGHT_SOURCE_KINDS } from './query-of.js';
+import { checkStoredQuery, INSIGHT_SOURCE_KINDS, MAX_JSON_DEPTH, STORABLE_QUERY_KINDS } from './query-of.js';
 import { SHORT_ID_PATTERN } from './short-id.js';
 
 export interface InsightInput {
@@ -38,7 +38,6 @@ export interface CheckedInsightInput {
   saved?: boolean;
 }
 
-const MAX_JSON_DEPTH = 64;
 
 function checkNode(value: unknown, attr: string): JsonObject | null {
   if (value === null) return null;

@@ -35,7 +35,8 @@ export interface InsightListParams {
 
 /** `userId` is the requester, for `?user=`. */
 export function parseInsightListParams(query: Record<string, unknown>, userId: number | null): InsightListParams {
-  const q = (key: string): string | undefined => (typeof query[key] === 'string' ? (query[key] as string) : undefined);
+  // NUL never matches anything stored (and PostgreSQL refuses it in text), so it is dropped.
+  const q = (key: string): string | undefined => (typeof query[key] === 'string' ? (query[key] as string).replace(/\0/g, '') : undefined);
   const filter: InsightListFilter = {};
   const shortId = q('short_id');
   if (shortId !== undefined) filter.shortId = shortId;

@@ -1,6 +1,10 @@
 // Which query an insight runs: its query node when that is a kind Hoglet calculates, else its
 // legacy filters converted; and a dashboard's filters laid over it (from_dashboard).
 import { ValidationError } from '../../errors.js';
+import { jsonDepth } from '../json-depth.js';
+
+/** How deeply stored JSON (filters, query nodes, tile layouts) may nest. */
+export const MAX_JSON_DEPTH = 64;
 import { funnelsQueryFromFilters, trendsQueryFromFilters } from '../../query/nodes/legacy-filters.js';
 import { isObject, type JsonObject } from '../../query/nodes/read-json.js';
 import { readProperties } from '../../query/nodes/read-properties.js';
@@ -81,6 +85,7 @@ export function withDashboardFilters(query: InsightQuery, filters: JsonObject): 
 /** Checks a dashboard's `filters` when it is written. */
 export function checkDashboardFilters(filters: unknown): JsonObject {
   if (!isObject(filters)) throw new ValidationError('Expected a dictionary of items.', 'filters', 'not_a_dict');
+  if (jsonDepth(filters, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new ValidationError(`Nested deeper than ${MAX_JSON_DEPTH} levels.`, 'filters');
   for (const key of ['date_from', 'date_to'] as const) {
     const value = filters[key];
     if (value !== undefined && value !== null && typeof value !== 'string') throw new ValidationError('Not a valid string.', `filters__${key}`);

@@ -250,6 +250,8 @@ export class InsightsService {
 
   /** A purely numeric value is tried as the id first, then as a short_id (PostHog's lookup). */
   private async find(repos: Repositories, teamId: number, idParam: string): Promise<InsightRow | undefined> {
+    // No id holds a NUL (and PostgreSQL refuses one in any text it is sent).
+    if (idParam.includes('\0')) return undefined;
     if (INSIGHT_ID.test(idParam) && Number(idParam) <= 2 ** 31 - 1) {
       const row = await repos.insights.findById(teamId, Number(idParam));
       if (row) return row;

@@ -123,11 +123,13 @@ export class QueryResults {
 
   /** A background calculation's status, as GET /query/:id/ shows it. */
   async status(teamId: number, id: string): Promise<QueryStatusView | null> {
+    if (id.includes('\0')) return null;
     const row = await this.cache.getStatus(teamId, id);
     return row ? statusView(row) : null;
   }
 
   async forget(teamId: number, id: string): Promise<void> {
+    if (id.includes('\0')) return;
     await this.cache.deleteStatus(teamId, id);
   }
 

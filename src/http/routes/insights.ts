@@ -192,7 +192,10 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
   app.post(`${collection}timing/`, {
     config: { scope: 'insight:read' },
     schema: { tags, params: CollectionParams, response: { 201: AnyObject, ...errorResponses } },
-    handler: async (_request, reply) => reply.code(201).send({}),
+    handler: async (request, reply) => {
+      await insights.reader(principalOf(request), projectOf(request));
+      return reply.code(201).send({});
+    },
   });
 
   app.get(`${item}sharing/`, {

@@ -22,7 +22,7 @@ const QueryBody = Type.Object({
   query: AnyJson('a TrendsQuery, FunnelsQuery or an InsightVizNode around one'),
   refresh: Type.Optional(AnyJson('blocking (default for /query/), async, lazy_async, force_blocking, force_async, force_cache, true, false')),
   async: Type.Optional(AnyJson('legacy: true means refresh=async')),
-  client_query_id: Type.Optional(Type.String({ maxLength: 200 })),
+  client_query_id: Type.Optional(Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$', description: 'names the calculation, for cancel and for polling /query/:id/' })),
 }, { additionalProperties: true });
 
 const projectOf = (request: FastifyRequest) => (request.params as { project_id: string }).project_id;

@@ -93,7 +93,7 @@ export const InsightRetrieveQuery = Type.Object({
   from_dashboard: Type.Optional(Type.String({ description: "a dashboard id: apply that dashboard's filters and date range" })),
   format: Type.Optional(Type.String({ description: 'json (default) or csv' })),
   sharing_access_token: Type.Optional(Type.String({ description: 'read a shared insight without a key' })),
-  client_query_id: Type.Optional(Type.String({ maxLength: 200 })),
+  client_query_id: Type.Optional(Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$', description: 'names the calculation, for cancel and for polling /query/:id/' })),
 });
 
 export const SharingConfiguration = Type.Object({
