@@ -1,8 +1,10 @@
 // Insight use cases: list, create, retrieve (with its result under PostHog's refresh modes),
 // update (soft delete and restore included), views and the activity log. Every read and write is
 // by project AND id (or short_id).
+import { LRUCache } from 'lru-cache';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors.js';
 import type { RefreshMode } from '../../query/cache/policy.js';
+import type { InsightQuery } from '../../query/nodes/schema.js';
 import type { InsightChanges, InsightRow } from '../../storage/meta/repositories/insights.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
 import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
@@ -76,6 +78,8 @@ export function insightActivityDetail(row: InsightRow, changes: Change[] | null)
 }
 
 export class InsightsService {
+  private readonly resolved = new LRUCache<string, { value: { query: InsightQuery; cacheKey: string } | null }>({ max: 2000 });
+
   constructor(
     private readonly repositories: Repositories,
     private readonly access: AccessResolver,
@@ -273,10 +277,24 @@ export class InsightsService {
       if (!dashboard || dashboard.deleted === 1) throw new ValidationError('Dashboard not found.', 'from_dashboard');
       dashboardFilters = JSON.parse(dashboard.filters) as Record<string, unknown>;
     }
+    const resolved = this.resolveQuery(reader.project, row, dashboardFilters);
+    if (!resolved) return null;
+    return this.results.get({ project: reader.project, query: resolved.query, cacheKey: resolved.cacheKey, mode, clientQueryId, insightId: row.id, dashboardId: fromDashboard });
+  }
+
+  /**
+   * The query an insight runs and its cache key. Remembered by the texts they derive from, since
+   * validating the node and hashing it are most of a cached read's work.
+   */
+  private resolveQuery(project: ProjectRow, row: InsightRow, dashboardFilters: Record<string, unknown> | null) {
+    const memoKey = `${project.id}|${project.updated_at}|${row.query}|${row.filters}|${dashboardFilters ? JSON.stringify(dashboardFilters) : ''}`;
+    const known = this.resolved.get(memoKey);
+    if (known) return known.value;
     const own = insightQueryOf(parseJson(row.query), parseJson(row.filters));
-    if (!own) return null;
-    const query = dashboardFilters ? withDashboardFilters(own, dashboardFilters) : own;
-    return this.results.get({ project: reader.project, query, mode, clientQueryId, insightId: row.id, dashboardId: fromDashboard });
+    const query = own && dashboardFilters ? withDashboardFilters(own, dashboardFilters) : own;
+    const value = query ? { query, cacheKey: this.results.keyOf(project, query) } : null;
+    this.resolved.set(memoKey, { value });
+    return value;
   }
 
   private async viewContext(reader: InsightReader, rows: readonly InsightRow[]): Promise<InsightViewContext> {

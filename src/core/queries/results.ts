@@ -5,6 +5,7 @@
 // A cached result is fresh while (a) the clock has not made it stale (PostHog's interval
 // thresholds) and (b) no events were stored for the days its range read since it was calculated.
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../errors.js';
 import {
   cacheKey,
@@ -14,8 +15,9 @@ import {
   type RefreshMode,
 } from '../../query/cache/policy.js';
 import type { Interval } from '../../query/dates/index.js';
+import { rememberJson } from '../raw-json.js';
 import type { InsightQuery } from '../../query/nodes/schema.js';
-import type { CachedResultRow, QueryCacheRepository, QueryStatusRow } from '../../storage/meta/repositories/query-cache.js';
+import type { CachedEntry, QueryCacheRepository, QueryStatusRow } from '../../storage/meta/repositories/query-cache.js';
 import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
 import type { InsightQueryService } from './service.js';
 
@@ -63,6 +65,8 @@ export interface ResultOutcome {
 export interface ResultRequest {
   project: ProjectRow;
   query: InsightQuery;
+  /** The query's cache key when the caller already knows it. */
+  cacheKey?: string;
   mode: RefreshMode;
   clientQueryId?: string | undefined;
   insightId?: number | null;
@@ -85,6 +89,8 @@ export class QueryResults {
   private readonly inflight = new Map<string, Promise<CalculatedResponse>>();
   /** Background calculations started here, so shutdown can wait for them. */
   private readonly background = new Set<Promise<unknown>>();
+  /** Parsed cache entries by key, valid while the stored entry has the same last_refresh. */
+  private readonly parsed = new LRUCache<string, { lastRefresh: string; response: CalculatedResponse }>({ max: 500 });
 
   constructor(
     private readonly queries: InsightQueryService,
@@ -97,12 +103,13 @@ export class QueryResults {
   }
 
   async get(request: ResultRequest): Promise<ResultOutcome> {
-    const key = this.keyOf(request.project, request.query);
+    const key = request.cacheKey ?? this.keyOf(request.project, request.query);
     const { mode } = request;
-    const cached = mode === 'force_blocking' || mode === 'force_async' ? undefined : await this.cache.get(key, request.project.id);
-    const hit = (response: CalculatedResponse): ResultOutcome => ({ response, isCached: true, cacheKey: key, queryStatus: null });
+    const cached = mode === 'force_blocking' || mode === 'force_async' ? undefined : await this.cache.getEntry(key, request.project.id);
     if (cached && (mode === 'force_cache' || (await this.isFresh(cached, request.query, mode === 'lazy_async')))) {
-      return hit(JSON.parse(cached.response) as CalculatedResponse);
+      const response = await this.parse(cached);
+      // Replaced between the two reads by another process: calculate rather than show nothing.
+      if (response) return { response, isCached: true, cacheKey: key, queryStatus: null };
     }
     if (mode === 'force_cache') return { response: null, isCached: false, cacheKey: key, queryStatus: null };
     if (mode === 'blocking' || mode === 'force_blocking') {
@@ -117,8 +124,20 @@ export class QueryResults {
       }
     }
     // While it runs, an older result (if any) is still worth showing.
-    const stale = cached ? (JSON.parse(cached.response) as CalculatedResponse) : null;
+    const stale = cached ? await this.parse(cached) : null;
     return { response: stale, isCached: stale !== null, cacheKey: key, queryStatus: statusView((await this.cache.getStatus(request.project.id, status.id)) ?? status) };
+  }
+
+  /** The entry's response, parsed once per calculation rather than once per request. */
+  private async parse(entry: CachedEntry): Promise<CalculatedResponse | null> {
+    const known = this.parsed.get(entry.cache_key);
+    if (known && known.lastRefresh === entry.last_refresh) return known.response;
+    const text = await this.cache.getResponse(entry.cache_key, entry.team_id, entry.last_refresh);
+    if (text === undefined) return null;
+    const response = JSON.parse(text) as CalculatedResponse;
+    if (response.results !== null && typeof response.results === 'object') rememberJson(response.results, JSON.stringify(response.results));
+    this.parsed.set(entry.cache_key, { lastRefresh: entry.last_refresh, response });
+    return response;
   }
 
   /** A background calculation's status, as GET /query/:id/ shows it. */
@@ -138,7 +157,7 @@ export class QueryResults {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
   }
 
-  private async isFresh(entry: CachedResultRow, query: InsightQuery, lazy: boolean): Promise<boolean> {
+  private async isFresh(entry: CachedEntry, query: InsightQuery, lazy: boolean): Promise<boolean> {
     const times = { lastRefresh: Date.parse(entry.last_refresh), rangeTo: entry.range_to === null ? null : Date.parse(entry.range_to) };
     if (isStaleByClock(times, query.interval, this.clock(), lazy)) return false;
     const day = (text: string | null) => (text === null ? null : text.slice(0, 10));

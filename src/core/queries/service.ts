@@ -2,6 +2,7 @@
 // needs to know about it (clock, test-account filters, the actions the query names), and hands the
 // validated query node to its runner. Legacy filter bodies arrive here already converted.
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import type { AccessResolver } from '../access.js';
 import type { ActionsService } from '../actions/service.js';
@@ -27,7 +28,15 @@ export interface QueryOutcome {
   readonly clientQueryId: string;
 }
 
+export interface ProjectClockSettings {
+  readonly timezone: string;
+  readonly weekStartDay: 0 | 1;
+}
+
 export class InsightQueryService {
+  /** Projects' clock settings by id and last update (a settings change updates the project). */
+  private readonly clocks = new LRUCache<string, ProjectClockSettings>({ max: 1000 });
+
   constructor(
     private readonly access: AccessResolver,
     private readonly actions: ActionsService,
@@ -75,9 +84,15 @@ export class InsightQueryService {
   }
 
   /** The project settings a result depends on besides the query (part of its cache key). */
-  clockOf(project: ProjectRow): { timezone: string; weekStartDay: 0 | 1 } {
+  clockOf(project: ProjectRow): ProjectClockSettings {
+    // Read on every cached insight request: completing all settings for two of them is not free.
+    const memoKey = `${project.id}|${project.updated_at}`;
+    const known = this.clocks.get(memoKey);
+    if (known) return known;
     const settings = readSettings(project);
-    return { timezone: typeof settings.timezone === 'string' ? settings.timezone : 'UTC', weekStartDay: settings.week_start_day === 1 ? 1 : 0 };
+    const clock: ProjectClockSettings = { timezone: typeof settings.timezone === 'string' ? settings.timezone : 'UTC', weekStartDay: settings.week_start_day === 1 ? 1 : 0 };
+    this.clocks.set(memoKey, clock);
+    return clock;
   }
 
   private async context(project: ProjectRow, query: InsightQuery): Promise<QueryContext> {

@@ -1,6 +1,7 @@
 // `format=csv` (or a `.csv` suffix) on the insight endpoints: the JSON body, flattened as
 // PostHog's CSV renderer does. Unknown formats are 404, as DRF's format negotiation answers.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { stringifyJson } from '../../core/raw-json.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { CsvLimitError, renderFlattenedCsv } from './flatten.js';
 
@@ -20,7 +21,9 @@ export function sendCsv(reply: FastifyReply, text: string): FastifyReply {
 
 /** Sends `body` as JSON, or flattened into CSV when that was asked for. */
 export function sendFormatted(reply: FastifyReply, format: ResponseFormat, body: unknown, status = 200): FastifyReply {
-  if (format === 'json') return reply.code(status).send(body);
+  // Serialised here once: the views are built field by field already, and their results are
+  // free-form JSON that a response schema would only hand to JSON.stringify anyway.
+  if (format === 'json') return reply.code(status).type('application/json; charset=utf-8').send(stringifyJson(body));
   try {
     return sendCsv(reply.code(status), renderFlattenedCsv(body));
   } catch (error) {

@@ -3,6 +3,7 @@ import type { MetaSchema, QueryCacheTable, QueryStatusTable } from '../schema.js
 
 export type CachedResultRow = Selectable<QueryCacheTable>;
 export type QueryStatusRow = Selectable<QueryStatusTable>;
+export type CachedEntry = Omit<CachedResultRow, 'response'>;
 
 /**
  * Calculated results, background-calculation status and event-write marks: the shared state that
@@ -11,8 +12,25 @@ export type QueryStatusRow = Selectable<QueryStatusTable>;
 export class QueryCacheRepository {
   constructor(private readonly db: Kysely<MetaSchema>) {}
 
-  get(cacheKey: string, teamId: number): Promise<CachedResultRow | undefined> {
-    return this.db.selectFrom('query_cache').selectAll().where('cache_key', '=', cacheKey).where('team_id', '=', teamId).executeTakeFirst();
+  /** An entry without its response text (which callers often hold parsed already). */
+  getEntry(cacheKey: string, teamId: number): Promise<CachedEntry | undefined> {
+    return this.db
+      .selectFrom('query_cache')
+      .select(['cache_key', 'team_id', 'last_refresh', 'computed_at', 'range_from', 'range_to'])
+      .where('cache_key', '=', cacheKey)
+      .where('team_id', '=', teamId)
+      .executeTakeFirst();
+  }
+
+  async getResponse(cacheKey: string, teamId: number, lastRefresh: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('query_cache')
+      .select('response')
+      .where('cache_key', '=', cacheKey)
+      .where('team_id', '=', teamId)
+      .where('last_refresh', '=', lastRefresh)
+      .executeTakeFirst();
+    return row?.response;
   }
 
   async put(row: CachedResultRow): Promise<void> {

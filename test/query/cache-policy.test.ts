@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cacheKey, isStaleByClock, nextAllowedClientRefresh, parseRefreshMode, sharedRefreshMode, stableJson,
+} from '../../src/query/cache/policy.js';
+import { failure } from '../helpers/api-error.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+describe('refresh modes', () => {
+  it("reads PostHog's spellings", () => {
+    for (const raw of ['true', '1', 'yes', '', true]) expect(parseRefreshMode(raw, 'force_cache')).toBe('force_blocking');
+    for (const raw of ['false', '0', 'no', undefined, null, false]) expect(parseRefreshMode(raw, 'blocking')).toBe('blocking');
+    for (const mode of ['force_cache', 'blocking', 'async', 'lazy_async', 'force_blocking', 'force_async']) expect(parseRefreshMode(mode, 'force_cache')).toBe(mode);
+    expect(failure(() => parseRefreshMode('sometimes', 'force_cache'))).toMatchObject({ status: 400, body: { attr: 'refresh' } });
+    expect(failure(() => parseRefreshMode(['true'], 'force_cache')).status).toBe(400);
+  });
+
+  it('remaps shared views so they never force work and always show data', () => {
+    expect(sharedRefreshMode('force_cache')).toBe('lazy_async');
+    expect(sharedRefreshMode('force_blocking')).toBe('blocking');
+    expect(sharedRefreshMode('async')).toBe('async');
+    expect(sharedRefreshMode('force_async')).toBe('lazy_async');
+  });
+});
+
+describe('staleness', () => {
+  const refreshed = Date.parse('2024-05-01T12:00:00Z');
+  it('goes stale after the interval threshold while the range is open', () => {
+    const open = { lastRefresh: refreshed, rangeTo: refreshed + HOUR };
+    expect(isStaleByClock(open, 'day', refreshed + 6 * HOUR - 1, false)).toBe(false);
+    expect(isStaleByClock(open, 'day', refreshed + 6 * HOUR + 1, false)).toBe(true);
+    expect(isStaleByClock(open, 'day', refreshed + 6 * HOUR + 1, true)).toBe(false);
+    expect(isStaleByClock(open, 'hour', refreshed + HOUR + 1, false)).toBe(true);
+    expect(isStaleByClock(open, 'minute', refreshed + 5 * MINUTE + 1, false)).toBe(true);
+  });
+
+  it('never goes stale by the clock once the range had ended when calculated', () => {
+    const closed = { lastRefresh: refreshed, rangeTo: refreshed - MINUTE };
+    expect(isStaleByClock(closed, 'day', refreshed + 1000 * HOUR, false)).toBe(false);
+  });
+
+  it('lets a client ask again after 1, 3 or 15 minutes', () => {
+    expect(nextAllowedClientRefresh(refreshed, 'minute', null) - refreshed).toBe(MINUTE);
+    expect(nextAllowedClientRefresh(refreshed, 'hour', 90 * 24 * HOUR) - refreshed).toBe(3 * MINUTE);
+    expect(nextAllowedClientRefresh(refreshed, 'day', 7 * 24 * HOUR) - refreshed).toBe(3 * MINUTE);
+    expect(nextAllowedClientRefresh(refreshed, 'day', 30 * 24 * HOUR) - refreshed).toBe(15 * MINUTE);
+  });
+});
+
+describe('cache key', () => {
+  it('is the same for equal queries written differently, and differs by project, timezone and week start', () => {
+    const base = { query: { kind: 'TrendsQuery', series: [{ event: 'a' }], interval: 'day' }, teamId: 1, timezone: 'UTC', weekStartDay: 0 };
+    const reordered = { ...base, query: { interval: 'day', series: [{ event: 'a' }], kind: 'TrendsQuery' } };
+    expect(cacheKey(reordered)).toBe(cacheKey(base));
+    expect(cacheKey({ ...base, teamId: 2 })).not.toBe(cacheKey(base));
+    expect(cacheKey({ ...base, timezone: 'Europe/Paris' })).not.toBe(cacheKey(base));
+    expect(cacheKey({ ...base, weekStartDay: 1 })).not.toBe(cacheKey(base));
+    expect(cacheKey(base)).toMatch(/^cache_[0-9a-f]{40}$/);
+    expect(stableJson({ b: [2, { d: 1, c: undefined }], a: null })).toBe('{"a":null,"b":[2,{"d":1}]}');
+  });
+});
