@@ -1,50 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seriesCsv } from '../../src/core/insights/series-csv.js';
+import { parseCsv } from '../helpers/csv.js';
 
-// Reads CSV back the way a spreadsheet would: quoted cells may hold commas, doubled quotes and
-// line breaks; records end in \r\n (a bare \n outside quotes is a bug in the writer).
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let started = false; // an empty line is a record with no cells; `""` is one empty cell
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c !== '"') {
-        cell += c;
-      } else if (text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else {
-        quoted = false;
-      }
-      continue;
-    }
-    if (c === '\r' && text[i + 1] === '\n') {
-      if (started) row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      started = false;
-      i++;
-      continue;
-    }
-    if (c === '\r' || c === '\n') throw new Error(`bare line break at ${i}`);
-    started = true;
-    if (c === '"') {
-      quoted = true;
-    } else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else {
-      cell += c;
-    }
-  }
-  if (quoted || started) throw new Error('last record is not terminated');
-  return rows;
-}
 
 const MAY = ['1-May-2024', '2-May-2024', '3-May-2024', '4-May-2024'];
 const APRIL = ['27-Apr-2024', '28-Apr-2024', '29-Apr-2024', '30-Apr-2024'];

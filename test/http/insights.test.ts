@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MembershipLevel } from '../../src/core/auth/principal.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { parseCsv, records as csvRecords } from '../helpers/csv.js';
 import { META_STORES } from '../helpers/stores.js';
 
 const QUERY = {
@@ -11,28 +12,6 @@ const QUERY = {
   full: true,
 };
 
-/** A small CSV reader: quoted cells, doubled quotes, CRLF rows. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(cell); cell = ''; }
-    else if (c === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; }
-    else cell += c;
-  }
-  if (cell !== '' || row.length > 0) { row.push(cell); rows.push(row); }
-  return rows;
-}
-const csvRecords = (text: string): Record<string, string>[] => {
-  const [header, ...rows] = parseCsv(text);
-  return rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? ''])));
-};
 
 describe.each(META_STORES)('Insights API on %s', (store) => {
   let t: TestApp;

@@ -4,7 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { PermissionDeniedError } from '../../errors.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
 import type { SharingRow } from '../../storage/meta/repositories/sharing.js';
-import { recordActivity } from '../activity.js';
+import { recordActivity, type Change } from '../activity.js';
+import type { InsightRow } from '../../storage/meta/repositories/insights.js';
+import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
 import type { Principal } from '../auth/principal.js';
 import { nowIso } from '../tokens.js';
 import { INSIGHT_ACTIVITY_SCOPE, insightActivityDetail, type InsightReader, type InsightsService } from './service.js';
@@ -21,6 +23,19 @@ const newConfiguration = (teamId: number, insightId: number) => ({
   access_token: newAccessToken(),
   created_at: nowIso(),
 });
+
+/** Sharing changes are logged on the insight, as PostHog files them. */
+function logOnInsight(repos: Repositories, project: ProjectRow, principal: Principal, insight: InsightRow, activity: string, changes: Change[] | null) {
+  return recordActivity(repos.activityLog, {
+    organizationId: project.organization_id,
+    projectId: project.id,
+    userId: principal.userId,
+    scope: INSIGHT_ACTIVITY_SCOPE,
+    itemId: String(insight.id),
+    activity,
+    detail: insightActivityDetail(insight, changes),
+  });
+}
 
 function sharingView(row: Pick<SharingRow, 'created_at' | 'enabled' | 'access_token'> | null) {
   return {
@@ -59,15 +74,9 @@ export class InsightSharingService {
       if (enabled !== existing.enabled) await repos.sharing.update(existing.id, { enabled });
       const saved: SharingRow = { ...existing, enabled };
       if (input.enabled !== undefined && enabled !== was) {
-        await recordActivity(repos.activityLog, {
-          organizationId: project.organization_id,
-          projectId: project.id,
-          userId: principal.userId,
-          scope: INSIGHT_ACTIVITY_SCOPE,
-          itemId: String(insight.id),
-          activity: enabled ? 'sharing enabled' : 'sharing disabled',
-          detail: insightActivityDetail(insight, [{ type: INSIGHT_ACTIVITY_SCOPE, action: 'changed', field: 'sharing', before: { enabled: was === 1 }, after: { enabled: enabled === 1 } }]),
-        });
+        await logOnInsight(repos, project, principal, insight, enabled ? 'sharing enabled' : 'sharing disabled', [
+          { type: INSIGHT_ACTIVITY_SCOPE, action: 'changed', field: 'sharing', before: { enabled: was === 1 }, after: { enabled: enabled === 1 } },
+        ]);
       }
       return saved;
     });
@@ -84,15 +93,7 @@ export class InsightSharingService {
       const token = newAccessToken();
       await repos.sharing.update(existing.id, { access_token: token });
       const saved: SharingRow = { ...existing, access_token: token };
-      await recordActivity(repos.activityLog, {
-        organizationId: project.organization_id,
-        projectId: project.id,
-        userId: principal.userId,
-        scope: INSIGHT_ACTIVITY_SCOPE,
-        itemId: String(insight.id),
-        activity: 'access token refreshed',
-        detail: insightActivityDetail(insight, null),
-      });
+      await logOnInsight(repos, project, principal, insight, 'access token refreshed', null);
       return saved;
     });
     return sharingView(row);
