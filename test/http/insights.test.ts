@@ -152,8 +152,13 @@ describe.each(META_STORES)('Insights API on %s', (store) => {
     expect(ids(await list(`?search=${marker}&favorited=true`))).toEqual([mine.id]);
     expect(ids(await list(`?tags=${encodeURIComponent(JSON.stringify([marker, 'alpha']))}`))).toEqual([mine.id, tagged.id].sort((a, b) => a - b));
     expect(ids(await list(`?search=${marker}&user=true`))).toEqual([mine.id, described.id, derived.id, tagged.id].sort((a, b) => a - b));
-    // A LIKE wildcard in the search is a literal character.
+    // A LIKE wildcard in the search or a tag is a literal character.
     expect((await list('?search=%25%25%25_')).count).toBe(0);
+    const underscored = await create({ tags: [`${marker}_x`] });
+    const lookalike = await create({ tags: [`${marker}yx`] });
+    expect(ids(await list(`?tags=${encodeURIComponent(JSON.stringify([`${marker}_x`]))}`))).toEqual([underscored.id]);
+    expect(ids(await list(`?search=${marker}_`))).toEqual([underscored.id]);
+    for (const extra of [underscored, lookalike]) await patch(extra.id, { deleted: true });
 
     const firstPage = await list(`?search=${marker}&limit=2&order=-id`);
     expect(firstPage.count).toBe(5);

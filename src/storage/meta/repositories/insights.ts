@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type Updateable } from 'kysely';
 import type { InsightsTable, MetaSchema } from '../schema.js';
 
 export type InsightRow = Selectable<InsightsTable>;
@@ -28,8 +28,11 @@ export interface InsightOrder {
   descending: boolean;
 }
 
-/** SQL LIKE pattern matching `text` anywhere, with its wildcards escaped (ESCAPE '\'). */
-export const containsPattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** `text` as a literal inside a LIKE pattern: its wildcards and the escape character escaped. */
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** `expression LIKE '%text%'`, the text taken literally (both engines need the ESCAPE clause for that). */
+const containsText = (expression: RawBuilder<unknown>, text: string) => sql<boolean>`${expression} like ${`%${escapeLike(text)}%`} escape '\\'`;
 
 /** Every lookup is by project (team) AND id or short_id, so one project never reaches another's insights. */
 export class InsightsRepository {
@@ -84,13 +87,12 @@ export class InsightsRepository {
     for (const dashboardId of filter.dashboards ?? []) base = base.where((eb) => eb.exists(liveTileOf(eb, dashboardId)));
     if (filter.tags && filter.tags.length > 0) {
       const tags = filter.tags;
-      base = base.where((eb) => eb.or(tags.map((tag) => eb(sql<string>`i.tags`, 'like', `%${JSON.stringify(tag).replace(/[\\%_]/g, (c) => `\\${c}`)}%`))));
+      // Tags are a JSON array of strings: a tag matches as its quoted JSON text.
+      base = base.where((eb) => eb.or(tags.map((tag) => containsText(sql`i.tags`, JSON.stringify(tag)))));
     }
     if (filter.search !== undefined && filter.search !== '') {
-      const pattern = containsPattern(filter.search);
-      base = base.where((eb) =>
-        eb.or(['i.name', 'i.derived_name', 'i.description', 'i.tags'].map((column) => eb(sql`lower(${sql.ref(column)})`, 'like', sql`${pattern} escape '\\'`))),
-      );
+      const search = filter.search.toLowerCase();
+      base = base.where((eb) => eb.or(['i.name', 'i.derived_name', 'i.description', 'i.tags'].map((column) => containsText(sql`lower(${sql.ref(column)})`, search))));
     }
     const [{ count } = { count: 0 }] = await base.select((eb) => eb.fn.countAll().as('count')).execute();
     let rows = base.selectAll('i');
