@@ -69,7 +69,11 @@ export class NotFoundError extends ApiError {
 }
 
 export class MethodNotAllowedError extends ApiError {
-  constructor(method: string) {
+  constructor(
+    method: string,
+    /** PostHog answers a refused hard delete of insights and dashboards with no body at all. */
+    readonly withoutBody = false,
+  ) {
     super(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`);
   }
 }

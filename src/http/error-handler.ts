@@ -48,6 +48,7 @@ export function installErrorHandling(app: FastifyInstance, routes: RouteIndex, b
         reply.header('retry-after', String(apiError.retryAfterSeconds));
         request.log.warn({ err: apiError.cause ?? apiError, reqId: request.id }, 'answered 503');
       }
+      if (apiError instanceof MethodNotAllowedError && apiError.withoutBody) return reply.code(405).send();
       return reply.code(apiError.status).send(apiError.toBody());
     }
     request.log.error({ err: error, reqId: request.id }, 'unhandled error');

@@ -11,7 +11,7 @@ import type { Principal } from '../auth/principal.js';
 import { cleanCharField } from '../insights/input.js';
 import { checkDashboardFilters, MAX_JSON_DEPTH } from '../insights/query-of.js';
 import { jsonDepth } from '../json-depth.js';
-import type { InsightsService } from '../insights/service.js';
+import { memberReader, type InsightReader, type InsightsService } from '../insights/service.js';
 import { CAN_EDIT, EVERYONE_IN_PROJECT_CAN_EDIT } from '../insights/view.js';
 import { nowIso } from '../tokens.js';
 
@@ -73,14 +73,14 @@ export class DashboardsService {
       created_at: nowIso(),
       last_accessed_at: null,
     });
-    return this.fullView(principal, projectParam, row, 'force_cache');
+    return this.fullView(memberReader(principal, project), row, 'force_cache');
   }
 
   async get(principal: Principal, projectParam: string, idParam: string, refresh: RefreshMode) {
     const project = await this.access.project(principal, projectParam);
     const row = await this.repositories.dashboards.findById(project.id, parseDashboardId(idParam));
     if (!row || row.deleted === 1) throw new NotFoundError();
-    return this.fullView(principal, projectParam, row, refresh);
+    return this.fullView(memberReader(principal, project), row, refresh);
   }
 
   async update(principal: Principal, projectParam: string, idParam: string, input: DashboardInput) {
@@ -107,14 +107,14 @@ export class DashboardsService {
       }
       return { ...before, ...changes } as DashboardRow;
     });
-    return this.fullView(principal, projectParam, row, 'force_cache');
+    return this.fullView(memberReader(principal, project), row, 'force_cache');
   }
 
   async refuseDelete(principal: Principal, projectParam: string, idParam: string): Promise<never> {
     const project = await this.access.project(principal, projectParam);
     const row = await this.repositories.dashboards.findById(project.id, parseDashboardId(idParam));
     if (!row || row.deleted === 1) throw new NotFoundError();
-    throw new MethodNotAllowedError('DELETE');
+    throw new MethodNotAllowedError('DELETE', true);
   }
 
   private async usersOf(rows: readonly DashboardRow[]) {
@@ -145,9 +145,8 @@ export class DashboardsService {
   }
 
   /** The dashboard with its filters and its live tiles, each tile's insight seen through the dashboard's filters. */
-  private async fullView(principal: Principal, projectParam: string, row: DashboardRow, refresh: RefreshMode) {
+  private async fullView(reader: InsightReader, row: DashboardRow, refresh: RefreshMode) {
     const users = await this.usersOf([row]);
-    const reader = await this.insights.reader(principal, projectParam);
     const tiles = [];
     for (const tile of await this.repositories.dashboards.tilesOfDashboard(row.id)) {
       if (tile.deleted === 1) continue;

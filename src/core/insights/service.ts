@@ -7,7 +7,7 @@ import type { RefreshMode } from '../../query/cache/policy.js';
 import type { InsightQuery } from '../../query/nodes/schema.js';
 import type { InsightChanges, InsightRow } from '../../storage/meta/repositories/insights.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
-import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
+import type { ProjectRow, VisibleProjectRow } from '../../storage/meta/repositories/projects.js';
 import { parseJson } from '../../storage/meta/json.js';
 import type { AccessResolver } from '../access.js';
 import { activityPage, diffChanges, recordActivity, type Change } from '../activity.js';
@@ -77,6 +77,11 @@ export function insightActivityDetail(row: InsightRow, changes: Change[] | null)
   return { changes, trigger: null, type: null, name: row.name || row.derived_name || null, short_id: row.short_id };
 }
 
+/** The reader for a member's key in a project already resolved for them. */
+export function memberReader(principal: Principal, project: VisibleProjectRow): InsightReader {
+  return { project, userId: principal.userId, isAdmin: project.membership_level >= MembershipLevel.admin, sharedInsightId: null };
+}
+
 export class InsightsService {
   private readonly resolved = new LRUCache<string, { value: { query: InsightQuery; cacheKey: string } | null }>({ max: 2000 });
 
@@ -89,8 +94,7 @@ export class InsightsService {
 
   /** The reader for a member's key. */
   async reader(principal: Principal, projectParam: string): Promise<InsightReader> {
-    const project = await this.access.project(principal, projectParam);
-    return { project, userId: principal.userId, isAdmin: project.membership_level >= MembershipLevel.admin, sharedInsightId: null };
+    return memberReader(principal, await this.access.project(principal, projectParam));
   }
 
   async list(reader: InsightReader, params: InsightListParams & { basic: boolean; refresh: RefreshMode }, page: Page): Promise<{ count: number; results: object[] }> {
@@ -199,7 +203,7 @@ export class InsightsService {
   /** PostHog never hard-deletes insights: DELETE is 405 (PATCH {"deleted": true} instead). */
   async refuseDelete(principal: Principal, projectParam: string, idParam: string): Promise<never> {
     await this.findLive(await this.reader(principal, projectParam), idParam);
-    throw new MethodNotAllowedError('DELETE');
+    throw new MethodNotAllowedError('DELETE', true);
   }
 
   /** Records views of live insights of the project; other ids are skipped silently. */
@@ -218,11 +222,9 @@ export class InsightsService {
   async myLastViewed(principal: Principal, projectParam: string) {
     const reader = await this.reader(principal, projectParam);
     const recent = await this.repositories.insightViews.recent(reader.project.id, principal.userId, MY_LAST_VIEWED);
-    const rows: InsightRow[] = [];
-    for (const { insight_id } of recent) {
-      const row = await this.repositories.insights.findById(reader.project.id, insight_id);
-      if (row) rows.push(row);
-    }
+    const order = recent.map((view) => view.insight_id);
+    const { rows: found } = await this.repositories.insights.list(reader.project.id, { ids: order }, null, { limit: MY_LAST_VIEWED, offset: 0 });
+    const rows = found.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
     const context = await this.viewContext(reader, rows);
     return rows.map((row) => basicInsightView(row, context));
   }

@@ -6,7 +6,6 @@ import type { DashboardInput } from '../../core/dashboards/service.js';
 import { parseRefreshMode } from '../../query/cache/policy.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
-import { refusedWithoutBody } from '../method-not-allowed.js';
 import { limitOffsetEnvelope, parseLimitOffset } from '../pagination.js';
 import { errorResponses, LimitOffsetQuery, Paginated } from '../schemas/common.js';
 import { Dashboard, DashboardWriteBody } from '../schemas/insight.js';
@@ -59,9 +58,7 @@ function mountDashboardRoutes(app: FastifyInstance, services: Services, prefix: 
   app.delete(item, {
     config: { scope: 'dashboard:write' },
     schema: { tags, params: ItemParams, response: { 405: Type.Null(), ...errorResponses } },
-    handler: async (request, reply) => {
-      await refusedWithoutBody(reply, () => dashboards.refuseDelete(principalOf(request), projectOf(request), idOf(request)));
-    },
+    handler: (request) => dashboards.refuseDelete(principalOf(request), projectOf(request), idOf(request)),
   });
 }
 

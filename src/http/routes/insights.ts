@@ -11,7 +11,6 @@ import { ValidationError } from '../../errors.js';
 import { parseRefreshMode, sharedRefreshMode } from '../../query/cache/policy.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
-import { refusedWithoutBody } from '../method-not-allowed.js';
 import { requestedFormat, sendCsv, sendFormatted, splitCsvSuffix } from '../csv/reply.js';
 import { limitOffsetEnvelope, pageNumberEnvelope, parseLimitOffset, parsePageNumber } from '../pagination.js';
 import { errorResponses, PageQuery, Paginated } from '../schemas/common.js';
@@ -135,9 +134,7 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
   app.delete(item, {
     config: { scope: 'insight:write' },
     schema: { tags, params: ItemParams, response: { 405: Type.Null(), ...errorResponses } },
-    handler: async (request, reply) => {
-      await refusedWithoutBody(reply, () => insights.refuseDelete(principalOf(request), projectOf(request), idOf(request)));
-    },
+    handler: (request) => insights.refuseDelete(principalOf(request), projectOf(request), idOf(request)),
   });
 
   app.get(`${item}activity/`, {
