@@ -1,5 +1,6 @@
 // The only place that reads process.env. Everything else receives a typed, frozen Config.
 import path from 'node:path';
+import { DEFAULT_DECODE_BUDGET_BYTES } from './core/capture/decode-budget.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -16,6 +17,8 @@ export interface Config {
   readonly events: EventStoreConfig;
   /** Time limit of one analytical query, in seconds. */
   readonly queryTimeoutSeconds: number;
+  /** Memory all capture requests being decoded at once may hold, in bytes. */
+  readonly captureMemoryBytes: number;
 }
 
 /** Where events, persons and groups live: embedded chDB under dataDir, or a ClickHouse server. */
@@ -109,6 +112,13 @@ function parseQueryTimeout(raw: string): number {
   return Number(raw);
 }
 
+function parseCaptureMemory(raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 16 || Number(raw) > 65536) {
+    throw new ConfigError(`HOGLET_CAPTURE_MEMORY_MB must be a whole number of megabytes from 16 to 65536, got "${raw}"`);
+  }
+  return Number(raw) * 1024 * 1024;
+}
+
 function parseLogLevel(raw: string, source: string): LogLevel {
   const level = raw.toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
@@ -131,6 +141,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     throw new ConfigError('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (the embedded engine is a single node)');
   }
   const queryTimeout = nonEmpty(env.HOGLET_QUERY_TIMEOUT_SECONDS);
+  const captureMemory = nonEmpty(env.HOGLET_CAPTURE_MEMORY_MB);
   const dataDir = path.resolve(nonEmpty(flags.dataDir) ?? nonEmpty(env.HOGLET_DATA_DIR) ?? './data');
   return Object.freeze({
     dataDir,
@@ -150,5 +161,6 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       cluster: clickhouseCluster ? parseIdentifier(clickhouseCluster, 'CLICKHOUSE_CLUSTER') : null,
     }),
     queryTimeoutSeconds: queryTimeout ? parseQueryTimeout(queryTimeout) : 30,
+    captureMemoryBytes: captureMemory ? parseCaptureMemory(captureMemory) : DEFAULT_DECODE_BUDGET_BYTES,
   });
 }

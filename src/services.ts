@@ -5,7 +5,8 @@ import { ActionsService } from './core/actions/service.js';
 import { AccountsService } from './core/accounts/service.js';
 import { IdentityService } from './core/accounts/identity.js';
 import { KeyAuthenticator } from './core/auth/authenticator.js';
-import { EventWriter, type TeamEvents } from './core/capture/event-writer.js';
+import { EventWriter, IncompleteWriteError, type TeamEvents } from './core/capture/event-writer.js';
+import { DecodeBudget } from './core/capture/decode-budget.js';
 import { GroupCommitter } from './core/capture/group-commit.js';
 import { GroupProcessor } from './core/capture/persons/group-processor.js';
 import { PersonProcessor, type PersonWarning } from './core/capture/persons/person-processor.js';
@@ -22,6 +23,7 @@ import { QueryExecutor } from './query/execute.js';
 import { openEventStore } from './storage/events/connect.js';
 import type { EventStore } from './storage/events/event-store.js';
 import { EventsRepository } from './storage/events/events-repository.js';
+import { classifyWriteFailure } from './storage/events/write-failure.js';
 import { PersonsRepository } from './storage/events/persons-repository.js';
 import { openMetaStore, type MetaStore } from './storage/meta/connect.js';
 import { Repositories } from './storage/meta/repositories/index.js';
@@ -117,13 +119,21 @@ export async function createServices(config: Config, options: ServiceOptions = {
     new GroupProcessor(personsRepository),
     async (written) => {
       void projects.markIngested(written.map((w) => w.teamId)).catch(onBackgroundError);
-      // Awaited: a result cached before these events must read as outdated once they are acknowledged.
+      // Awaited, and a failure fails the flush: a result cached before these events must read as
+      // outdated once they are acknowledged.
       const marks = written.flatMap((w) => w.days.map((day) => ({ team_id: w.teamId, day })));
-      await repositories.queryCache.markWritten(marks, new Date().toISOString()).catch(onBackgroundError);
+      await repositories.queryCache.markWritten(marks, new Date().toISOString());
     },
   );
-  const committer = new GroupCommitter<TeamEvents>((items) => writer.write(items), (item) => item.events.length, GROUP_COMMIT);
-  const capture = new CaptureService(tokens, committer);
+  const committer = new GroupCommitter<TeamEvents>((items) => writer.write(items), (item) => item.events.length, {
+    ...GROUP_COMMIT,
+    // A refused flush is one request's content only while the store itself answers.
+    classify: async (error) => {
+      const kind = error instanceof IncompleteWriteError ? 'store' : classifyWriteFailure(error);
+      return kind !== 'store' && (await events.ping().then(() => true, () => false)) ? kind : 'store';
+    },
+  });
+  const capture = new CaptureService(tokens, committer, new DecodeBudget(config.captureMemoryBytes));
   demo = new DemoDataRunner(capture, onBackgroundError);
   const actions = new ActionsService(repositories, access);
   const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });

@@ -13,7 +13,15 @@ describe('configuration', () => {
       logLevel: 'info',
       events: { clickhouseUrl: null, chdbPath: path.resolve('./data/events'), database: 'hoglet', cluster: null },
       queryTimeoutSeconds: 30,
+      captureMemoryBytes: 512 * 1024 * 1024,
     });
+  });
+
+  it('reads the capture memory budget and refuses unusable ones', () => {
+    expect(loadConfig({}, { HOGLET_CAPTURE_MEMORY_MB: '64' }).captureMemoryBytes).toBe(64 * 1024 * 1024);
+    for (const bad of ['0', '15', '1.5', 'lots', '70000']) {
+      expect(() => loadConfig({}, { HOGLET_CAPTURE_MEMORY_MB: bad }), bad).toThrow(/HOGLET_CAPTURE_MEMORY_MB/);
+    }
   });
 
   it('reads the query time limit and refuses unusable ones', () => {

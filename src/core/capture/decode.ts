@@ -1,10 +1,11 @@
 // Turns a capture request's bytes into events, accepting every encoding PostHog's capture does
 // (Rust `capture/src/payload/*`, Django `posthog/utils.py` load_data_from_request): plain JSON,
 // gzip (header, ?compression=, or sniffed magic bytes), base64, lz-string, form bodies, GET ?data=.
-import { gunzipSync } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import LZString from 'lz-string';
 import { PayloadTooLargeError } from '../../errors.js';
 import { INVALID_API_KEY_DETAIL, InvalidApiKeyError, InvalidPayloadError, malformedRequest, NoDataError } from './capture-errors.js';
+import { UNBOUNDED, type DecodeReservation } from './decode-budget.js';
 import type { DecodedPayload, RawEvent } from './types.js';
 
 export interface CaptureRequestInput {
@@ -28,10 +29,17 @@ export const MAX_DECODED_BYTES = 100 * 1024 * 1024;
 
 type Compression = 'gzip' | 'lz64' | 'base64';
 
-export function decodeCaptureRequest(input: CaptureRequestInput): DecodedPayload {
+/**
+ * Decodes the request, counting what it decodes against the reservation (released by the caller
+ * when the request ends). gzip is inflated off the main thread, chunk by chunk against both caps.
+ */
+export async function decodeCaptureRequest(
+  input: CaptureRequestInput,
+  reservation: DecodeReservation = UNBOUNDED.open(),
+): Promise<DecodedPayload> {
   const limit = input.maxDecodedBytes ?? MAX_DECODED_BYTES;
   const { data, compression } = extractData(input);
-  const text = decodeToText(data, compression, limit);
+  const text = await decodeToText(data, compression, { limit, reservation });
   if (text.trim() === '') throw new NoDataError();
   let json: unknown;
   try {
@@ -70,11 +78,19 @@ function extractData(input: CaptureRequestInput): { data: Buffer; compression: C
   return { data, compression };
 }
 
+interface Caps {
+  /** Most decoded bytes for this request. */
+  limit: number;
+  /** The request's share of the memory all concurrent decodes may use. */
+  reservation: DecodeReservation;
+}
+
 /** Peels the encodings off, in the order clients apply them: base64 outside, gzip inside. */
-function decodeToText(data: Buffer, compression: Compression | undefined, limit: number): string {
+async function decodeToText(data: Buffer, compression: Compression | undefined, caps: Caps): Promise<string> {
+  const { limit } = caps;
   // No encoding we know starts with '{' or '[', so JSON is JSON whatever the hint claims.
-  if (startsLikeJson(data)) return utf8(data, limit);
-  if (compression === 'lz64') return lz64(data.toString('latin1'), limit);
+  if (startsLikeJson(data)) return utf8(data, caps);
+  if (compression === 'lz64') return lz64(data.toString('latin1'), caps);
 
   if (!isGzip(data) && (compression === 'base64' || looksLikeBase64(data.toString('latin1')))) {
     const decoded = base64(data.toString('latin1'));
@@ -85,29 +101,47 @@ function decodeToText(data: Buffer, compression: Compression | undefined, limit:
       data = decoded; // a sniffed "base64" that hides no payload is left alone
     }
   }
-  if (!startsLikeJson(data) && (compression === 'gzip' || isGzip(data))) data = gunzip(data, limit);
+  if (!startsLikeJson(data) && (compression === 'gzip' || isGzip(data))) data = await gunzip(data, caps);
 
-  let text = utf8(data, limit);
+  let text = utf8(data, caps);
   // PostHog's legacy endpoints unwrap base64 once more after decompressing; harmless elsewhere.
   if (looksLikeBase64(text)) {
     const decoded = base64(text);
-    if (decoded && startsLikeJson(decoded)) text = utf8(decoded, limit);
+    if (decoded && startsLikeJson(decoded)) text = utf8(decoded, caps);
   }
   return text;
 }
 
-function gunzip(data: Buffer, limit: number): Buffer {
-  try {
-    return gunzipSync(data, { maxOutputLength: limit });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new PayloadTooLargeError(limit);
-    throw malformedRequest(`could not decompress gzip body (${(error as Error).message})`);
-  }
+/** Inflates on zlib's thread pool, stopping at the first chunk past either cap. */
+function gunzip(data: Buffer, { limit, reservation }: Caps): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const inflate = createGunzip();
+    const fail = (error: Error) => {
+      inflate.destroy();
+      reject(error);
+    };
+    inflate.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return fail(new PayloadTooLargeError(limit));
+      try {
+        reservation.take(chunk.length);
+      } catch (error) {
+        return fail(error as Error);
+      }
+      chunks.push(chunk);
+    });
+    inflate.on('error', (error) => fail(malformedRequest(`could not decompress gzip body (${error.message})`)));
+    inflate.on('end', () => resolve(Buffer.concat(chunks, size)));
+    inflate.end(data);
+  });
 }
 
-function lz64(input: string, limit: number): string {
+function lz64(input: string, { limit, reservation }: Caps): string {
   const length = lz64DecodedLength(input, limit);
   if (length === 'too_large') throw new PayloadTooLargeError(limit);
+  if (typeof length === 'number') reservation.take(length * 2); // UTF-16 units
   let text: string | null = null;
   try {
     text = length === 'invalid' ? null : LZString.decompressFromBase64(input);
@@ -192,8 +226,9 @@ function restorePluses(field: string): string {
   return field.includes(' ') && looksLikeBase64(field.replace(/ /g, '+')) ? field.replace(/ /g, '+') : field;
 }
 
-function utf8(data: Buffer, limit: number): string {
+function utf8(data: Buffer, { limit, reservation }: Caps): string {
   if (data.length > limit) throw new PayloadTooLargeError(limit);
+  reservation.take(data.length);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(data); // also drops a leading BOM
   } catch {

@@ -1,9 +1,14 @@
-// One flush of the group commit: drops repeated uuids, attributes persons and groups, then writes
-// person rows before the events that refer to them. Any failure forgets cached person state,
-// because memory may then be ahead of the store.
+// One flush of the group commit: attributes persons and groups, inserts the events whose uuids
+// are new, then writes the person and group rows, then marks cached results over those days as
+// outdated. The events go first so that a refused insert leaves no trace: persons never get ahead
+// of the events they come from. Persons are processed for repeated events too (a re-sent event
+// re-applies what it says, as in PostHog, where nothing is de-duplicated), so a request whose
+// person write failed after its events were stored catches up when the client retries it. Any
+// failure forgets cached person state, because memory may then be ahead of the store.
 import type { EventRow, EventsRepository } from '../../storage/events/events-repository.js';
 import type { PersonsRepository, PersonWrites } from '../../storage/events/persons-repository.js';
 import { formatMicros } from '../../storage/events/time.js';
+import { InsertRefusedError } from '../../storage/events/write-failure.js';
 import type { GroupProcessor } from './persons/group-processor.js';
 import type { PersonProcessor } from './persons/person-processor.js';
 import type { CapturedEvent } from './types.js';
@@ -35,42 +40,69 @@ export class EventWriter {
   async write(items: readonly TeamEvents[]): Promise<void> {
     const writes: PersonWrites = { persons: [], distinctIds: [], overrides: [], groups: [], groupTypes: [] };
     const rows: EventRow[] = [];
+    const days: StoredDays[] = [];
     try {
       for (const [teamId, events] of byTeam(items)) {
-        const fresh = await this.withoutRepeats(teamId, events);
-        if (fresh.length === 0) continue;
-        const groupKeys = await this.groups.process(teamId, fresh, writes);
-        const personIds = await this.persons.process(teamId, fresh, writes);
+        // First write wins: a uuid earlier in this batch is dropped here, a stored one below.
+        const seen = new Set<string>();
+        const unique = events.filter((e) => !seen.has(e.uuid) && seen.add(e.uuid));
+        const stored = await this.events.existingUuids(teamId, [...seen]);
+        const groupKeys = await this.groups.process(teamId, unique, writes);
+        const personIds = await this.persons.process(teamId, unique, writes);
         const createdAt = formatMicros(Date.now() * 1000);
-        fresh.forEach((event, i) => rows.push(toRow(teamId, event, personIds[i]!, groupKeys[i]!, createdAt)));
+        unique.forEach((event, i) => {
+          if (!stored.has(event.uuid)) rows.push(toRow(teamId, event, personIds[i]!, groupKeys[i]!, createdAt));
+        });
+        days.push({ teamId, days: utcDays(unique) });
       }
-      await this.personsRepository.write(writes);
-      await this.events.insert(rows);
+      await this.events.insert(rows).catch((error: unknown) => {
+        throw new InsertRefusedError(error);
+      });
     } catch (error) {
-      this.persons.forget();
-      this.groups.forget();
+      this.forget();
       throw error;
     }
-    if (rows.length > 0) await this.onStored(storedDays(rows));
+    try {
+      await withRetries(() => this.personsRepository.write(writes));
+      // Repeats are marked too: a retry of a request whose marks failed marks them now.
+      await withRetries(() => this.onStored(days));
+    } catch (error) {
+      this.forget();
+      throw new IncompleteWriteError(error);
+    }
   }
 
-  /** First write wins: a uuid already stored, or earlier in this batch, is dropped. */
-  private async withoutRepeats(teamId: number, events: CapturedEvent[]): Promise<CapturedEvent[]> {
-    const seen = new Set<string>();
-    const unique = events.filter((e) => !seen.has(e.uuid) && seen.add(e.uuid));
-    const stored = await this.events.existingUuids(teamId, [...seen]);
-    return stored.size === 0 ? unique : unique.filter((e) => !stored.has(e.uuid));
+  private forget(): void {
+    this.persons.forget();
+    this.groups.forget();
   }
 }
 
-function storedDays(rows: readonly EventRow[]): StoredDays[] {
-  const teams = new Map<number, Set<string>>();
-  for (const row of rows) {
-    const days = teams.get(row.team_id) ?? new Set<string>();
-    days.add(row.timestamp.slice(0, 10));
-    teams.set(row.team_id, days);
+/**
+ * The events were stored, but their person rows or cache marks were not: the store's fault, never
+ * the content's, and the request must not be acknowledged (its retry completes the work).
+ */
+export class IncompleteWriteError extends Error {
+  constructor(cause: unknown) {
+    super('events were stored, but their persons or cache marks were not', { cause });
+    this.name = 'IncompleteWriteError';
   }
-  return [...teams].map(([teamId, days]) => ({ teamId, days: [...days] }));
+}
+
+/** A write that failed is tried twice more (after 50 and 200 ms) before the flush gives up. */
+async function withRetries(write: () => Promise<void>): Promise<void> {
+  for (const pauseMs of [50, 200]) {
+    try {
+      return await write();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+  await write();
+}
+
+function utcDays(events: readonly CapturedEvent[]): string[] {
+  return [...new Set(events.map((event) => formatMicros(event.timestampUs).slice(0, 10)))];
 }
 
 function byTeam(items: readonly TeamEvents[]): Map<number, CapturedEvent[]> {

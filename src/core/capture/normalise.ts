@@ -7,6 +7,7 @@ import {
   InvalidPayloadError,
   MissingApiKeyError,
 } from './capture-errors.js';
+import { storableValue } from './storable.js';
 import { eventTimestampUs } from './timestamps.js';
 import type { CapturedEvent, DecodedPayload, RawEvent } from './types.js';
 
@@ -79,8 +80,9 @@ export function normaliseEvents(payload: DecodedPayload, ctx: NormaliseContext):
   return payload.events.map((raw) => normaliseEvent(raw, ctx, measure));
 }
 
-function normaliseEvent(raw: RawEvent, ctx: NormaliseContext, measure: boolean): CapturedEvent {
-  if (!isObject(raw)) throw invalid('every event must be a JSON object.');
+function normaliseEvent(sent: RawEvent, ctx: NormaliseContext, measure: boolean): CapturedEvent {
+  if (!isObject(sent)) throw invalid('every event must be a JSON object.');
+  const raw = storableValue(sent) as RawEvent;
   const event = eventName(raw, ctx.defaultEventName);
   const distinctId = extractDistinctId(raw);
   const uuid = eventUuid(raw.uuid);

@@ -1,6 +1,7 @@
 // Capture use case: decode the request, find the project by its token, normalise the events and
 // wait for the group commit that stores them. Demo data and imports enter through `ingest`.
 import { decodeCaptureRequest, type CaptureRequestInput } from './decode.js';
+import { DecodeBudget } from './decode-budget.js';
 import type { GroupCommitter } from './group-commit.js';
 import type { TeamEvents } from './event-writer.js';
 import { normaliseEvents, requestToken } from './normalise.js';
@@ -16,20 +17,27 @@ export class CaptureService {
   constructor(
     private readonly tokens: ProjectTokens,
     private readonly committer: GroupCommitter<TeamEvents>,
+    private readonly decodeBudget: DecodeBudget = new DecodeBudget(),
   ) {}
 
   /** Resolves once every event of the request is stored; throws a 4xx/503 ApiError otherwise. */
   async capture(input: CaptureRequestInput, options: CaptureOptions = {}): Promise<void> {
-    const payload = decodeCaptureRequest(input);
-    const token = requestToken(payload, firstValue(input.query.token) ?? firstValue(input.query.api_key));
-    const teamId = await this.tokens.projectIdOf(token);
-    const events = normaliseEvents(payload, {
-      nowUs: Date.now() * 1000,
-      sentAt: payload.sentAt,
-      historicalMigration: payload.historicalMigration,
-      ...(options.defaultEventName ? { defaultEventName: options.defaultEventName } : {}),
-    });
-    await this.committer.submit({ teamId, events });
+    // The decoded request stays in memory until its events are stored, and counts until then.
+    const reservation = this.decodeBudget.open();
+    try {
+      const payload = await decodeCaptureRequest(input, reservation);
+      const token = requestToken(payload, firstValue(input.query.token) ?? firstValue(input.query.api_key));
+      const teamId = await this.tokens.projectIdOf(token);
+      const events = normaliseEvents(payload, {
+        nowUs: Date.now() * 1000,
+        sentAt: payload.sentAt,
+        historicalMigration: payload.historicalMigration,
+        ...(options.defaultEventName ? { defaultEventName: options.defaultEventName } : {}),
+      });
+      await this.committer.submit({ teamId, events });
+    } finally {
+      reservation.release();
+    }
   }
 
   /** Stores already-normalised events of one project (demo data, imports). */

@@ -12,9 +12,6 @@ export interface TimestampContext {
 const US_PER_MS = 1000;
 /** PostHog clamps events more than 23 hours ahead of the server clock to "now". */
 const FUTURE_CUTOFF_US = 23 * 3600 * 1000 * US_PER_MS;
-/** Outside years 0000..9999 PostHog stores the epoch (ClickHouse cannot hold it). */
-const YEAR_0_US = yearStartMs(0) * US_PER_MS;
-const YEAR_10000_US = yearStartMs(10000) * US_PER_MS;
 /** `_` (ms) values before 2021 are old SDKs sending seconds; PostHog ignores them. */
 const MIN_PLAUSIBLE_SENT_AT_MS = Date.UTC(2021, 0, 1);
 
@@ -34,7 +31,10 @@ export function eventTimestampUs(raw: RawEvent, ctx: TimestampContext): number {
   }
 
   if (result - now > FUTURE_CUTOFF_US) return now; // PostHog: warning `event_timestamp_in_future`
-  if (result < YEAR_0_US || result >= YEAR_10000_US) return 0;
+  // PostHog stores the epoch for years outside 0..9999. Hoglet does so for every time before the
+  // epoch: ClickHouse keeps such a DateTime64, but toDate/toStartOfDay wrap it into a wrong day of
+  // another century, so the event would count in charts at a date nobody sent.
+  if (!(result >= 0)) return 0;
   return result;
 }
 
@@ -104,12 +104,6 @@ function daysInMonth(year: number, month: number): number {
   const date = new Date(0);
   date.setUTCFullYear(year, month, 0);
   return date.getUTCDate();
-}
-
-function yearStartMs(year: number): number {
-  const date = new Date(0);
-  date.setUTCFullYear(year, 0, 1);
-  return date.getTime();
 }
 
 const isPresent = (value: unknown): boolean => value !== undefined && value !== null && value !== '';

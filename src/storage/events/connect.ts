@@ -3,28 +3,29 @@ import { mkdirSync } from 'node:fs';
 import { createClient, type ClickHouseClient, type ClickHouseClientConfigOptions as ClientOptions } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
 import type { EventStoreConfig } from '../../config.js';
-import { EventStore } from './event-store.js';
+import { EventStore, type EventStoreClients } from './event-store.js';
 import { claimEventStore } from './owner-lock.js';
 import { migrateEventStore } from './migrations/index.js';
 
 export async function openEventStore(config: EventStoreConfig): Promise<EventStore> {
   let release = () => {};
-  let client: ClickHouseClient;
-  let control: ClickHouseClient | null = null;
+  let clients: EventStoreClients;
   if (config.clickhouseUrl) {
-    client = serverClient(config.clickhouseUrl);
+    // Two HTTP clients, so slow queries holding every socket of one pool never delay an insert.
+    clients = { query: serverClient(config.clickhouseUrl), ingest: serverClient(config.clickhouseUrl) };
   } else {
     mkdirSync(config.chdbPath, { recursive: true });
     release = claimEventStore(config.chdbPath);
-    client = embeddedClient(config.chdbPath);
-    // Connections to one directory share the engine: this one can KILL a query the first runs.
-    control = embeddedClient(config.chdbPath);
+    // Connections to one directory share the engine and run side by side: one per lane, and one
+    // more that can KILL a query the others run.
+    const path = config.chdbPath;
+    clients = { query: embeddedClient(path), ingest: embeddedClient(path), control: embeddedClient(path) };
   }
-  const store = new EventStore(client, {
+  const store = new EventStore(clients, {
     database: config.database,
     cluster: config.cluster,
     embedded: config.clickhouseUrl === null,
-  }, release, control);
+  }, release);
   try {
     await migrateEventStore(store);
   } catch (error) {

@@ -2,14 +2,24 @@
 // so every statement, bound parameter and format is the same in both modes.
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
+import { ServiceUnavailableError } from '../../errors.js';
 
 /** Every analytical read gets a time limit, even when the caller forgets to give one. */
 export const DEFAULT_QUERY_TIMEOUT_SECONDS = 30;
 
 export type QueryParams = Record<string, unknown>;
 
+/**
+ * Which connection a statement takes. Capture's writes and the reads they depend on (uuid
+ * de-duplication, persons) have a lane of their own, so a slow analytical query never holds up
+ * an acknowledgement.
+ */
+export type Lane = 'query' | 'ingest';
+
 export interface QueryOptions {
   timeoutSeconds?: number;
+  /** Default 'query'. */
+  lane?: Lane;
   settings?: ClickHouseSettings;
   /** Names the query in the engine, so it can be found and killed (KILL QUERY). */
   queryId?: string;
@@ -24,17 +34,29 @@ export interface EventStoreLayout {
   readonly embedded: boolean;
 }
 
+/** Statements that may wait for their turn on the query lane; past this, new ones get a 503. */
+export const MAX_WAITING_QUERIES = 64;
+
 /**
- * chDB runs one statement at a time, and a statement that fails part-way (a time limit) leaves
- * the rows it had already produced in the session, where the next statement's result picks them
- * up. So embedded statements run one after another here too, and a failure is followed by a
- * throw-away SELECT before anyone else may run; a server needs neither.
+ * A chDB connection runs one statement at a time, and a statement that fails part-way (a time
+ * limit) leaves the rows it had already produced in the session, where the next statement's result
+ * picks them up. So statements on one embedded connection run one after another, and a failure is
+ * followed by a throw-away SELECT before anyone else may run; a server needs neither. Connections
+ * to the same directory share one engine and run side by side, hence one connection per lane.
  */
 class EmbeddedTurns {
   private last: Promise<unknown> = Promise.resolve();
+  private waiting = 0;
+
+  constructor(private readonly maxWaiting: number) {}
 
   run<T>(statement: () => Promise<T>, drain: () => Promise<unknown>): Promise<T> {
+    if (this.waiting >= this.maxWaiting) {
+      return Promise.reject(new StoreBusyError('Too many queries are waiting for the event store; retry shortly.'));
+    }
+    this.waiting += 1;
     const turn = this.last.then(async () => {
+      this.waiting -= 1;
       try {
         return await statement();
       } catch (error) {
@@ -47,29 +69,49 @@ class EmbeddedTurns {
   }
 }
 
+/** One connection and, embedded, the order its statements take. */
+interface Connection {
+  client: ClickHouseClient;
+  turns: EmbeddedTurns | null;
+}
+
+/** The connections an EventStore speaks through, one per lane (a server may use one for both). */
+export interface EventStoreClients {
+  query: ClickHouseClient;
+  ingest: ClickHouseClient;
+  /**
+   * Embedded: a further connection to the same engine, outside the turns, so KILL QUERY can reach
+   * a statement while it runs.
+   */
+  control?: ClickHouseClient | null;
+}
+
 export class EventStore {
-  private readonly turns: EmbeddedTurns | null;
+  private readonly lanes: Record<Lane, Connection>;
+  private readonly control: ClickHouseClient | null;
   /** Embedded: query id -> the marker its SQL carries, for KILL QUERY (chDB ignores query ids). */
   private readonly markers = new Map<string, string>();
 
   constructor(
-    private readonly client: ClickHouseClient,
+    clients: EventStoreClients,
     readonly layout: EventStoreLayout,
     /** Gives up ownership of the embedded engine's directory. */
     private readonly release: () => void = () => {},
-    /**
-     * Embedded: a second connection to the same engine, outside the turns, so KILL QUERY can
-     * reach a statement while it runs.
-     */
-    private readonly control: ClickHouseClient | null = null,
   ) {
-    this.turns = layout.embedded ? new EmbeddedTurns() : null;
+    const connection = (client: ClickHouseClient, maxWaiting: number): Connection => ({
+      client,
+      turns: layout.embedded ? new EmbeddedTurns(maxWaiting) : null,
+    });
+    // Ingest waits are bounded by the group commit's own queue and time limit.
+    this.lanes = { query: connection(clients.query, MAX_WAITING_QUERIES), ingest: connection(clients.ingest, Infinity) };
+    this.control = clients.control ?? null;
   }
 
   /** Rows of a SELECT, with values bound as `{name:Type}` parameters. */
   async query<Row>(sql: string, params: QueryParams = {}, options: QueryOptions = {}): Promise<Row[]> {
+    const lane = this.lanes[options.lane ?? 'query'];
     const run = async (text: string, signal?: AbortSignal) => {
-      const result = await this.client.query({
+      const result = await lane.client.query({
         query: text,
         query_params: params,
         format: 'JSONEachRow',
@@ -79,7 +121,7 @@ export class EventStore {
       });
       return result.json<Row>();
     };
-    if (!this.turns) return run(sql, options.abortSignal);
+    if (!lane.turns) return run(sql, options.abortSignal);
     const { queryId, abortSignal } = options;
     // chDB does not keep query ids, so the statement carries a marker of ours (never caller text)
     // in a comment, which system.processes shows and cancel() finds.
@@ -91,7 +133,7 @@ export class EventStore {
       return run(marker ? `/* ${marker} */ ${sql}` : sql);
     };
     try {
-      return await abortable(this.turns.run(statement, () => this.drain()), abortSignal);
+      return await abortable(lane.turns.run(statement, () => this.drain(lane)), abortSignal);
     } finally {
       if (queryId) this.markers.delete(queryId);
     }
@@ -116,34 +158,38 @@ export class EventStore {
 
   /** A statement with no result rows (DDL, ALTER ... DELETE). */
   async command(sql: string, params: QueryParams = {}, options: QueryOptions = {}): Promise<void> {
-    const run = () => this.client.command({ query: sql, query_params: params, clickhouse_settings: this.settings(options) });
-    await (this.turns ? this.turns.run(run, () => this.drain()) : run());
+    const lane = this.lanes[options.lane ?? 'query'];
+    const run = () => lane.client.command({ query: sql, query_params: params, clickhouse_settings: this.settings(options) });
+    await (lane.turns ? lane.turns.run(run, () => this.drain(lane)) : run());
   }
 
-  /** One INSERT of many rows: the unit of a group commit. */
+  /** One INSERT of many rows on the ingest lane: the unit of a group commit. */
   async insert(table: string, rows: readonly object[]): Promise<void> {
     if (rows.length === 0) return;
-    const run = () => this.client.insert({
+    const lane = this.lanes.ingest;
+    const run = () => lane.client.insert({
       table: `${this.layout.database}.${table}`,
       values: rows as object[],
       format: 'JSONEachRow',
     });
-    await (this.turns ? this.turns.run(run, () => this.drain()) : run());
+    await (lane.turns ? lane.turns.run(run, () => this.drain(lane)) : run());
   }
 
-  private async drain(): Promise<void> {
-    const result = await this.client.query({ query: 'SELECT 1', format: 'JSONEachRow', clickhouse_settings: this.settings({}) });
+  private async drain(lane: Connection): Promise<void> {
+    const result = await lane.client.query({ query: 'SELECT 1', format: 'JSONEachRow', clickhouse_settings: this.settings({}) });
     await result.json();
   }
 
+  /** Whether the store answers at all (on the ingest lane, which no slow query holds). */
   async ping(): Promise<void> {
-    const result = await this.client.ping();
+    const result = await this.lanes.ingest.client.ping();
     if (!result.success) throw result.error;
   }
 
   async close(): Promise<void> {
     await this.control?.close();
-    await this.client.close();
+    const clients = new Set([this.lanes.query.client, this.lanes.ingest.client]);
+    for (const client of clients) await client.close();
     this.release();
   }
 
@@ -175,3 +221,6 @@ function abortError(): Error {
   error.name = 'AbortError';
   return error;
 }
+
+/** The event store is reachable but has more waiting work than it takes; retrying later is safe. */
+export class StoreBusyError extends ServiceUnavailableError {}

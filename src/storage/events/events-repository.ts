@@ -33,6 +33,7 @@ export class EventsRepository {
       `SELECT DISTINCT toString(uuid) AS stored_uuid FROM ${this.store.layout.database}.${TABLES.eventUuids}
        WHERE team_id = {team:UInt64} AND uuid IN {uuids:Array(UUID)}`,
       { team: teamId, uuids },
+      { lane: 'ingest' },
     );
     return new Set(rows.map((r) => r.stored_uuid));
   }

@@ -1,6 +1,6 @@
 // Persons, their distinct ids, merge overrides, groups and group types: the state person
 // processing reads and the rows it appends (ReplacingMergeTree keeps the highest version).
-import type { EventStore } from './event-store.js';
+import type { EventStore, QueryParams } from './event-store.js';
 import { TABLES } from './tables.js';
 
 export interface PersonRow {
@@ -44,11 +44,16 @@ export class PersonsRepository {
     return this.store.layout.database;
   }
 
+  /** Every read here serves capture, so it takes the ingest lane (never behind a slow insight). */
+  private read<Row>(sql: string, params: QueryParams): Promise<Row[]> {
+    return this.store.query<Row>(sql, params, { lane: 'ingest' });
+  }
+
   /** The current person of each of these distinct ids that has one. */
   async distinctIds(teamId: number, distinctIds: readonly string[]): Promise<DistinctIdRow[]> {
     if (distinctIds.length === 0) return [];
     return this.numeric(
-      await this.store.query<DistinctIdRow>(this.latestMappings('AND distinct_id IN {ids:Array(String)}', ''), {
+      await this.read<DistinctIdRow>(this.latestMappings('AND distinct_id IN {ids:Array(String)}', ''), {
         team: teamId,
         ids: distinctIds,
       }),
@@ -59,7 +64,7 @@ export class PersonsRepository {
   async distinctIdsOfPersons(teamId: number, personIds: readonly string[]): Promise<DistinctIdRow[]> {
     if (personIds.length === 0) return [];
     return this.numeric(
-      await this.store.query<DistinctIdRow>(this.latestMappings('', 'AND latest_person IN {ids:Array(UUID)}'), {
+      await this.read<DistinctIdRow>(this.latestMappings('', 'AND latest_person IN {ids:Array(UUID)}'), {
         team: teamId,
         ids: personIds,
       }),
@@ -84,7 +89,7 @@ export class PersonsRepository {
   async persons(teamId: number, personIds: readonly string[]): Promise<PersonRow[]> {
     if (personIds.length === 0) return [];
     return this.numeric(
-      await this.store.query<PersonRow>(
+      await this.read<PersonRow>(
         `SELECT toString(id) AS id, {team:UInt64} AS team_id, latest_properties AS properties,
                 latest_identified AS is_identified, first_created AS created_at, latest_version AS version,
                 false AS is_deleted
@@ -103,7 +108,7 @@ export class PersonsRepository {
 
   async groupTypes(teamId: number): Promise<GroupTypeRow[]> {
     // Outputs are renamed outside the filtering query: a `team_id` alias there would shadow the column.
-    const rows = await this.store.query<GroupTypeRow>(
+    const rows = await this.read<GroupTypeRow>(
       `SELECT {team:UInt64} AS team_id, group_type, first_index AS group_type_index, first_created AS created_at
        FROM (
          SELECT group_type, min(group_type_index) AS first_index, min(created_at) AS first_created
@@ -118,7 +123,7 @@ export class PersonsRepository {
 
   async groups(teamId: number, groupTypeIndex: number, keys: readonly string[]): Promise<GroupRow[]> {
     if (keys.length === 0) return [];
-    const rows = await this.store.query<GroupRow>(
+    const rows = await this.read<GroupRow>(
       `SELECT {team:UInt64} AS team_id, {index:UInt8} AS group_type_index, group_key, latest_properties AS properties,
               first_created AS created_at, latest_version AS version
        FROM (

@@ -2,7 +2,9 @@
 // their flush returns; slow or failing flushes and overload become 503s.
 import { describe, expect, it } from 'vitest';
 import { GroupCommitter } from '../../../src/core/capture/group-commit.js';
+import { InvalidPayloadError } from '../../../src/core/capture/capture-errors.js';
 import { ServiceUnavailableError } from '../../../src/errors.js';
+import type { WriteFailure } from '../../../src/storage/events/write-failure.js';
 
 const options = { maxBatchItems: 1_000, maxQueuedItems: 5_000, timeoutMs: 2_000 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -84,5 +86,62 @@ describe('group commit', () => {
     await sleep(5);
     release();
     await queued;
+  });
+
+  describe('a flush refused for its content', () => {
+    /** A store that refuses any write holding a negative number, the way ChDB refuses a lone surrogate. */
+    function poisonable(kind: WriteFailure) {
+      const writes: number[][] = [];
+      const committer = new GroupCommitter<number>(
+        async (items) => {
+          writes.push(items);
+          if (items.some((n) => n < 0)) throw new Error('refused');
+        },
+        () => 1,
+        { ...options, classify: async () => kind },
+      );
+      return { committer, writes };
+    }
+
+    it('is split until the culprits are found: they alone get a 400, everyone else is stored', async () => {
+      const { committer, writes } = poisonable('content');
+      const items = Array.from({ length: 32 }, (_, i) => (i === 5 || i === 22 ? -i : i));
+      const results = await Promise.allSettled(items.map((n) => committer.submit(n)));
+      results.forEach((result, i) => {
+        if (items[i]! < 0) {
+          expect(result.status).toBe('rejected');
+          expect((result as PromiseRejectedResult).reason).toBeInstanceOf(InvalidPayloadError);
+        } else {
+          expect(result.status, `item ${i}`).toBe('fulfilled');
+        }
+      });
+      const stored = writes.filter((w) => w.every((n) => n >= 0)).flat().sort((a, b) => a - b);
+      expect(stored).toEqual(items.filter((n) => n >= 0).sort((a, b) => a - b));
+      // Two culprits among 32 cost a few writes per halving, not one write per request.
+      expect(writes.length).toBeLessThanOrEqual(1 + 2 * 2 * Math.log2(32));
+    });
+
+    it('blames a request only when the store took others: a store refusing everything is down (503)', async () => {
+      const committer = new GroupCommitter<number>(async () => Promise.reject(new Error('refused')), () => 1, {
+        ...options,
+        classify: async () => 'maybe_content',
+      });
+      const results = await Promise.allSettled([1, 2, 3].map((n) => committer.submit(n)));
+      for (const result of results) expect((result as PromiseRejectedResult).reason).toBeInstanceOf(ServiceUnavailableError);
+    });
+
+    it('blames the suspect that failed while others were stored', async () => {
+      const { committer } = poisonable('maybe_content');
+      const results = await Promise.allSettled([1, -2, 3].map((n) => committer.submit(n)));
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(InvalidPayloadError);
+    });
+
+    it('is not split when the store is at fault: one write, everyone gets a 503', async () => {
+      const { committer, writes } = poisonable('store');
+      const results = await Promise.allSettled([1, -2, 3].map((n) => committer.submit(n)));
+      expect(writes).toHaveLength(1);
+      for (const result of results) expect((result as PromiseRejectedResult).reason).toBeInstanceOf(ServiceUnavailableError);
+    });
   });
 });

@@ -74,11 +74,18 @@ describe('eventTimestampUs: PostHog timestamp rules', () => {
     expect(at({ timestamp: '2024-05-01T10:00:00Z' }, 'garbage')).toBe(us('2024-05-01T10:00:00Z'));
   });
 
-  it('results outside years 0000-9999 become the epoch, as PostHog stores them', () => {
+  it('times before the epoch become the epoch, never a date the store would wrap', () => {
     expect(at({ offset: 1e15 })).toBe(0);
-    const yearOne = new Date(0);
-    yearOne.setUTCFullYear(1, 0, 1);
-    expect(at({ timestamp: '0001-01-01T00:00:00Z' })).toBe(yearOne.getTime() * 1000);
+    expect(at({ timestamp: '0001-01-01T00:00:00Z' })).toBe(0);
+    expect(at({ timestamp: '1969-12-31T23:59:59.999999Z' })).toBe(0);
+    expect(at({ timestamp: -1e20 })).toBe(0);
+    expect(at({ timestamp: '1970-01-01T00:00:00.000001Z' })).toBe(1);
+  });
+
+  it('times far ahead become now (the 23-hour rule), whatever their size', () => {
+    expect(at({ timestamp: '9999-12-31T23:59:59Z' })).toBe(NOW);
+    expect(at({ timestamp: 1e20 })).toBe(NOW);
+    expect(at({ timestamp: Number.MAX_VALUE })).toBe(NOW);
   });
 });
 

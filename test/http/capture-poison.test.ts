@@ -1,0 +1,149 @@
+// Capture that no client can stop: a request carrying a value the event store cannot hold (a lone
+// UTF-16 surrogate, legal in JSON) is repaired or refused on its own, and the requests that share
+// its group commit are stored and acknowledged. Project tokens are public, so any visitor could
+// otherwise stop ingestion for everyone.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFUSED_CONTENT_DETAIL } from '../../src/core/capture/group-commit.js';
+import { ApiError } from '../../src/errors.js';
+import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { capturedEvent, storedEvents, storedPersons } from '../helpers/ingest.js';
+
+let t: TestApp;
+let owner: Credentials;
+
+beforeAll(async () => {
+  t = await createTestApp('sqlite');
+  owner = await t.bootstrap('poison@example.com');
+});
+afterAll(() => t.close());
+
+const LONE = '\ud800';
+const REPAIRED = '\ufffd';
+
+async function newProject(name: string): Promise<{ id: number; api_token: string }> {
+  return (await t.request(owner.key, { method: 'POST', url: '/api/projects/', payload: { name } })).json();
+}
+
+function batch(token: string, events: object[] | string) {
+  // JSON.stringify writes a lone surrogate as the escape `\ud800`, exactly as a client would send it.
+  const list = typeof events === 'string' ? events : JSON.stringify(events);
+  return t.app.inject({
+    method: 'POST',
+    url: '/batch/',
+    payload: `{"api_key":${JSON.stringify(token)},"batch":${list}}`,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+interface Poison {
+  field: string;
+  event: (i: number) => Record<string, unknown>;
+  /** 200 when the value is repaired and stored, 400 when the event cannot be stored at all. */
+  status: 200 | 400;
+}
+
+const POISONS: Poison[] = [
+  { field: 'event', status: 200, event: (i) => ({ event: `buy${LONE}`, distinct_id: `p${i}` }) },
+  { field: 'distinct_id', status: 200, event: (i) => ({ event: 'buy', distinct_id: `p${i}${LONE}` }) },
+  { field: 'uuid', status: 400, event: (i) => ({ event: 'buy', distinct_id: `p${i}`, uuid: `0190${LONE}` }) },
+  { field: '$set key', status: 200, event: (i) => ({ event: 'buy', distinct_id: `p${i}`, properties: { $set: { [`plan${LONE}`]: 'pro' } } }) },
+  { field: '$set value', status: 200, event: (i) => ({ event: 'buy', distinct_id: `p${i}`, properties: { $set: { plan: `pro${LONE}` } } }) },
+  { field: '$groups type', status: 200, event: (i) => ({ event: 'buy', distinct_id: `p${i}`, properties: { $groups: { [`org${LONE}`]: 'acme' } } }) },
+  { field: '$groups key', status: 200, event: (i) => ({ event: 'buy', distinct_id: `p${i}`, properties: { $groups: { org: `acme${LONE}` } } }) },
+  {
+    field: '$group_set value',
+    status: 200,
+    event: (i) => ({
+      event: '$groupidentify',
+      distinct_id: `p${i}`,
+      properties: { $group_type: 'org', $group_key: `k${i}`, $group_set: { name: `Acme${LONE}` } },
+    }),
+  },
+  { field: '$session_id', status: 200, event: (i) => ({ event: 'buy', distinct_id: `p${i}`, properties: { $session_id: `s${LONE}` } }) },
+  { field: '$current_url', status: 200, event: (i) => ({ event: 'buy', distinct_id: `p${i}`, properties: { $current_url: `https://x.test/${LONE}` } }) },
+  { field: 'a property key', status: 200, event: (i) => ({ event: 'buy', distinct_id: `p${i}`, properties: { [`k${LONE}`]: 1 } }) },
+  { field: 'a nested value', status: 200, event: (i) => ({ event: 'buy', distinct_id: `p${i}`, properties: { a: [{ b: `c${LONE}` }] } }) },
+];
+
+describe('one unstorable value never fails the requests it is written with', () => {
+  for (const poison of POISONS) {
+    it(`20 good /batch/ requests and one with a lone surrogate in ${poison.field}, five times over`, async () => {
+      const project = await newProject(`poison ${poison.field}`);
+      for (let round = 0; round < 5; round++) {
+        const good = Array.from({ length: 20 }, (_, i) => batch(project.api_token, [{ event: 'ok', distinct_id: `g${round}-${i}` }]));
+        const bad = batch(project.api_token, [poison.event(round)]);
+        const answers = await Promise.all([...good, bad]);
+        for (const answer of answers.slice(0, 20)) expect(answer.statusCode, answer.body).toBe(200);
+        expect(answers[20]!.statusCode, answers[20]!.body).toBe(poison.status);
+        if (poison.status === 400) expect(answers[20]!.json()).toMatchObject({ type: 'validation_error', code: 'invalid_payload' });
+      }
+      const stored = await storedEvents(t.services.events, project.id);
+      expect(stored.filter((e) => e.event === 'ok')).toHaveLength(100);
+      const repaired = stored.filter((e) => e.event !== 'ok');
+      expect(repaired).toHaveLength(poison.status === 200 ? 5 : 0);
+      // What was stored holds U+FFFD where the surrogate was, and no surrogate anywhere.
+      for (const event of repaired) {
+        const text = JSON.stringify(event);
+        expect(text.isWellFormed()).toBe(true);
+        expect(text).toContain(REPAIRED);
+      }
+    }, 60_000);
+  }
+
+  it('a person property set with a lone surrogate is stored repaired', async () => {
+    const project = await newProject('poison person');
+    const res = await batch(project.api_token, [
+      { event: '$identify', distinct_id: 'who', properties: { $set: { [`name${LONE}`]: `Ann${LONE}` } } },
+    ]);
+    expect(res.statusCode).toBe(200);
+    const [person] = await storedPersons(t.services.events, project.id);
+    expect(person!.properties).toMatchObject({ [`name${REPAIRED}`]: `Ann${REPAIRED}` });
+  });
+
+  it('refuses an event nested deeper than it could be stored, alone, with a 400', async () => {
+    const project = await newProject('poison depth');
+    // JSON.parse reads this; JSON.stringify, which the store's insert needs, overflows the stack on it.
+    const deep = `${'['.repeat(20_000)}"bottom"${']'.repeat(20_000)}`;
+    const good = Array.from({ length: 5 }, (_, i) => batch(project.api_token, [{ event: 'ok', distinct_id: `d${i}` }]));
+    const bad = batch(project.api_token, `[{"event":"deep","distinct_id":"x","properties":{"deep":${deep}}}]`);
+    const answers = await Promise.all([...good, bad]);
+    for (const answer of answers.slice(0, 5)) expect(answer.statusCode).toBe(200);
+    expect(answers[5]!.statusCode).toBe(400);
+    expect(answers[5]!.json().detail).toMatch(/nests objects or arrays more than 100 levels/);
+    expect((await storedEvents(t.services.events, project.id)).map((e) => e.event)).toEqual(Array(5).fill('ok'));
+  });
+
+  it('keeps control characters and NUL in properties as sent', async () => {
+    const project = await newProject('poison controls');
+    const res = await batch(project.api_token, [{ event: 'ctl\u0007', distinct_id: 'c', properties: { v: 'a\u0000b\u001bc' } }]);
+    expect(res.statusCode).toBe(200);
+    const [event] = await storedEvents(t.services.events, project.id);
+    expect(event).toMatchObject({ event: 'ctl\u0007', properties: { v: 'a\u0000b\u001bc' } });
+  });
+});
+
+describe('a flush the store refuses for one request content', () => {
+  it('finds the culprit, refuses it alone with a 400, and stores and acknowledges the others', async () => {
+    const project = await newProject('culprit');
+    // capture.ingest takes normalised events, so this one reaches the store unrepaired: the store's
+    // refusal, not capture's checks, is what the group commit must attribute.
+    const culprit = capturedEvent(`bad${LONE}`, 'culprit', { $set: { plan: 'should-not-apply' } });
+    for (let round = 0; round < 3; round++) {
+      const good = Array.from({ length: 20 }, (_, i) => batch(project.api_token, [{ event: 'ok', distinct_id: `c${round}-${i}` }]));
+      const refused = t.services.capture.ingest(project.id, [{ ...culprit, uuid: crypto.randomUUID() }]).catch((e: unknown) => e);
+      const answers = await Promise.all(good);
+      for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+      const error = await refused;
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).toBody()).toEqual({
+        type: 'validation_error', code: 'invalid_payload', detail: REFUSED_CONTENT_DETAIL, attr: null,
+      });
+    }
+    const stored = await storedEvents(t.services.events, project.id);
+    expect(stored.map((e) => e.event)).toEqual(Array(60).fill('ok'));
+    // The culprit's person update never got ahead of its (refused) event.
+    const persons = await storedPersons(t.services.events, project.id);
+    expect(persons.flatMap((p) => p.distinct_ids)).not.toContain('culprit');
+    expect(persons).toHaveLength(60);
+  }, 60_000);
+});
