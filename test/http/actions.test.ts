@@ -511,6 +511,7 @@ describe.each(META_STORES)('Actions API on %s', (store) => {
         {}, [], [[[]]], 'x'.repeat(20_000), 1e308, -1, 0, true, null, { $ne: 1 }, "'; drop table actions; --", '\u0000',
         ['\u0000'], 3.7, '2026-01-01', [{ key: '\u0000', value: '\u0000' }], [{ properties: [{ key: 'k', value: { $gt: '' } }] }],
         [{ event: 'x'.repeat(200_000) }], [{ url: '((((((((((a', url_matching: 'regex' }],
+        '\ud800', [{ event: 'buy\ud800' }], [{ properties: [{ key: 'k\ud800', value: 'v\udc00', type: 'event' }] }],
       ];
       const fields = ['name', 'description', 'tags', 'post_to_slack', 'slack_message_format', 'steps', 'deleted', 'pinned_at'];
       for (const field of fields) {

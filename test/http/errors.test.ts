@@ -111,7 +111,7 @@ describe.each(META_STORES)('errors and hostile input on %s', (store) => {
   it('every writable field survives every hostile value with a 2xx or 4xx, never a 5xx', async () => {
     const hostile: unknown[] = [
       {}, [], [[[]]], 'x'.repeat(20_000), 1e308, -1, 0, true, null, { $ne: 1 }, "'; drop table projects; --", '\u0000',
-      ['\u0000'], 3.7, '2026-01-01',
+      ['\u0000'], 3.7, '2026-01-01', '\ud800', ['a\udc00b'],
     ];
     const fields = Object.keys(ProjectWriteBody.properties);
     for (const field of fields) {
