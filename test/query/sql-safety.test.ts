@@ -44,10 +44,12 @@ const SHAPES: Record<string, (v: string) => unknown> = {
   'trend with event breakdown': (v) => trends([{ kind: 'EventsNode', event: '$pageview' }], { breakdownFilter: { breakdown: v, breakdown_type: 'event' } }),
   'trend with person breakdown and sum': (v) => trends([{ kind: 'EventsNode', event: v, math: 'sum', math_property: v }], { breakdownFilter: { breakdown: v, breakdown_type: 'person' } }),
   'trend weekly active': (v) => trends([{ kind: 'EventsNode', event: v, math: 'weekly_active' }]),
+  'trend unique groups': (v) => trends([{ kind: 'EventsNode', event: v, math: 'unique_group', math_group_type_index: 2 }]),
+  'trend with histogram breakdown': (v) => trends([{ kind: 'EventsNode', event: v, properties: [{ key: v, value: v }] }], { breakdownFilter: { breakdown: v, breakdown_histogram_bin_count: 5 } }),
   'trend count per actor': (v) => trends([{ kind: 'EventsNode', event: v, math: 'p90_count_per_actor', properties: [{ key: v, value: v, operator: 'not_icontains' }] }]),
   'trend first time for user': (v) => trends([{ kind: 'EventsNode', event: v, math: 'first_time_for_user', properties: [{ key: v, operator: 'is_set' }] }]),
   'funnel steps with a property step and breakdown': (v) => funnel([{ kind: 'EventsNode', event: v }, { kind: 'EventsNode', event: v, properties: [{ key: v, value: v }] }], { breakdownFilter: { breakdown: v } }),
-  'funnel with exclusion, strict': (v) => funnel([{ kind: 'EventsNode', event: v }, { kind: 'EventsNode', event: 'b' }], { funnelsFilter: { funnelOrderType: 'strict', exclusions: [{ kind: 'EventsNode', event: v, funnelFromStep: 0, funnelToStep: 1 }] } }),
+  'funnel with exclusion, strict': (v) => funnel([{ kind: 'EventsNode', event: v }, { kind: 'EventsNode', event: 'b' }], { funnelsFilter: { funnelOrderType: 'strict', exclusions: [{ kind: 'EventsNode', event: `not ${String(v)}`, funnelFromStep: 0, funnelToStep: 1 }] } }),
   'funnel trends by person property': (v) => funnel([{ kind: 'EventsNode', event: v }, { kind: 'EventsNode', event: v }], { funnelsFilter: { funnelVizType: 'trends' }, properties: [{ key: v, value: v, type: 'person', operator: 'not_icontains' }] }),
   'trend date filter': (v) => trends([{ kind: 'EventsNode', event: v, properties: [{ key: v, value: '2024-01-01', operator: 'is_date_after' }] }]),
 };
@@ -72,7 +74,7 @@ describe('compiled SQL', () => {
     await journeys(t, who, { alice: [ev('$pageview', '2024-01-02T10:00:00Z', { $browser: 'Chrome' })] });
     executor = new QueryExecutor(t.services.events);
     context = {
-      project: { id: who.projectId, timezone: 'UTC', weekStartDay: 0, testAccountFilters: [] },
+      project: { id: who.projectId, timezone: 'UTC', weekStartDay: 0 },
       now: DateTime.fromISO('2024-01-08T00:00:00Z'),
       actions: new Map(),
       testAccountFilters: EMPTY_GROUP,

@@ -43,14 +43,17 @@ export function trendsQueryFromFilters(filters: JsonObject): TrendsQuery {
     },
     breakdownFilter: breakdownFilter(filters),
     compareFilter: filters.compare === undefined ? null : { compare: filters.compare, compare_to: filters.compare_to },
+    // The spec's legacy bodies read aggregation_group_type_index 0 as "users", which trends count
+    // anyway; any other index is passed on for the node reader to refuse.
+    ...([0, '0'].includes(filters.aggregation_group_type_index as never) ? {} : { aggregation_group_type_index: filters.aggregation_group_type_index }),
   }, ''));
 }
 
 export function funnelsQueryFromFilters(filters: JsonObject): FunnelsQuery {
   const { series, origins } = seriesFromEntities(filters);
-  if (filters.aggregation_group_type_index !== undefined && filters.aggregation_group_type_index !== null && Number(filters.aggregation_group_type_index) !== 0) {
-    fail('aggregation_group_type_index', 'Aggregating funnels by groups is not supported yet; leave aggregation_group_type_index unset or 0 to count persons.');
-  }
+  // The spec's legacy funnel body: 0 (the default) aggregates by users, N > 0 by group type N.
+  // The query node reads 0 as the first group type (PostHog's schema), so 0 is dropped here.
+  const groupIndex = readOptionalInteger(filters.aggregation_group_type_index, 'aggregation_group_type_index', 0, 4);
   const windowDays = readOptionalInteger(filters.funnel_window_days, 'funnel_window_days', 1, 100_000);
   const unit = typeof filters.funnel_window_interval_type === 'string'
     ? filters.funnel_window_interval_type.toLowerCase().replace(/s$/, '')
@@ -75,6 +78,7 @@ export function funnelsQueryFromFilters(filters: JsonObject): FunnelsQuery {
       binCount: filters.bin_count,
     },
     breakdownFilter: breakdownFilter(filters),
+    ...(groupIndex ? { aggregation_group_type_index: groupIndex } : {}),
   }, ''));
 }
 
@@ -105,6 +109,7 @@ function seriesFields(entity: JsonObject): JsonObject {
     math: entity.math,
     math_property: entity.math_property,
     math_property_type: entity.math_property_type,
+    math_group_type_index: entity.math_group_type_index,
     properties: entity.properties,
   };
 }
@@ -122,6 +127,7 @@ function breakdownFilter(filters: JsonObject): JsonObject | null {
     breakdown_limit: filters.breakdown_limit,
     breakdown_group_type_index: filters.breakdown_group_type_index,
     breakdown_hide_other_aggregation: filters.breakdown_hide_other_aggregation,
+    breakdown_histogram_bin_count: filters.breakdown_histogram_bin_count,
   };
 }
 

@@ -2,7 +2,7 @@
 // fills PostHog's defaults, so runners receive complete, typed input.
 import {
   BREAKDOWN_ATTRIBUTIONS, BREAKDOWN_TYPES, DISPLAYS, FUNNEL_ORDER_TYPES, FUNNEL_VIZ_TYPES, FUNNEL_WINDOW_UNITS,
-  INTERVALS, MATHS, PROPERTY_MATHS,
+  GROUP_CAPABLE_MATHS, INTERVALS, MATHS, PROPERTY_MATHS,
   type BreakdownFilter, type CompareFilter, type DateRange, type FormulaNode, type FunnelExclusion, type FunnelsQuery,
   type InsightQuery, type SeriesNode, type TrendsQuery,
 } from './schema.js';
@@ -11,6 +11,7 @@ import {
   readOptionalString, type Json, type JsonObject,
 } from './read-json.js';
 import { readProperties } from './read-properties.js';
+import { readAggregationGroup, refuseExclusionsOfOwnSteps, refuseUnsupportedFunnelFields } from './read-funnel-fields.js';
 import { DateTime } from 'luxon';
 import { parseDate } from '../dates/parse-date.js';
 import { parseFormula } from '../runners/trends/formula.js';
@@ -37,6 +38,12 @@ export function readTrendsQuery(node: JsonObject, path: string): TrendsQuery {
   const filter = readOptionalObject(node.trendsFilter, join(path, 'trendsFilter')) ?? {};
   const filterPath = join(path, 'trendsFilter');
   const series = readSeriesList(node.series, join(path, 'series'), 1, MAX_SERIES);
+  checkGroupMaths(series, join(path, 'series'));
+  // PostHog's trends leave a query-level aggregation_group_type_index unused (groups are counted
+  // per series); taking it silently would answer person counts to someone asking for groups.
+  if (node.aggregation_group_type_index !== undefined && node.aggregation_group_type_index !== null) {
+    fail(join(path, 'aggregation_group_type_index'), 'Trends count groups per series: set math "unique_group" (or dau, weekly_active, monthly_active) with math_group_type_index on the series instead of aggregation_group_type_index.');
+  }
   return Object.freeze({
     kind: 'TrendsQuery',
     series,
@@ -47,7 +54,7 @@ export function readTrendsQuery(node: JsonObject, path: string): TrendsQuery {
       smoothingIntervals: readOptionalInteger(filter.smoothingIntervals, join(filterPath, 'smoothingIntervals'), 1, 366) ?? 1,
     }),
     // No default limit here: trends' default depends on the display (25, or 250 for WorldMap).
-    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), null),
+    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), null, true),
     compareFilter: readCompareFilter(node.compareFilter, join(path, 'compareFilter')),
   });
 }
@@ -61,6 +68,9 @@ export function readFunnelsQuery(node: JsonObject, path: string): FunnelsQuery {
   const fromStep = readOptionalInteger(filter.funnelFromStep, join(filterPath, 'funnelFromStep'), 0, Math.max(0, steps - 2));
   const toStep = readOptionalInteger(filter.funnelToStep, join(filterPath, 'funnelToStep'), 1, Math.max(1, steps - 1));
   if (fromStep !== null && toStep !== null && fromStep >= toStep) fail(join(filterPath, 'funnelFromStep'), 'funnelFromStep must be before funnelToStep.');
+  refuseUnsupportedFunnelFields(node, filter, series, path);
+  const exclusions = readExclusions(filter.exclusions, join(filterPath, 'exclusions'), steps);
+  refuseExclusionsOfOwnSteps(exclusions, series, join(filterPath, 'exclusions'));
   return Object.freeze({
     kind: 'FunnelsQuery',
     series,
@@ -72,12 +82,13 @@ export function readFunnelsQuery(node: JsonObject, path: string): FunnelsQuery {
       funnelWindowIntervalUnit: readChoice(filter.funnelWindowIntervalUnit, join(filterPath, 'funnelWindowIntervalUnit'), FUNNEL_WINDOW_UNITS, 'day'),
       funnelFromStep: fromStep,
       funnelToStep: toStep,
-      exclusions: readExclusions(filter.exclusions, join(filterPath, 'exclusions'), steps),
+      exclusions,
       breakdownAttributionType: readChoice(filter.breakdownAttributionType, join(filterPath, 'breakdownAttributionType'), BREAKDOWN_ATTRIBUTIONS, 'first_touch'),
       breakdownAttributionValue: readOptionalInteger(filter.breakdownAttributionValue, join(filterPath, 'breakdownAttributionValue'), 0, steps - 1),
       binCount: readOptionalInteger(filter.binCount, join(filterPath, 'binCount'), 1, 90),
     }),
-    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), 10),
+    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), 10, false),
+    ...readAggregationGroup(node, path),
   });
 }
 
@@ -111,6 +122,7 @@ export function readSeries(value: Json, path: string): SeriesNode {
     math,
     math_property: mathProperty,
     math_property_type: readChoice(node.math_property_type, join(path, 'math_property_type'), ['event_properties', 'person_properties'] as const, null),
+    ...readMathGroup(node.math_group_type_index, join(path, 'math_group_type_index')),
     properties: readProperties(node.properties, join(path, 'properties')),
     optionalInFunnel: readBoolean(node.optionalInFunnel, join(path, 'optionalInFunnel'), false),
   };
@@ -123,6 +135,29 @@ export function readSeries(value: Json, path: string): SeriesNode {
     fail(join(path, 'kind'), `Series kind "${String(node.kind).slice(0, 50)}" is not supported; use EventsNode or ActionsNode.`, 'invalid_choice');
   }
   return Object.freeze({ kind: 'EventsNode', event: readOptionalString(node.event, join(path, 'event'), NAME_LENGTH), ...common });
+}
+
+/** Only present when set, so nodes without it (and their cache keys) stay as they were. */
+function readMathGroup(value: Json, path: string): { math_group_type_index?: number } {
+  const index = readOptionalInteger(value, path, 0, 4);
+  return index === null ? {} : { math_group_type_index: index };
+}
+
+/**
+ * Trends count groups instead of persons per series: `unique_group` needs a group type index, and
+ * the index only means something to maths that count actors (PostHog ignores it on the others;
+ * Hoglet refuses it rather than answer as if it had been applied).
+ */
+function checkGroupMaths(series: readonly SeriesNode[], path: string): void {
+  series.forEach((s, i) => {
+    const at = join(join(path, i), 'math_group_type_index');
+    if (s.math === 'unique_group' && s.math_group_type_index === undefined) {
+      fail(at, 'The unique_group math needs a math_group_type_index from 0 to 4: the group type to count.', 'required');
+    }
+    if (s.math_group_type_index !== undefined && !GROUP_CAPABLE_MATHS.has(s.math)) {
+      fail(at, `math_group_type_index applies to the unique_group, dau, weekly_active and monthly_active maths, not to ${s.math}.`);
+    }
+  });
 }
 
 function readDateRange(value: Json, path: string): DateRange {
@@ -146,20 +181,33 @@ function readDate(value: Json, path: string, allowAll: boolean): string | null {
   return text;
 }
 
-function readBreakdownFilter(value: Json, path: string, defaultLimit: number | null): BreakdownFilter | null {
+/** PostHog sets no bound; every event is compared with the bins, so Hoglet keeps them to 100. */
+const MAX_HISTOGRAM_BINS = 100;
+
+function readBreakdownFilter(value: Json, path: string, defaultLimit: number | null, histograms: boolean): BreakdownFilter | null {
   const filter = readOptionalObject(value, path);
+  // Fields that would change the answer and that Hoglet does not implement: refused, never ignored.
+  if (filter && Array.isArray(filter.breakdowns) && filter.breakdowns.length > 0) {
+    fail(join(path, 'breakdowns'), 'Breakdowns by several properties are not supported yet; give one property in breakdown.');
+  }
+  if (filter && filter.breakdown_normalize_url !== undefined && filter.breakdown_normalize_url !== null && filter.breakdown_normalize_url !== false) {
+    fail(join(path, 'breakdown_normalize_url'), 'breakdown_normalize_url is not supported yet.');
+  }
   if (!filter || filter.breakdown === undefined || filter.breakdown === null || filter.breakdown === '') return null;
   if (Array.isArray(filter.breakdown)) fail(join(path, 'breakdown'), 'Breakdowns by several values (cohorts) are not supported yet; give one property key.');
   const breakdown = readOptionalString(filter.breakdown, join(path, 'breakdown'), NAME_LENGTH)!;
   const type = readChoice(filter.breakdown_type, join(path, 'breakdown_type'), BREAKDOWN_TYPES, 'event');
   const groupIndex = readOptionalInteger(filter.breakdown_group_type_index, join(path, 'breakdown_group_type_index'), 0, 4);
   if (type === 'group' && groupIndex === null) fail(join(path, 'breakdown_group_type_index'), 'Group breakdowns need a breakdown_group_type_index from 0 to 4.', 'required');
+  const bins = readOptionalInteger(filter.breakdown_histogram_bin_count, join(path, 'breakdown_histogram_bin_count'), 1, MAX_HISTOGRAM_BINS);
+  if (bins !== null && !histograms) fail(join(path, 'breakdown_histogram_bin_count'), 'Histogram breakdowns (breakdown_histogram_bin_count) are for trends only.');
   return Object.freeze({
     breakdown,
     breakdown_type: type,
     breakdown_limit: readOptionalInteger(filter.breakdown_limit, join(path, 'breakdown_limit'), 1, 1000) ?? defaultLimit,
     breakdown_group_type_index: groupIndex,
     breakdown_hide_other_aggregation: readBoolean(filter.breakdown_hide_other_aggregation, join(path, 'breakdown_hide_other_aggregation'), false),
+    ...(bins !== null ? { breakdown_histogram_bin_count: bins } : {}),
   });
 }
 

@@ -4,7 +4,11 @@
 export const BASE_MATHS = ['total', 'dau', 'weekly_active', 'monthly_active', 'unique_session', 'first_time_for_user', 'first_matching_event_for_user'] as const;
 export const PROPERTY_MATHS = ['sum', 'avg', 'min', 'max', 'median', 'p75', 'p90', 'p95', 'p99'] as const;
 export const COUNT_PER_ACTOR_MATHS = ['avg_count_per_actor', 'min_count_per_actor', 'max_count_per_actor', 'median_count_per_actor', 'p75_count_per_actor', 'p90_count_per_actor', 'p95_count_per_actor', 'p99_count_per_actor'] as const;
-export const MATHS = [...BASE_MATHS, ...PROPERTY_MATHS, ...COUNT_PER_ACTOR_MATHS] as const;
+/** Distinct groups of `math_group_type_index` (PostHog's GroupMathType). */
+export const GROUP_MATHS = ['unique_group'] as const;
+export const MATHS = [...BASE_MATHS, ...PROPERTY_MATHS, ...COUNT_PER_ACTOR_MATHS, ...GROUP_MATHS] as const;
+/** Maths that count actors, so `math_group_type_index` can make the actor a group (PostHog's is_groups_math). */
+export const GROUP_CAPABLE_MATHS: ReadonlySet<MathType> = new Set(['unique_group', 'dau', 'weekly_active', 'monthly_active']);
 export type MathType = (typeof MATHS)[number];
 export type PropertyMath = (typeof PROPERTY_MATHS)[number];
 export type CountPerActorMath = (typeof COUNT_PER_ACTOR_MATHS)[number];
@@ -42,6 +46,8 @@ export interface SeriesCommon {
   readonly math: MathType;
   readonly math_property?: string | null;
   readonly math_property_type?: 'event_properties' | 'person_properties' | null;
+  /** Group type index 0-4 whose groups the math counts (unique_group, and dau/weekly/monthly active). */
+  readonly math_group_type_index?: number | null;
   readonly properties: Properties;
   readonly optionalInFunnel?: boolean;
 }
@@ -77,6 +83,8 @@ export interface BreakdownFilter {
   readonly breakdown_limit?: number | null;
   readonly breakdown_group_type_index?: number | null;
   readonly breakdown_hide_other_aggregation?: boolean | null;
+  /** Numeric breakdown into this many equal-width bins (trends only). */
+  readonly breakdown_histogram_bin_count?: number | null;
 }
 
 export interface CompareFilter {
@@ -154,6 +162,8 @@ export interface FunnelsQuery {
   readonly filterTestAccounts: boolean;
   readonly funnelsFilter: FunnelsFilter;
   readonly breakdownFilter: BreakdownFilter | null;
+  /** The actor is the group of this type (`$group_N`) instead of the person; absent = persons. */
+  readonly aggregation_group_type_index?: number;
 }
 
 export type InsightQuery = TrendsQuery | FunnelsQuery;

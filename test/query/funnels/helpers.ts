@@ -7,6 +7,7 @@ import type { QueryContext } from '../../../src/query/context.js';
 import { readInsightQuery } from '../../../src/query/nodes/read-query.js';
 import type { FunnelsQuery } from '../../../src/query/nodes/schema.js';
 import { funnelActors, funnelsRunner } from '../../../src/query/runners/funnels/runner.js';
+import type { FunnelPersonActor } from '../../../src/query/runners/funnels/actors.js';
 
 export { ev, journeys } from '../../helpers/journeys.js';
 
@@ -15,7 +16,7 @@ export const newProject = (t: TestApp): Promise<Credentials> => t.bootstrap(`fun
 
 export function context(who: Credentials, actions: QueryContext['actions'] = new Map()): QueryContext {
   return {
-    project: { id: who.projectId, timezone: 'UTC', weekStartDay: 0, testAccountFilters: [] },
+    project: { id: who.projectId, timezone: 'UTC', weekStartDay: 0 },
     now: DateTime.fromISO('2024-02-01T00:00:00Z', { zone: 'UTC' }),
     actions,
     testAccountFilters: { type: 'AND', values: [] },
@@ -38,10 +39,12 @@ export async function runFunnel(t: TestApp, who: Credentials, json: Record<strin
   return (await funnelsRunner.run(query, context(who), run)).results;
 }
 
+/** The actors of a step of a person funnel (a group funnel's actors are groups, without distinct ids). */
 export async function actors(t: TestApp, who: Credentials, json: Record<string, unknown>, funnelStep: number, breakdownValue?: string | string[]) {
   const query = readInsightQuery(json as never) as FunnelsQuery;
   const run = new QueryExecutor(t.services.events).start(who.projectId);
-  return funnelActors(query, context(who), run, { funnelStep, breakdownValue: breakdownValue ?? null, limit: 100, offset: 0 });
+  const found = await funnelActors(query, context(who), run, { funnelStep, breakdownValue: breakdownValue ?? null, limit: 100, offset: 0 });
+  return found as { persons: FunnelPersonActor[]; hasMore: boolean };
 }
 
 export const counts = (steps: { count: number }[]): number[] => steps.map((s) => s.count);

@@ -171,4 +171,18 @@ describe('person property breakdowns', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ type: 'validation_error', code: 'invalid_choice', detail: expect.any(String), attr: 'query.breakdownFilter.breakdown_type' });
   });
+
+  it('breakdown fields Hoglet does not implement are refused, never ignored', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      // Several breakdowns, with or without the single one beside them.
+      [{ breakdown: undefined, breakdowns: [{ property: '$browser', type: 'event' }] }, 'query.breakdownFilter.breakdowns'],
+      [{ breakdowns: [{ property: '$os', type: 'event' }] }, 'query.breakdownFilter.breakdowns'],
+      [{ breakdown_normalize_url: true }, 'query.breakdownFilter.breakdown_normalize_url'],
+    ];
+    for (const [filter, attr] of cases) {
+      const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: byBrowser(filter) } });
+      expect(res.statusCode, attr).toBe(400);
+      expect(res.json()).toMatchObject({ type: 'validation_error', attr });
+    }
+  });
 });

@@ -2,7 +2,7 @@
 // queries through the real /query/ and legacy /insights/trend/ endpoints.
 import { expect } from 'vitest';
 import type { Credentials, TestApp } from '../../helpers/app.js';
-import { runQuery } from '../../helpers/journeys.js';
+import { ev, runQuery } from '../../helpers/journeys.js';
 
 export { ev, journeys, runQuery, trendsQuery } from '../../helpers/journeys.js';
 
@@ -53,4 +53,21 @@ export function expectValidationError(res: { statusCode: number; body: string; j
   const body = res.json();
   expect(body).toEqual({ type: 'validation_error', code, detail: expect.any(String), attr });
   if (detail) expect(body.detail).toMatch(detail);
+}
+
+/**
+ * PostHog's `_create_test_events` (test_trends_query_runner.py): four people with a numeric `prop`
+ * (10, 20, 30, 40) and a `$browser` on every event, no `$session_id`; its tests query 2020-01-09 to
+ * 2020-01-20 by day.
+ */
+export function posthogTestEvents() {
+  const at = (day: number) => `2020-01-${String(day).padStart(2, '0')}T12:00:00Z`;
+  const person = (props: Record<string, unknown>, pageviews: number[], pageleaves: number[]) =>
+    [...pageviews.map((d) => ev('$pageview', at(d), props)), ...pageleaves.map((d) => ev('$pageleave', at(d), props))];
+  return {
+    p1: person({ $browser: 'Chrome', prop: 10, bool_field: true }, [11, 12, 13, 15, 17, 19], [11, 12, 13]),
+    p2: person({ $browser: 'Firefox', prop: 20, bool_field: false }, [9, 12], [13]),
+    p3: person({ $browser: 'Edge', prop: 30, bool_field: true }, [12], [13]),
+    p4: person({ $browser: 'Safari', prop: 40, bool_field: false }, [15], [16]),
+  };
 }

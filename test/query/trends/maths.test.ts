@@ -1,7 +1,7 @@
 // Trends maths: what each `math` puts in a bucket, on stories a product team would recognise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
-import { ev, freshProject, journeys, pageviews, trends, trendsQuery } from './helpers.js';
+import { ev, freshProject, journeys, pageviews, posthogTestEvents, trends, trendsQuery } from './helpers.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp('sqlite'); });
@@ -96,14 +96,26 @@ describe('weekly and monthly active users', () => {
 });
 
 describe('unique sessions', () => {
-  it('counts distinct $session_id values; events without a session are not a session', async () => {
+  it('counts distinct $session_id values; events without a session count as one more session, as PostHog\'s count(DISTINCT) does', async () => {
     const who = await freshProject(t);
     await journeys(t, who, {
       alice: [ev('$pageview', JAN(1), { $session_id: 's1' }), ev('$pageview', JAN(1, '11:00:00'), { $session_id: 's1' }), ev('$pageview', JAN(2), { $session_id: 's3' })],
-      bob: [ev('$pageview', JAN(1), { $session_id: 's2' }), ev('$pageview', JAN(1))],
+      bob: [ev('$pageview', JAN(1), { $session_id: 's2' }), ev('$pageview', JAN(1)), ev('$pageview', JAN(1, '12:00:00'))],
+      carol: [ev('$pageview', JAN(2), { $browser: 'Safari' })],
     });
     const [item] = await trends(t, who, trendsQuery([pageviews('unique_session')], '2024-01-01', '2024-01-02'));
-    expect(item.data).toEqual([2, 1]);
+    expect(item.data).toEqual([3, 2]); // Jan 1: s1, s2 and the session-less pair; Jan 2: s3 and carol's
+    const [total] = await trends(t, who, trendsQuery([pageviews('unique_session')], '2024-01-01', '2024-01-02', { trendsFilter: { display: 'BoldNumber' } }));
+    expect(total.aggregated_value).toBe(4);
+    const byBrowser = await trends(t, who, trendsQuery([pageviews('unique_session')], '2024-01-01', '2024-01-02', { breakdownFilter: { breakdown: '$browser' } }));
+    expect(byBrowser.map((r) => [r.breakdown_value, r.data])).toEqual([['Safari', [0, 1]], ['$$_posthog_breakdown_null_$$', [3, 1]]]);
+  });
+
+  it('one session per day for events without $session_id (PostHog: test_trends_aggregation_unique)', async () => {
+    const who = await freshProject(t);
+    await journeys(t, who, posthogTestEvents());
+    const [item] = await trends(t, who, trendsQuery([pageviews('unique_session')], '2020-01-09', '2020-01-20'));
+    expect(item.data).toEqual([1, 0, 1, 1, 1, 0, 1, 0, 1, 0, 1, 0]);
   });
 });
 

@@ -1,8 +1,9 @@
-// The persons behind one funnel step (the persons endpoint): funnelStep N > 0 = reached step N,
+// The actors behind one funnel step (the persons endpoint): funnelStep N > 0 = reached step N,
 // N < 0 = reached step |N|-1 but not step |N|; optionally only one breakdown value (the Other
-// marker selects every value outside the top breakdown_limit).
+// marker selects every value outside the top breakdown_limit). Actors are persons, or groups
+// when the funnel aggregates by a group type (PostHog's group actors: key, type, properties).
 import { alias, and, asc, binary, call, constant, eq, field, leftJoin, not, select, subquery, table } from '../../ast/build.js';
-import type { Expr } from '../../ast/nodes.js';
+import type { Expr, Select } from '../../ast/nodes.js';
 import type { QueryContext } from '../../context.js';
 import type { QueryRun } from '../../execute.js';
 import type { FunnelsQuery } from '../../nodes/schema.js';
@@ -19,12 +20,22 @@ export interface FunnelActorsOptions {
   offset: number;
 }
 
-export interface FunnelActor {
+export interface FunnelPersonActor {
   id: string;
   distinct_ids: string[];
   properties: Record<string, unknown>;
   created_at: string;
 }
+
+export interface FunnelGroupActor {
+  id: string;
+  group_type_index: number;
+  group_key: string;
+  properties: Record<string, unknown>;
+  created_at: string | null;
+}
+
+export type FunnelActor = FunnelPersonActor | FunnelGroupActor;
 
 interface ActorRow {
   id: string;
@@ -59,6 +70,14 @@ export async function funnelActors(query: FunnelsQuery, context: QueryContext, r
     }
   }
 
+  const matching = select({
+    select: [field('actor'), field('distinct_ids')],
+    from: subquery(persons, 'funnel_persons'),
+    where: and(binary('>', reached, num(0)), stepCondition, valueCondition),
+  });
+  const groupIndex = query.aggregation_group_type_index;
+  if (groupIndex !== undefined) return groupActors(run, matching, groupIndex, options);
+
   const people = select({
     select: [alias(field('id'), 'person_key'), alias(call('argMax', field('properties'), field('version')), 'person_properties'), alias(call('argMax', field('created_at'), field('version')), 'person_created_at')],
     from: table('persons', 'p'),
@@ -72,11 +91,7 @@ export async function funnelActors(query: FunnelsQuery, context: QueryContext, r
       alias(field('person_properties', 'person'), 'properties'),
       alias(call('toString', field('person_created_at', 'person')), 'created_at'),
     ],
-    from: subquery(select({
-      select: [field('actor'), field('distinct_ids')],
-      from: subquery(persons, 'funnel_persons'),
-      where: and(binary('>', reached, num(0)), stepCondition, valueCondition),
-    }), 'fp'),
+    from: subquery(matching, 'fp'),
     joins: [leftJoin(subquery(people, 'person'), eq(field('person_key', 'person'), field('actor', 'fp')))],
     orderBy: [asc(field('actor', 'fp'))],
     limit: options.limit + 1 + options.offset,
@@ -87,9 +102,39 @@ export async function funnelActors(query: FunnelsQuery, context: QueryContext, r
     persons: page.map((r) => ({
       id: r.id,
       distinct_ids: known.get(r.id) ?? (r as unknown as { fn_distinct_ids: string[] }).fn_distinct_ids ?? [],
-      properties: r.properties ? (JSON.parse(r.properties) as Record<string, unknown>) : {},
-      created_at: r.created_at ? `${r.created_at.replace(' ', 'T')}Z` : '',
+      properties: parseProperties(r.properties),
+      created_at: isoTime(r.created_at),
     })),
+    hasMore: rows.length > options.offset + options.limit,
+  };
+}
+
+const parseProperties = (text: string | null): Record<string, unknown> => (text ? (JSON.parse(text) as Record<string, unknown>) : {});
+const isoTime = (text: string | null): string => (text ? `${text.replace(' ', 'T')}Z` : '');
+
+/** The groups behind the step, with their latest properties (a group never identified has none). */
+async function groupActors(run: QueryRun, matching: Select, index: number, options: FunnelActorsOptions): Promise<{ persons: FunnelGroupActor[]; hasMore: boolean }> {
+  const groups = select({
+    select: [alias(field('group_key'), 'fn_group_key'), alias(call('argMax', field('properties'), field('version')), 'fn_group_properties'), alias(call('argMax', field('created_at'), field('version')), 'fn_group_created_at')],
+    from: table('groups', 'g'),
+    where: eq(field('group_type_index'), constant(index)),
+    groupBy: [field('group_key')],
+  });
+  const rows = await run.rows<ActorRow>(select({
+    select: [
+      alias(field('actor', 'fp'), 'id'),
+      alias(field('fn_group_properties', 'grp'), 'properties'),
+      alias(call('toString', field('fn_group_created_at', 'grp')), 'created_at'),
+    ],
+    from: subquery(matching, 'fp'),
+    joins: [leftJoin(subquery(groups, 'grp'), eq(field('fn_group_key', 'grp'), field('actor', 'fp')))],
+    orderBy: [asc(field('actor', 'fp'))],
+    limit: options.limit + 1 + options.offset,
+  }));
+  const page = rows.slice(options.offset, options.offset + options.limit);
+  return {
+    // A group known only from events ($groupidentify never sent) has no row: no properties, no creation time.
+    persons: page.map((r) => ({ id: r.id, group_type_index: index, group_key: r.id, properties: parseProperties(r.properties), created_at: r.properties ? isoTime(r.created_at) : null })),
     hasMore: rows.length > options.offset + options.limit,
   };
 }

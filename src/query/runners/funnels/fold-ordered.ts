@@ -5,11 +5,14 @@
 //         4 furthest step, 5 furthest excluded, 6 furthest step times, 7 furthest start).
 // "Entry k" is the latest attempt that reached step k. An event's steps are evaluated together
 // against the state before it, which is the UDF's highest-step-first order: a step reads only the
-// entry below it. Exclusion elements come after the event's steps (see splitExclusions).
+// entry below it. An event's exclusions come before its steps, as in the UDF (see
+// splitExclusions): an exclusion element that still carries step bits is followed by the steps
+// element, so strict order clears only after that one.
 // Per-step work is arrayMap over arrays zipped with their shifted copies ("the entry below"), so
 // no lambda captures an array and the cost per event is linear in the number of steps.
 import { and, binary, call, field, lambda, or, tuple } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
+import { isTied, hasExclusions } from './ties.js';
 import { ACC, at, el, ELEMENT_EXCL, ELEMENT_MASK, ELEMENT_TS, emptyInt64s, fold, hasStep, int64, letIn, minus, num, steps1, uint8 } from './sql.js';
 
 const acc = ACC;
@@ -52,8 +55,9 @@ export function orderedFold(elements: Expr, n: number, windowMicros: number, str
     binary('<=', minus(ts, f('pst')), W),
     binary('!=', f('st'), f('pst')),
   )), steps1(n), starts, prevStarts);
-  // Strict: entries of steps this event does not match are cleared after it.
-  const kept = (value: Expr, cleared: Expr) => (strict ? call('if', hasStep(mask, f('s')), value, cleared) : value);
+  // Strict: entries of steps this event does not match are cleared after it, unless it shares
+  // its instant with other events (ties.ts).
+  const kept = (value: Expr, cleared: Expr) => (strict ? call('if', or(hasStep(mask, f('s')), isTied(excl)), value, cleared) : value);
   // Without exclusions nothing is ever marked: the excluded flags pass through untouched and the
   // walk skips their per-step work (a large share of the fold's cost).
   const pexName = withExclusions ? ['pex'] : [];
@@ -85,10 +89,13 @@ export function orderedFold(elements: Expr, n: number, windowMicros: number, str
     binary('!=', f('nx'), f('st')),
     binary('=', f('ex'), num(0)),
   )), steps1(n), starts, above(starts, int64(0)), excluded);
+  // Strict: an exclusion-only event clears every entry; one whose steps follow clears nothing yet.
+  const clears = binary('=', mask, num(0));
+  const markedExcluded = call('arrayMap', lambda(['ex', 'mk'], call('if', f('mk'), uint8(1), f('ex'))), excluded, f('fn_m'));
   const exclusionBranch = letIn([['fn_m', marks]], tuple(
-    strict ? call('arrayWithConstant', num(n), int64(0)) : starts,
-    strict ? call('arrayWithConstant', num(n), uint8(0)) : call('arrayMap', lambda(['ex', 'mk'], call('if', f('mk'), uint8(1), f('ex'))), excluded, f('fn_m')),
-    strict ? call('arrayWithConstant', num(n), emptyInt64s()) : times,
+    strict ? call('if', clears, call('arrayWithConstant', num(n), int64(0)), starts) : starts,
+    strict ? call('if', clears, call('arrayWithConstant', num(n), uint8(0)), markedExcluded) : markedExcluded,
+    strict ? call('if', clears, call('arrayWithConstant', num(n), emptyInt64s()), times) : times,
     maxStep,
     call('if', and(binary('>=', maxStep, num(1)), at(f('fn_m'), maxStep), binary('<=', minus(ts, maxStart), W)), uint8(1), maxExcluded),
     maxTimes,
@@ -96,6 +103,6 @@ export function orderedFold(elements: Expr, n: number, windowMicros: number, str
   ));
   // With strict order an event that matches no step clears every entry.
   const steps = call('if', binary('=', mask, num(0)), strict ? exclusionBranch : acc, stepBranch);
-  const body = withExclusions ? call('if', binary('!=', excl, num(0)), exclusionBranch, steps) : steps;
+  const body = withExclusions ? call('if', hasExclusions(excl), exclusionBranch, steps) : steps;
   return fold(body, elements, orderedInitialState(n));
 }

@@ -12,7 +12,7 @@
 // to the range start in a UInt64: unpacking and the repeat filter are then cheap word operations.
 // Otherwise a UInt128 (or a UInt256 past 36 steps with exclusions) holds the absolute time,
 // shifted by 2^52 so pre-1970 timestamps stay positive and in order.
-import { binary, call, field, lambda, tuple } from '../../ast/build.js';
+import { and, binary, call, field, lambda, tuple } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
 import { el, num } from './sql.js';
 
@@ -33,15 +33,22 @@ export interface EventAccess {
   /** A neighbour standing in before the first and after the last event. */
   readonly sentinel: Expr;
   isReal(event: Expr): Expr;
+  /** Whether two events (the second possibly the sentinel) share one timestamp. */
+  sameInstant(event: Expr, other: Expr): Expr;
+  /** The event with its exclusions left out and the tie flag set (ties.ts). */
+  tied(event: Expr): Expr;
 }
 
 /** Events already unpacked into (ts Int64, mask UInt64, excl UInt64) tuples. */
+// The sentinel's time lies before 1900, ClickHouse's earliest DateTime64: no real event has it.
+const SENTINEL_TS = Number.MIN_SAFE_INTEGER;
 export const TUPLE_ACCESS: EventAccess = {
   mask: (event) => el(event, 2),
   excl: (event) => el(event, 3),
-  // Exclusion bit 0 would guard step 1, which no exclusion does: no real event has it.
-  sentinel: tuple(call('toInt64', num(0)), call('toUInt64', num(0)), call('toUInt64', num(1))),
-  isReal: (event) => binary('=', call('bitTest', el(event, 3), num(0)), num(0)),
+  sentinel: tuple(call('toInt64', num(SENTINEL_TS)), call('toUInt64', num(0)), call('toUInt64', num(0))),
+  isReal: (event) => binary('!=', el(event, 1), num(SENTINEL_TS)),
+  sameInstant: (event, other) => binary('=', el(event, 1), el(other, 1)),
+  tied: (event) => tuple(el(event, 1), el(event, 2), call('toUInt64', num(1))),
 };
 
 export interface PackedEvents {
@@ -65,7 +72,8 @@ const WIDE_TIME_OFFSET = 2 ** 52; // below 1900, ClickHouse's earliest DateTime6
 function layoutFor(input: PackingInput): Layout {
   const { stepCount: n, withExclusions } = input;
   const timeBits = Math.ceil(Math.log2(input.toMicros - input.fromMicros + 2));
-  const exclBits = withExclusions ? n : 0;
+  // Without exclusions the mask still has its bit 0: the tie flag (ties.ts).
+  const exclBits = withExclusions ? n : 1;
   if (timeBits + n + exclBits + 1 <= 64) {
     return { cast: 'toUInt64', timeOffset: -input.fromMicros, maskBits: n, exclBits };
   }
@@ -90,9 +98,10 @@ export function packedEvents(ts: Expr, mask: Expr, excl: Expr, input: PackingInp
     call('bitOr',
       shiftLeft(call(cast, binary('+', ts, num(timeOffset))), timeShift),
       shiftLeft(call(cast, mask), maskShift)),
-    exclBits === 0 ? call(cast, num(1)) : call('bitOr', shiftLeft(call(cast, excl), exclShift), call(cast, num(1)))));
+    call('bitOr', shiftLeft(call(cast, excl), exclShift), call(cast, num(1)))));
   const maskOf = (v: Expr) => lowBits(shiftRight(v, maskShift), maskBits);
   const exclOf = (v: Expr) => lowBits(shiftRight(v, exclShift), exclBits);
+  const timeOf = (v: Expr) => shiftRight(v, timeShift);
   return {
     sorted: call('arraySort', call('groupArray', packed)),
     access: {
@@ -100,6 +109,11 @@ export function packedEvents(ts: Expr, mask: Expr, excl: Expr, input: PackingInp
       excl: exclOf,
       sentinel: call(cast, num(0)),
       isReal: (v) => binary('=', lowBits(v, 1), num(1)),
+      sameInstant: (v, other) => and(binary('=', lowBits(other, 1), num(1)), binary('=', timeOf(v), timeOf(other))),
+      // Clear the exclusion field (xor with itself), then set its bit 0.
+      tied: (v) => call(cast, call('bitOr',
+        call('bitXor', v, shiftLeft(call(cast, exclOf(v)), exclShift)),
+        shiftLeft(call(cast, num(1)), exclShift))),
     },
     unpackAll: (array) => call('arrayMap', lambda(['fn_packed'], tuple(
       binary('-', call('toInt64', shiftRight(field('fn_packed'), timeShift)), num(timeOffset)),

@@ -1,5 +1,6 @@
-// One row per person (per breakdown value with all_events attribution): which step they reached
-// and their conversion times, from a single scan of the funnel's events.
+// One row per actor, the person or with aggregation_group_type_index the group (per breakdown
+// value with all_events attribution): which step they reached and their conversion times, from a
+// single scan of the funnel's events.
 //
 //   events:   actor, ts µs, step mask, exclusion mask, breakdown value   (event IN steps, range, filters)
 //   persons:  GROUP BY actor -> sorted (ts, mask, exclusions) -> dropped runs -> fold -> reached, times
@@ -16,6 +17,7 @@ import { orderedFold } from './fold-ordered.js';
 import { unorderedFold, unorderedReached, unorderedTimes } from './fold-unordered.js';
 import { packedEvents, TUPLE_ACCESS, type EventAccess, type PackedEvents } from './pack.js';
 import { exclusionMask, funnelSpec, stepMask, type FunnelSpec } from './spec.js';
+import { flagTies, hasExclusions } from './ties.js';
 import { el, num } from './sql.js';
 
 export interface PersonQueryInput {
@@ -51,7 +53,12 @@ export function personQuery(input: PersonQueryInput): PersonQuery {
   const breakdownValue = breakdown
     ? call('ifNull', call('toString', propertySource({ key: breakdown.breakdown, type: breakdown.breakdown_type, group_type_index: breakdown.breakdown_group_type_index ?? 0 }, source)), constant(''))
     : constant('');
+  // The actor: the merged person, or with aggregation_group_type_index the event's group of that
+  // type (events outside any group of it are left out, as PostHog drops an empty target).
+  const groupIndex = query.aggregation_group_type_index;
+  const actor = groupIndex === undefined ? source.personId() : source.groupKey(groupIndex);
   const where = and(
+    groupIndex === undefined ? undefined : binary('!=', actor, constant('')),
     strict || spec.eventNames === null ? undefined : binary('IN', source.event, constant([...spec.eventNames], 'Array(String)')),
     binary('>=', source.timestamp, instant(input.fromUtc)),
     binary('<=', source.timestamp, instant(input.toUtc)),
@@ -59,7 +66,7 @@ export function personQuery(input: PersonQueryInput): PersonQuery {
     query.filterTestAccounts ? propertyGroupExpr(context.testAccountFilters, source, timezone) : undefined,
   );
   const columns: Expr[] = [
-    alias(source.personId(), 'fn_actor'),
+    alias(actor, 'fn_actor'),
     alias(call('toUnixTimestamp64Micro', source.timestamp), 'fn_ts'),
     alias(stepMask(spec.stepConditions), 'fn_mask'),
     alias(exclusionMask(spec), 'fn_excl'),
@@ -146,9 +153,14 @@ type OrderType = FunnelsQuery['funnelsFilter']['funnelOrderType'];
  */
 export function prepareElements(sortedEvents: Expr, spec: FunnelSpec, order: OrderType, packed: PackedEvents | null): Expr {
   const tuples = (events: Expr) => (packed ? packed.unpackAll(events) : events);
-  if (order === 'unordered') return tuples(sortedEvents);
-  const kept = tuples(dropRepeats(sortedEvents, packed?.access ?? TUPLE_ACCESS));
-  return spec.exclusions.length > 0 ? splitExclusions(kept) : kept;
+  const access = packed?.access ?? TUPLE_ACCESS;
+  if (order === 'unordered') return tuples(dropMiddleRepeats(sortedEvents, access));
+  const withExclusions = spec.exclusions.length > 0;
+  // Shared timestamps change the walk only through exclusions and strict clearing: ordered
+  // steps alone already come in the UDF's ascending order.
+  const events = withExclusions || order === 'strict' ? flagTies(sortedEvents, access) : sortedEvents;
+  const kept = tuples(dropRepeats(events, access, withExclusions));
+  return withExclusions ? splitExclusions(kept) : kept;
 }
 
 /** fn_state (the fold), reached (Int64, 0 = not counted) and times (seconds between steps). */
@@ -175,24 +187,31 @@ export function foldColumns(elements: Expr, spec: FunnelSpec, order: OrderType):
 
 /**
  * Drops events that cannot change the walk: in a run of identical events that only match step 1
- * all but the last (each restarts step 1; only the newest start can progress), and in a run of
- * identical events that match one later step, or only exclusions, or nothing (strict), all but the
- * first (the rest find the attempt already moved, excluded or cleared). This is what keeps a
- * `$pageview`-first funnel fast: most of a person's page views collapse into one element.
+ * all but the last (each restarts step 1; only the newest start can progress) and, with
+ * exclusions, the first (the furthest attempt stays the earliest start of a run, and an exclusion
+ * marks it only within its own window); and in a run of identical events that match one later
+ * step, or only exclusions, or nothing (strict), all but the first (the rest find the attempt
+ * already moved, excluded or cleared). This is what keeps a `$pageview`-first funnel fast: most
+ * of a person's page views collapse into one or two elements. An event flagged as part of a
+ * mixed instant (ties.ts) walks without strict clearing: its non-zero exclusion mask keeps it
+ * out of both runs, and makes it differ from its unflagged neighbours.
  */
-export function dropRepeats(events: Expr, access: EventAccess): Expr {
+export function dropRepeats(events: Expr, access: EventAccess, withExclusions: boolean): Expr {
   // Neighbours come in as shifted copies of the array: a lambda that captured the array itself
   // would copy it once per element (quadratic for a busy person).
+  // An instant of exclusions and other events alone can leave a person with no events (ties.ts):
+  // the neighbours keep the array's length then.
   const { sentinel } = access;
-  const nextOf = call('arrayPushBack', call('arrayPopFront', events), sentinel);
-  const prevOf = call('arrayPushFront', call('arrayPopBack', events), sentinel);
+  const sameLength = (values: Expr) => call('arrayResize', values, call('length', events));
+  const nextOf = sameLength(call('arrayPushBack', call('arrayPopFront', events), sentinel));
+  const prevOf = sameLength(call('arrayPushFront', call('arrayPopBack', events), sentinel));
   const x = field('x');
   const next = field('fn_next');
   const prev = field('fn_prev');
   const mask = access.mask(x);
   const excl = access.excl(x);
   const onlyFirstStep = (e: Expr) => and(binary('=', access.mask(e), num(1)), binary('=', access.excl(e), num(0)));
-  const restartRun = and(onlyFirstStep(x), onlyFirstStep(next));
+  const restartRun = and(onlyFirstStep(x), onlyFirstStep(next), withExclusions ? and(access.isReal(prev), onlyFirstStep(prev)) : undefined);
   const idempotent = or(
     and(binary('=', excl, num(0)), binary('=', call('bitCount', mask), num(1)), binary('!=', mask, num(1))),
     binary('=', mask, num(0)),
@@ -201,11 +220,35 @@ export function dropRepeats(events: Expr, access: EventAccess): Expr {
   return call('arrayFilter', lambda(['x', 'fn_next', 'fn_prev'], not(or(restartRun, repeatRun))), events, nextOf, prevOf);
 }
 
-/** An event that is a step and an exclusion becomes two elements: its steps, then its exclusions. */
+/**
+ * PostHog's own pre-filter of a person's events (base.py `_udf_event_array_filter`): an event of at
+ * most one step or exclusion whose neighbours are the same event at other times is left out. The
+ * ordered walks do not need it (dropRepeats drops more, without changing their answer), but the
+ * unordered walk's answer depends on it: the left-out event is never the front of its step's
+ * queue (conversion times), and an exclusion wipes a window that no earlier expiry had recorded.
+ */
+export function dropMiddleRepeats(events: Expr, access: EventAccess): Expr {
+  const { sentinel } = access;
+  const nextOf = call('arrayPushBack', call('arrayPopFront', events), sentinel);
+  const prevOf = call('arrayPushFront', call('arrayPopBack', events), sentinel);
+  const x = field('x');
+  const next = field('fn_next');
+  const prev = field('fn_prev');
+  const single = binary('<=', binary('+', call('bitCount', access.mask(x)), call('bitCount', access.excl(x))), num(1));
+  // Same steps and exclusions, another instant (an element differs from its equal-masked neighbour only in time).
+  const repeats = (other: Expr) => and(access.isReal(other), binary('=', access.mask(other), access.mask(x)), binary('=', access.excl(other), access.excl(x)), binary('!=', other, x));
+  return call('arrayFilter', lambda(['x', 'fn_next', 'fn_prev'], not(and(single, repeats(prev), repeats(next)))), events, nextOf, prevOf);
+}
+
+/**
+ * An event that is a step and an exclusion becomes two elements, in the UDF's order: its
+ * exclusions (keeping the step mask, so a strict walk knows the event's steps are still to come
+ * and clears nothing yet), then its steps.
+ */
 export function splitExclusions(events: Expr): Expr {
   const x = field('x');
-  const both = and(binary('!=', el(x, 2), num(0)), binary('!=', el(x, 3), num(0)));
+  const both = and(binary('!=', el(x, 2), num(0)), hasExclusions(el(x, 3)));
   return call('arrayFlatten', call('arrayMap', lambda(['x'], call('if', both,
-    call('array', tuple(el(x, 1), el(x, 2), call('toUInt64', num(0))), tuple(el(x, 1), call('toUInt64', num(0)), el(x, 3))),
+    call('array', x, tuple(el(x, 1), el(x, 2), call('toUInt64', num(0)))),
     call('array', x))), events));
 }

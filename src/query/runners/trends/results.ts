@@ -3,7 +3,7 @@
 import type { ResolvedDateRange } from '../../dates/index.js';
 import type { ActionDefinition } from '../../context.js';
 import type { SeriesNode, TrendsQuery } from '../../nodes/schema.js';
-import { NULL_BREAKDOWN, OTHER_BREAKDOWN } from './series-query.js';
+import { NULL_BREAKDOWN, OTHER_BREAKDOWN } from './breakdown-labels.js';
 
 export interface SeriesRow {
   bucket: number | string;
@@ -89,7 +89,7 @@ export function actionDict(series: SeriesNode, order: number, label: string, ran
     math: series.math,
     math_property: series.math_property ?? null,
     math_hogql: null,
-    math_group_type_index: null,
+    math_group_type_index: series.math_group_type_index ?? null,
     properties: {},
   };
 }
@@ -104,6 +104,7 @@ export function filterDict(query: TrendsQuery, range: ResolvedDateRange): Record
     custom_name: s.custom_name ?? null,
     math: s.math,
     math_property: s.math_property ?? null,
+    ...(s.math_group_type_index !== undefined ? { math_group_type_index: s.math_group_type_index } : {}),
     properties: s.properties.values.length ? [s.properties] : [],
   });
   const breakdown = query.breakdownFilter;
@@ -121,6 +122,7 @@ export function filterDict(query: TrendsQuery, range: ResolvedDateRange): Record
     ...(query.trendsFilter.formulaNodes.length ? { formula: query.trendsFilter.formulaNodes[0]!.formula } : {}),
     ...(breakdown ? { breakdown: breakdown.breakdown, breakdown_type: breakdown.breakdown_type } : {}),
     ...(breakdown?.breakdown_limit != null ? { breakdown_limit: breakdown.breakdown_limit } : {}),
+    ...(breakdown?.breakdown_histogram_bin_count != null ? { breakdown_histogram_bin_count: breakdown.breakdown_histogram_bin_count } : {}),
     ...(query.compareFilter ? { compare: true, compare_to: query.compareFilter.compare_to ?? null } : {}),
     ...(query.trendsFilter.smoothingIntervals > 1 ? { smoothing_intervals: query.trendsFilter.smoothingIntervals } : {}),
   };

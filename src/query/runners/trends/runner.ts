@@ -12,9 +12,8 @@ import {
   actionDict, cumulative, densify, filterDict, seriesLabel, smooth,
   type SeriesRow, type SeriesValues, type TrendItem,
 } from './results.js';
-import {
-  buildSeriesQuery, buildSharedScanQuery, NULL_BREAKDOWN, OTHER_BREAKDOWN, sharedScanKey, type SeriesQueryInput,
-} from './series-query.js';
+import { NULL_BREAKDOWN, OTHER_BREAKDOWN } from './breakdown-labels.js';
+import { buildSeriesQuery, buildSharedScanQuery, sharedScanKey, type SeriesQueryInput } from './series-query.js';
 
 export interface TrendsResult {
   results: TrendItem[];
@@ -109,7 +108,8 @@ async function runPeriod(
       lastBucket: Math.round(range.buckets[range.buckets.length - 1]!.toSeconds()),
     },
     totalValue,
-    firstBucketOnly: cumulativeDisplay && series.math === 'dau',
+    // Cumulative unique actors (persons or groups) count each actor once, in their first bucket.
+    firstBucketOnly: cumulativeDisplay && (series.math === 'dau' || series.math === 'unique_group'),
     context,
   }));
   const groups = new Map<string, number[]>();

@@ -10,10 +10,10 @@ import { actionExpr } from '../../filters/actions.js';
 import { EventSource } from '../../filters/event-source.js';
 import { propertyGroupExpr, propertySource } from '../../filters/properties.js';
 import type { BreakdownFilter, CountPerActorMath, Interval, PropertyGroup, SeriesNode } from '../../nodes/schema.js';
+import { actorFilter, countedGroupType, seriesActor } from './actor.js';
+import { NULL_BREAKDOWN } from './breakdown-labels.js';
 import { bucketTimestamp, instant } from './buckets.js';
-
-export const NULL_BREAKDOWN = '$$_posthog_breakdown_null_$$';
-export const OTHER_BREAKDOWN = '$$_posthog_breakdown_other_$$';
+import { histogramBins, histogramBreakdownValue } from './histogram.js';
 
 export interface SeriesWindow {
   /** UTC instants bounding the events read (inclusive). */
@@ -40,15 +40,10 @@ export interface SeriesQueryInput {
 
 const QUANTILES: Record<string, number> = { median: 0.5, p75: 0.75, p90: 0.9, p95: 0.95, p99: 0.99 };
 
-/** What every statement of a series starts from: its events, filters, bucket and breakdown value. */
-function seriesScan(input: SeriesQueryInput) {
+/** The conditions that pick a series' events from one scan of the events table. */
+function seriesConditions(input: SeriesQueryInput, source: EventSource) {
   const { series, context, window } = input;
-  const { timezone, weekStartDay } = context.project;
-  const source = new EventSource();
-  const bucketOf = (ts: Expr): Expr => (input.totalValue ? constant(0) : bucketTimestamp(ts, window.interval, timezone, weekStartDay));
-  const breakdownValue = input.breakdown
-    ? call('ifNull', call('toString', propertySource({ key: input.breakdown.breakdown, type: input.breakdown.breakdown_type, group_type_index: input.breakdown.breakdown_group_type_index ?? 0 }, source)), constant(NULL_BREAKDOWN))
-    : constant('');
+  const { timezone } = context.project;
   const eventMatch = series.kind === 'ActionsNode'
     ? actionExpr(context.actions.get(series.id), source, timezone)
     : series.event === null ? undefined : eq(source.event, constant(series.event));
@@ -56,8 +51,44 @@ function seriesScan(input: SeriesQueryInput) {
     propertyGroupExpr(input.properties, source, timezone),
     propertyGroupExpr(series.properties, source, timezone),
     input.testAccounts ? propertyGroupExpr(input.testAccounts, source, timezone) : undefined,
+    actorFilter(series, source),
   );
   const inRange = (from: string) => and(binary('>=', source.timestamp, instant(from)), binary('<=', source.timestamp, instant(window.toUtc)));
+  return { eventMatch, filters, inRange };
+}
+
+function breakdownProperty(breakdown: BreakdownFilter, source: EventSource): Expr {
+  return propertySource({ key: breakdown.breakdown, type: breakdown.breakdown_type, group_type_index: breakdown.breakdown_group_type_index ?? 0 }, source);
+}
+
+/** An event's breakdown value: the property as text (missing, null and "" in the null bucket), or its histogram bin. */
+function breakdownValueOf(input: SeriesQueryInput, source: EventSource): Expr {
+  const breakdown = input.breakdown;
+  if (!breakdown) return constant('');
+  const bins = breakdown.breakdown_histogram_bin_count;
+  if (bins === undefined || bins === null) {
+    return call('ifNull', call('toString', breakdownProperty(breakdown, source)), constant(NULL_BREAKDOWN));
+  }
+  // The bins come from the series' events in the range, read by a scan of their own.
+  const statsSource = new EventSource();
+  const stats = seriesConditions(input, statsSource);
+  const statsNumber = call('toFloat64OrNull', breakdownProperty(breakdown, statsSource));
+  const statsWhere = and(stats.eventMatch, stats.filters, stats.inRange(input.window.fromUtc));
+  const binsQuery = histogramBins(
+    (columns) => select({ select: columns, from: statsSource.from(), joins: statsSource.joins(), where: statsWhere }),
+    statsNumber, bins,
+  );
+  return histogramBreakdownValue(call('toFloat64OrNull', breakdownProperty(breakdown, source)), binsQuery);
+}
+
+/** What every statement of a series starts from: its events, filters, bucket and breakdown value. */
+function seriesScan(input: SeriesQueryInput) {
+  const { context, window } = input;
+  const { timezone, weekStartDay } = context.project;
+  const source = new EventSource();
+  const bucketOf = (ts: Expr): Expr => (input.totalValue ? constant(0) : bucketTimestamp(ts, window.interval, timezone, weekStartDay));
+  const breakdownValue = breakdownValueOf(input, source);
+  const { eventMatch, filters, inRange } = seriesConditions(input, source);
   // Joins are collected while expressions are built, so every expression is made before eventsSelect runs.
   const eventsSelect = (columns: Expr[], where: Expr | undefined, groupBy: Expr[]): Select => select({
     select: columns,
@@ -76,7 +107,7 @@ export function buildSeriesQuery(input: SeriesQueryInput): Select {
   const math = series.math;
 
   if (math === 'first_time_for_user' || math === 'first_matching_event_for_user' || input.firstBucketOnly) {
-    const actor = source.personId();
+    const actor = seriesActor(series, source);
     const firstOnly = math === 'first_time_for_user';
     const filterFlag = filters ?? constant(true);
     const where = firstOnly
@@ -103,7 +134,7 @@ export function buildSeriesQuery(input: SeriesQueryInput): Select {
 
   if (math === 'weekly_active' || math === 'monthly_active') {
     const days = math === 'weekly_active' ? 7 : 30;
-    const actor = source.personId();
+    const actor = seriesActor(series, source);
     if (input.totalValue) {
       const from = shiftUtc(window.toUtc, -days);
       return eventsSelect([alias(constant(0), 'bucket'), alias(breakdownValue, 'breakdown_value'), alias(call('toFloat64', call('uniqExact', actor)), 'value')],
@@ -128,7 +159,7 @@ export function buildSeriesQuery(input: SeriesQueryInput): Select {
   }
 
   if (math.endsWith('_count_per_actor')) {
-    const actor = source.personId();
+    const actor = seriesActor(series, source);
     const perActor = eventsSelect([
       alias(bucketOf(source.timestamp), 'bucket_start'),
       alias(breakdownValue, 'bv'),
@@ -162,7 +193,8 @@ export function sharedScanKey(input: SeriesQueryInput): string | null {
     series.math === 'weekly_active' || series.math === 'monthly_active' || series.math.endsWith('_count_per_actor');
   if (special || firstBucketOnly) return null;
   const what = series.kind === 'ActionsNode' ? { action: series.id } : { event: series.event };
-  return JSON.stringify([what, series.properties]);
+  // Counting groups leaves out events without one, so only series counting the same kind of actor share.
+  return JSON.stringify([what, series.properties, countedGroupType(series)]);
 }
 
 /**
@@ -197,9 +229,11 @@ function simpleAggregate(series: SeriesNode, source: EventSource): Expr {
     case 'total':
       return call('count');
     case 'dau':
-      return call('uniqExact', source.personId());
+    case 'unique_group':
+      return call('uniqExact', seriesActor(series, source));
     case 'unique_session':
-      return call('uniqExactIf', source.sessionId, call('notEmpty', source.sessionId));
+      // count(DISTINCT $session_id), as PostHog: events without a session ('') are one session together.
+      return call('uniqExact', source.sessionId);
     default: {
       const key = series.math_property ?? '';
       const property = series.math_property_type === 'person_properties' ? source.personProperty(key) : source.eventProperty(key);
