@@ -1,5 +1,9 @@
 // Typed errors with a stable code and HTTP status. The HTTP layer maps them to PostHog's
 // {type, code, detail, attr} body in exactly one place (http/error-handler.ts).
+//
+// Two families, as PostHog's hogql/errors.py separates ExposedHogQLError from InternalHogQLError:
+// an ApiError is exposed (its detail is written for the client, whatever its status); an
+// InternalError is ours (a bug or a broken invariant) and only its generic 500 is ever shown.
 
 export type ErrorType =
   | 'validation_error'
@@ -16,6 +20,9 @@ export interface ErrorBody {
 }
 
 export class ApiError extends Error {
+  /** Its detail is meant for the client. */
+  readonly expose = true;
+
   constructor(
     readonly status: number,
     readonly type: ErrorType,
@@ -107,6 +114,24 @@ export class ServiceUnavailableError extends ApiError {
   }
 }
 
+/**
+ * A failure of ours, never caused by what a client sent: logged with its code and message, answered
+ * 500 with INTERNAL_ERROR_BODY. Its message may name internals (SQL, tables), so it never leaves.
+ */
+export class InternalError extends Error {
+  readonly expose = false;
+
+  constructor(
+    /** Stable, for logs and tests. */
+    readonly code: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
 /** What a client sees for any unexpected failure; the real cause is only logged. */
 export const INTERNAL_ERROR_BODY: ErrorBody = Object.freeze({
   type: 'server_error',
@@ -122,7 +147,10 @@ export class QueryTimeoutError extends ApiError {
   }
 }
 
-/** An analytical query was refused by the engine for a reason the request caused. */
+/**
+ * An analytical query was refused (by the printer or the engine) for a reason the request caused:
+ * PostHog's ExposedHogQLError, which its API answers as a 400 ValidationError with the error's code.
+ */
 export class QueryRejectedError extends ApiError {
   constructor(code: string, detail: string) {
     super(400, 'validation_error', code, detail);

@@ -11,6 +11,12 @@ export interface EpochCacheOptions {
 export class EpochCache<V extends {} | null> {
   private readonly cache: LRUCache<string, { value: V }>;
   private epoch = -1;
+  /**
+   * Grows at every flush (a new epoch seen, or clear()). A load stores its value only if no flush
+   * happened while it ran: a value read before a revocation must never outlive the flush that
+   * revocation caused, even when the read finishes after it.
+   */
+  private generation = 0;
   private checkedAt = 0;
   private refresh: Promise<void> | null = null;
 
@@ -25,13 +31,19 @@ export class EpochCache<V extends {} | null> {
     await this.refreshIfDue();
     const hit = this.cache.get(key);
     if (hit) return hit.value;
+    const startedIn = this.generation;
     const value = await load();
-    this.cache.set(key, { value });
+    if (this.generation === startedIn) this.cache.set(key, { value });
     return value;
   }
 
   /** Forget everything now (this process changed what the cache mirrors). */
   clear(): void {
+    this.flush();
+  }
+
+  private flush(): void {
+    this.generation += 1;
     this.cache.clear();
   }
 
@@ -39,7 +51,7 @@ export class EpochCache<V extends {} | null> {
     if (Date.now() - this.checkedAt < (this.options.checkIntervalMs ?? 1000)) return Promise.resolve();
     this.refresh ??= this.readEpoch()
       .then((epoch) => {
-        if (epoch !== this.epoch) this.cache.clear();
+        if (epoch !== this.epoch) this.flush();
         this.epoch = epoch;
         this.checkedAt = Date.now();
       })

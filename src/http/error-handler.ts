@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import {
   ApiError,
   INTERNAL_ERROR_BODY,
+  InternalError,
   MethodNotAllowedError,
   NotFoundError,
   ParseError,
@@ -51,7 +52,9 @@ export function installErrorHandling(app: FastifyInstance, routes: RouteIndex, b
       if (apiError instanceof MethodNotAllowedError && apiError.withoutBody) return reply.code(405).send();
       return reply.code(apiError.status).send(apiError.toBody());
     }
-    request.log.error({ err: error, reqId: request.id }, 'unhandled error');
+    // Internal errors and anything unexpected: the cause is logged, never sent.
+    const code = error instanceof InternalError ? error.code : 'unhandled';
+    request.log.error({ err: error, code, reqId: request.id }, error instanceof InternalError ? 'internal error' : 'unhandled error');
     return reply.code(500).send(INTERNAL_ERROR_BODY);
   });
 

@@ -26,8 +26,6 @@ export interface ProjectSettings {
   readonly id: number;
   readonly timezone: string;
   readonly weekStartDay: 0 | 1;
-  /** The project's test_account_filters as stored (validated when used). */
-  readonly testAccountFilters: unknown;
 }
 
 export interface QueryContext {
@@ -35,6 +33,6 @@ export interface QueryContext {
   readonly now: DateTime;
   /** Actions named by the query, fetched before running; a missing or deleted one is absent. */
   readonly actions: ReadonlyMap<number, ActionDefinition>;
-  /** Test-account filters, already parsed. */
+  /** The project's test-account filters, parsed; empty unless the query filters test accounts. */
   readonly testAccountFilters: PropertyGroup;
 }

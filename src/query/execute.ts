@@ -1,6 +1,6 @@
 // The one place analytical SQL runs: every tree is scoped to the project, printed with bound
-// parameters, given a time limit, a row limit and a query id (so it can be cancelled), timed,
-// and its text kept for the response's `hogql`.
+// parameters, given a time limit, a row limit and a query id (so it can be cancelled), and timed.
+// The SQL text stays inside: it is never part of a response.
 import { randomUUID } from 'node:crypto';
 import { QueryRejectedError, QueryTimeoutError } from '../errors.js';
 import type { EventStore } from '../storage/events/event-store.js';
@@ -29,19 +29,17 @@ export class QueryRun {
     private readonly executor: QueryExecutor,
     readonly teamId: number,
     readonly clientQueryId: string,
+    /** Once aborted, no further statement of the run starts and the running one stops here. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   async rows<Row>(query: Query): Promise<Row[]> {
+    if (this.signal?.aborted) throw cancelledError();
     const printed = this.executor.print(query, this.teamId);
     const started = performance.now();
-    const rows = await this.executor.execute<Row>(printed, this.teamId, this.clientQueryId);
+    const rows = await this.executor.execute<Row>(printed, this.teamId, this.clientQueryId, this.signal);
     this.statements.push({ sql: printed.sql, ms: Math.round((performance.now() - started) * 10) / 10 });
     return rows;
-  }
-
-  /** The statements' SQL, as the response's `hogql` field shows it. */
-  get sqlText(): string {
-    return this.statements.map((s) => s.sql).join(';\n');
   }
 }
 
@@ -50,6 +48,9 @@ export class QueryRun {
  * id a prefix of another's engine query ids.
  */
 const runKey = (teamId: number, clientQueryId: string): string => `${teamId}/${encodeURIComponent(clientQueryId)}`;
+
+/** What a cancelled (or abandoned) run answers. */
+export const cancelledError = () => new QueryRejectedError('query_cancelled', 'The query was cancelled.');
 
 const ENGINE_ERRORS: Record<string, { code: string; detail: string }> = {
   '396': { code: 'too_many_rows', detail: 'The query would return too many rows. Narrow the date range or lower the breakdown limit.' },
@@ -66,30 +67,40 @@ export class QueryExecutor {
     readonly limits: QueryLimits = DEFAULT_QUERY_LIMITS,
   ) {}
 
-  start(teamId: number, clientQueryId: string = randomUUID()): QueryRun {
-    return new QueryRun(this, teamId, clientQueryId);
+  start(teamId: number, clientQueryId: string = randomUUID(), signal?: AbortSignal): QueryRun {
+    return new QueryRun(this, teamId, clientQueryId, signal);
   }
 
   print(query: Query, teamId: number): PrintedQuery {
     return printQuery(scopeToProject(query, teamId), this.store.layout.database);
   }
 
-  async execute<Row>(printed: PrintedQuery, teamId: number, clientQueryId: string): Promise<Row[]> {
+  async execute<Row>(printed: PrintedQuery, teamId: number, clientQueryId: string, signal?: AbortSignal): Promise<Row[]> {
     const key = runKey(teamId, clientQueryId);
+    const queryId = `${key}:${randomUUID()}`;
     const controller = new AbortController();
+    // The run's signal stops this statement alone, in the engine too (asked first, while the
+    // statement is still registered), whatever other runs share its client query id.
+    const abort = () => {
+      this.store.cancel(queryId).catch(() => {});
+      controller.abort();
+    };
+    if (signal?.aborted) controller.abort();
+    signal?.addEventListener('abort', abort, { once: true });
     const controllers = this.running.get(key) ?? new Set();
     controllers.add(controller);
     this.running.set(key, controllers);
     try {
       return await this.store.query<Row>(printed.sql, printed.params, {
         timeoutSeconds: this.limits.timeoutSeconds,
-        queryId: `${key}:${randomUUID()}`,
+        queryId,
         abortSignal: controller.signal,
         settings: { max_result_rows: String(this.limits.maxResultRows), result_overflow_mode: 'throw' },
       });
     } catch (error) {
       throw this.translate(error);
     } finally {
+      signal?.removeEventListener('abort', abort);
       controllers.delete(controller);
       if (controllers.size === 0) this.running.delete(key);
     }
@@ -115,7 +126,7 @@ export class QueryExecutor {
     if (code === '159') return new QueryTimeoutError(this.limits.timeoutSeconds);
     const known = ENGINE_ERRORS[code];
     if (known) return new QueryRejectedError(known.code, known.detail);
-    if ((error as Error)?.name === 'AbortError') return new QueryRejectedError('query_cancelled', 'The query was cancelled.');
+    if ((error as Error)?.name === 'AbortError') return cancelledError();
     return error;
   }
 }

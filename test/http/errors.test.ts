@@ -2,6 +2,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES, buildApp } from '../../src/http/app.js';
 import { ProjectWriteBody } from '../../src/http/schemas/project.js';
+import { select, table, field } from '../../src/query/ast/build.js';
+import { printQuery } from '../../src/query/printer/print.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { META_STORES } from '../helpers/stores.js';
 
@@ -174,6 +176,49 @@ describe.each(META_STORES)('server errors on %s', (store) => {
     } finally {
       await app.close();
       await t.close().catch(() => undefined);
+    }
+  });
+});
+
+describe.each(META_STORES)('exposed and internal query errors on %s', (store) => {
+  it('a refusal the request caused is a 400 in PostHog\'s body, never a 500', async () => {
+    const t = await createTestApp(store);
+    try {
+      const c = await t.bootstrap('pages@example.com');
+      const query = JSON.stringify({ kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: 'a' }, { kind: 'EventsNode', event: 'b' }], dateRange: { date_from: '2024-01-01', date_to: '2024-01-02' } });
+      // The largest offset pagination accepts: the printed LIMIT (offset + limit + 1) is past what SQL can be given.
+      const url = `/api/projects/${c.projectId}/insights/funnel/persons/?funnel_step=1&offset=${Number.MAX_SAFE_INTEGER}&query=${encodeURIComponent(query)}`;
+      const res = await t.request(c.key, { method: 'GET', url });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toEqual({ type: 'validation_error', code: 'out_of_range', detail: expect.stringContaining('too large'), attr: null });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('an internal refusal is a generic 500 whose text (naming tables) is only logged', async () => {
+    const t = await createTestApp(store);
+    const lines: string[] = [];
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = await buildApp(t.services, { logger: { level: 'error', stream: logStream } });
+    // A route standing for a runner with a bug: it hands the real printer a table without the project guard.
+    app.get('/test/unscoped', async () => printQuery(select({ select: [field('uuid')], from: table('events', 'e') }), t.services.events.layout.database));
+    try {
+      const res = await app.inject({ method: 'GET', url: '/test/unscoped' });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ type: 'server_error', code: 'error', detail: 'A server error occurred.', attr: null });
+      expect(res.body).not.toContain('events');
+      const logged = lines.find((line) => line.includes(String(res.headers['x-request-id'])));
+      expect(logged).toContain('"code":"print_error"');
+      expect(logged).toContain('without a project guard');
+    } finally {
+      await app.close();
+      await t.close();
     }
   });
 });

@@ -4,8 +4,9 @@ import { PROJECT_SETTING_NAMES } from '../../src/core/projects/settings-catalog.
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { META_STORES } from '../helpers/stores.js';
 
-const BASIC_FIELDS = [
-  'id', 'uuid', 'organization', 'project_id', 'api_token', 'name', 'completed_snippet_onboarding',
+// The spec's reduced project form of the list: exactly these 11 fields (no project_id).
+const REDUCED_FIELDS = [
+  'id', 'uuid', 'organization', 'api_token', 'name', 'completed_snippet_onboarding',
   'has_completed_onboarding_for', 'ingested_event', 'is_demo', 'timezone', 'access_control',
 ].sort();
 
@@ -147,14 +148,18 @@ describe.each(META_STORES)('Projects API on %s', (store) => {
       expect(res.statusCode).toBe(200);
     });
 
-    it('lists the reduced form in a pagination envelope', async () => {
-      const res = await t.request(alice.key, { method: 'GET', url: `${base()}/` });
-      expect(res.statusCode).toBe(200);
-      const body = res.json();
-      expect(body.count).toBe(body.results.length);
-      expect(body.next).toBeNull();
-      expect(body.previous).toBeNull();
-      for (const project of body.results) expect(Object.keys(project).sort()).toEqual(BASIC_FIELDS);
+    it('lists exactly the reduced form in a pagination envelope, under both paths', async () => {
+      expect(REDUCED_FIELDS).toHaveLength(11);
+      for (const url of [`${base()}/`, '/api/projects/']) {
+        const res = await t.request(alice.key, { method: 'GET', url });
+        expect(res.statusCode).toBe(200);
+        const body = res.json();
+        expect(body.count).toBe(body.results.length);
+        expect(body.results.length).toBeGreaterThan(0);
+        expect(body.next).toBeNull();
+        expect(body.previous).toBeNull();
+        for (const project of body.results) expect(Object.keys(project).sort(), url).toEqual(REDUCED_FIELDS);
+      }
     });
 
     it('walks every page with absolute next/previous links, in a stable order', async () => {

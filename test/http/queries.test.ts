@@ -33,8 +33,8 @@ describe.each(META_STORES)('query endpoints on %s', (store) => {
     expect(body.results[0]).toMatchObject({ data: [1, 2, 0], days: ['2024-01-01', '2024-01-02', '2024-01-03'], count: 3, label: '$pageview' });
     expect(body).toMatchObject({ is_cached: false, timezone: 'UTC', hasMore: false, error: null });
     expect(Date.parse(body.last_refresh)).not.toBeNaN();
-    expect(body.hogql).toMatch(/^SELECT /);
-    expect(body.hogql).not.toContain('$pageview');
+    // PostHog's field holds HogQL text; Hoglet has no HogQL printer and never shows its ClickHouse SQL.
+    expect(body.hogql).toBeNull();
     expect(body.resolved_date_range.date_from).toMatch(/^2024-01-01T00:00:00/);
   });
 
@@ -190,7 +190,7 @@ describe.each(META_STORES)('query endpoints on %s', (store) => {
   });
 
   it('hostile values in every part of a query never give a 5xx', async () => {
-    const hostile: unknown[] = [{}, [], [[[]]], 'x'.repeat(20_000), 1e308, -1, true, null, { $ne: 1 }, "'; drop table events; --", '\u0000', [null], { kind: 'EventsNode' }];
+    const hostile: unknown[] = [{}, [], [[[]]], 'x'.repeat(20_000), 1e308, -1, true, null, { $ne: 1 }, "'; drop table events; --", '\u0000', '\ud800', 'a\udc00b', [null], { kind: 'EventsNode' }];
     const base = trendsQuery(PAGEVIEWS, '2024-01-01', '2024-01-03') as Record<string, unknown>;
     const places: ((v: unknown) => unknown)[] = [
       (v) => ({ ...base, series: v }),

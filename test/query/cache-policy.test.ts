@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { DateTime } from 'luxon';
+import { definitionsOf } from '../../src/query/cache/context-key.js';
 import {
-  cacheKey, isStaleByClock, nextAllowedClientRefresh, parseRefreshMode, sharedRefreshMode, stableJson,
+  cacheKey, isStaleByClock, listRefreshMode, nextAllowedClientRefresh, parseRefreshMode, sharedRefreshMode, stableJson,
 } from '../../src/query/cache/policy.js';
 import { failure } from '../helpers/api-error.js';
 
@@ -21,6 +23,15 @@ describe('refresh modes', () => {
     expect(sharedRefreshMode('force_blocking')).toBe('blocking');
     expect(sharedRefreshMode('async')).toBe('async');
     expect(sharedRefreshMode('force_async')).toBe('lazy_async');
+  });
+
+  it('turns waiting modes into background ones for a list of several rows, so it never waits for calculations', () => {
+    expect(listRefreshMode('blocking', 2)).toBe('async');
+    expect(listRefreshMode('lazy_async', 20)).toBe('async');
+    expect(listRefreshMode('force_blocking', 2)).toBe('force_async');
+    for (const mode of ['force_cache', 'async', 'force_async'] as const) expect(listRefreshMode(mode, 5)).toBe(mode);
+    // One row (how PostHog's frontend loads an insight by short_id): the mode as asked.
+    for (const mode of ['blocking', 'lazy_async', 'force_blocking'] as const) expect(listRefreshMode(mode, 1)).toBe(mode);
   });
 });
 
@@ -49,14 +60,36 @@ describe('staleness', () => {
 });
 
 describe('cache key', () => {
-  it('is the same for equal queries written differently, and differs by project, timezone and week start', () => {
-    const base = { query: { kind: 'TrendsQuery', series: [{ event: 'a' }], interval: 'day' }, teamId: 1, timezone: 'UTC', weekStartDay: 0 };
+  const definitions = { project: { id: 1, timezone: 'UTC', weekStartDay: 0 }, actions: [], testAccountFilters: { type: 'AND', values: [] } };
+  const base = { query: { kind: 'TrendsQuery', series: [{ event: 'a' }], interval: 'day' }, teamId: 1, definitions };
+
+  it('is the same for equal queries written differently, and differs by project and by any definition', () => {
     const reordered = { ...base, query: { interval: 'day', series: [{ event: 'a' }], kind: 'TrendsQuery' } };
     expect(cacheKey(reordered)).toBe(cacheKey(base));
     expect(cacheKey({ ...base, teamId: 2 })).not.toBe(cacheKey(base));
-    expect(cacheKey({ ...base, timezone: 'Europe/Paris' })).not.toBe(cacheKey(base));
-    expect(cacheKey({ ...base, weekStartDay: 1 })).not.toBe(cacheKey(base));
+    const changed = (change: Record<string, unknown>) => cacheKey({ ...base, definitions: { ...definitions, ...change } });
+    expect(changed({ project: { ...definitions.project, timezone: 'Europe/Paris' } })).not.toBe(cacheKey(base));
+    expect(changed({ project: { ...definitions.project, weekStartDay: 1 } })).not.toBe(cacheKey(base));
+    expect(changed({ actions: [{ id: 7, name: 'Signed up', steps: [{ event: 'signup' }] }] })).not.toBe(cacheKey(base));
+    expect(changed({ testAccountFilters: { type: 'AND', values: [{ key: 'email', value: 'x', operator: 'icontains', type: 'person' }] } })).not.toBe(cacheKey(base));
     expect(cacheKey(base)).toMatch(/^cache_[0-9a-f]{40}$/);
     expect(stableJson({ b: [2, { d: 1, c: undefined }], a: null })).toBe('{"a":null,"b":[2,{"d":1}]}');
+  });
+
+  it("covers every definition of a query context but its clock, actions in id order", () => {
+    const step = { event: 'signup' };
+    const context = {
+      project: { id: 1, timezone: 'UTC', weekStartDay: 0 as const },
+      now: DateTime.fromISO('2024-01-01T00:00:00Z'),
+      actions: new Map([[9, { id: 9, name: 'b', steps: [step] }], [3, { id: 3, name: 'a', steps: [step] }]]),
+      testAccountFilters: { type: 'AND' as const, values: [] },
+    };
+    expect(definitionsOf(context)).toEqual({
+      project: context.project,
+      actions: [{ id: 3, name: 'a', steps: [step] }, { id: 9, name: 'b', steps: [step] }],
+      testAccountFilters: context.testAccountFilters,
+    });
+    const later = { ...context, now: context.now.plus({ hours: 5 }) };
+    expect(cacheKey({ ...base, definitions: definitionsOf(later) })).toBe(cacheKey({ ...base, definitions: definitionsOf(context) }));
   });
 });

@@ -1,5 +1,5 @@
 // The executor's limits on the real engine: time limit, row limit, cancellation by client query
-// id, and the rest of the server answering while a slow query runs.
+// id or by a run's abort signal, and the rest of the server answering while a slow query runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueryRejectedError, QueryTimeoutError } from '../../src/errors.js';
 import { QueryExecutor } from '../../src/query/execute.js';
@@ -65,6 +65,23 @@ describe('QueryExecutor', () => {
     expect(await executor.cancel(who.projectId + 1000, 'shared-id')).toBe(false);
     expect(await executor.cancel(who.projectId, 'shared')).toBe(false); // a prefix is not the id
     expect(await other).toBeInstanceOf(QueryTimeoutError); // ran on to its time limit: not cancelled
+  });
+
+  it('stops a run whose abort signal fires, and starts none of its statements once aborted', async () => {
+    const executor = new QueryExecutor(t.services.events, { timeoutSeconds: 5, maxResultRows: 1000 });
+    const controller = new AbortController();
+    const started = Date.now();
+    const running = executor.execute(SLOW, who.projectId, 'signalled', controller.signal).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort();
+    expect((await running as QueryRejectedError).code).toBe('query_cancelled');
+    // Stopped in the engine too: the next statement runs long before the 4 s one would have ended.
+    expect(await t.services.events.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // Already aborted: refused before it runs (it would take 4 s otherwise).
+    const again = Date.now();
+    expect((await executor.execute(SLOW, who.projectId, 'signalled', controller.signal).catch((e: unknown) => e) as QueryRejectedError).code).toBe('query_cancelled');
+    expect(Date.now() - again).toBeLessThan(1_000);
   });
 
   it('really stops a cancelled statement: the engine is free again long before its time limit', async () => {

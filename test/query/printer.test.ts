@@ -4,7 +4,17 @@ import {
   alias, and, call, constant, eq, field, leftJoin, or, parametricCall, select, subquery, table,
 } from '../../src/query/ast/build.js';
 import { scopeToProject } from '../../src/query/passes/scope-to-project.js';
-import { printQuery, PrintError, UnscopedTableError } from '../../src/query/printer/print.js';
+import { ApiError, InternalError } from '../../src/errors.js';
+import { OutOfRangeNumberError, printQuery, PrintError, UnscopedTableError } from '../../src/query/printer/print.js';
+
+function catchError(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a refusal');
+}
 
 const countPageviews = select({
   select: [alias(call('count'), 'total')],
@@ -69,8 +79,27 @@ describe('printQuery', () => {
     expect(params).toEqual({ p0: 0.9, p1: 1, p2: true, p3: ['x', 'y'] });
   });
 
-  it('refuses a LIMIT that is not a row count', () => {
-    expect(() => printQuery(select({ select: [constant(1)], limit: -1 }), 'hoglet')).toThrow(PrintError);
-    expect(() => printQuery(select({ select: [constant(1)], limit: 1.5 }), 'hoglet')).toThrow(PrintError);
+  it('refuses a LIMIT that is not a row count as the client\'s error (an exposed 400)', () => {
+    for (const limit of [-1, 1.5, 2 ** 53]) {
+      const refuse = () => printQuery(select({ select: [constant(1)], limit }), 'hoglet');
+      expect(refuse, String(limit)).toThrow(OutOfRangeNumberError);
+      const error = catchError(refuse);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).toBody()).toMatchObject({ type: 'validation_error', code: 'out_of_range', attr: null });
+      expect((error as ApiError).status).toBe(400);
+    }
+  });
+
+  it('refuses trees our own code built wrongly as internal errors, never exposed', () => {
+    for (const refuse of [
+      () => printQuery(countPageviews, 'hoglet'),
+      () => printQuery(select({ select: [call('url', constant('x'))] }), 'hoglet'),
+      () => printQuery(select({ select: [field('a b')] }), 'hoglet'),
+    ]) {
+      const error = catchError(refuse);
+      expect(error).toBeInstanceOf(InternalError);
+      expect(error).not.toBeInstanceOf(ApiError);
+      expect((error as InternalError).code).toBe('print_error');
+    }
   });
 });

@@ -15,6 +15,8 @@ interface CachedKey {
 
 export interface AuthenticatorOptions {
   maxCachedKeys?: number;
+  /** How often the revocation epoch is read (default once a second). */
+  epochCheckIntervalMs?: number;
   onBackgroundError?: (error: unknown) => void;
 }
 
@@ -25,7 +27,10 @@ export class KeyAuthenticator {
     private readonly keys: ApiKeysRepository,
     private readonly options: AuthenticatorOptions = {},
   ) {
-    this.cache = new EpochCache(() => keys.epoch(), { max: options.maxCachedKeys ?? 10_000 });
+    this.cache = new EpochCache(() => keys.epoch(), {
+      max: options.maxCachedKeys ?? 10_000,
+      ...(options.epochCheckIntervalMs === undefined ? {} : { checkIntervalMs: options.epochCheckIntervalMs }),
+    });
   }
 
   /** The principal of a valid key, or null for an unknown (or revoked) one. */

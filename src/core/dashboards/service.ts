@@ -53,7 +53,7 @@ export class DashboardsService {
   async list(principal: Principal, projectParam: string, page: { limit: number; offset: number }) {
     const project = await this.access.project(principal, projectParam);
     const { count, rows } = await this.repositories.dashboards.listLive(project.id, page);
-    const users = await this.usersOf(rows);
+    const users = await this.usersOf(project.organization_id, rows);
     return { count, results: rows.map((row) => this.basicView(row, users)) };
   }
 
@@ -92,7 +92,7 @@ export class DashboardsService {
       const changes = changesOf(input);
       if (Object.keys(changes).length > 0) await repos.dashboards.update(project.id, id, changes);
       if (input.tiles) {
-        const tiles = new Map((await repos.dashboards.tilesOfDashboard(id)).map((t) => [t.id, t]));
+        const tiles = new Map((await repos.dashboards.tilesOfDashboard(project.id, id)).map((t) => [t.id, t]));
         for (const [i, tile] of input.tiles.entries()) {
           if (!tiles.has(tile.id)) throw new ValidationError(`Tile ${tile.id} is not on this dashboard.`, `tiles__${i}__id`, 'does_not_exist');
           const tileChanges: { layouts?: string; color?: string | null; deleted?: number } = {};
@@ -102,7 +102,7 @@ export class DashboardsService {
           }
           if (tile.color !== undefined) tileChanges.color = cleanCharField(tile.color) ?? null;
           if (tile.deleted !== undefined) tileChanges.deleted = tile.deleted ? 1 : 0;
-          if (Object.keys(tileChanges).length > 0) await repos.dashboards.updateTile(id, tile.id, tileChanges);
+          if (Object.keys(tileChanges).length > 0) await repos.dashboards.updateTile(project.id, id, tile.id, tileChanges);
         }
       }
       return { ...before, ...changes } as DashboardRow;
@@ -117,8 +117,8 @@ export class DashboardsService {
     throw new MethodNotAllowedError('DELETE', true);
   }
 
-  private async usersOf(rows: readonly DashboardRow[]) {
-    const users = await this.repositories.users.findMany(rows.map((r) => r.created_by).filter((id): id is number => id !== null));
+  private async usersOf(organizationId: string, rows: readonly DashboardRow[]) {
+    const users = await this.repositories.users.findMembers(organizationId, rows.map((r) => r.created_by).filter((id): id is number => id !== null));
     return new Map(users.map((u) => [u.id, userView(u)]));
   }
 
@@ -146,9 +146,9 @@ export class DashboardsService {
 
   /** The dashboard with its filters and its live tiles, each tile's insight seen through the dashboard's filters. */
   private async fullView(reader: InsightReader, row: DashboardRow, refresh: RefreshMode) {
-    const users = await this.usersOf([row]);
+    const users = await this.usersOf(reader.project.organization_id, [row]);
     const tiles = [];
-    for (const tile of await this.repositories.dashboards.tilesOfDashboard(row.id)) {
+    for (const tile of await this.repositories.dashboards.tilesOfDashboard(row.team_id, row.id)) {
       if (tile.deleted === 1) continue;
       const insight = await this.repositories.insights.findById(row.team_id, tile.insight_id);
       if (!insight || insight.deleted === 1) continue;

@@ -29,7 +29,7 @@ export async function setInsightDashboards(
   // Another project's dashboard reads as missing too: existence elsewhere is never revealed.
   if (missing !== undefined) throw new ValidationError(`Invalid pk "${missing}" - object does not exist.`, 'dashboards', 'does_not_exist');
 
-  const tiles = await repos.dashboards.tilesOfInsights([insightId]);
+  const tiles = await repos.dashboards.tilesOfInsights(teamId, [insightId]);
   const current = liveTiles(tiles);
   // Deleted dashboards in the list are skipped, as PostHog does.
   const target = new Set(wanted.filter((id) => found.get(id)!.deleted === 0));
@@ -39,10 +39,10 @@ export async function setInsightDashboards(
   for (const id of target) {
     if (currentIds.has(id)) continue;
     const old = tiles.find((t) => t.dashboard_id === id);
-    if (old) await repos.dashboards.updateTile(id, old.id, { deleted: 0 });
-    else await repos.dashboards.insertTile({ dashboard_id: id, insight_id: insightId, layouts: '{}', color: null, deleted: null, created_at: now });
+    if (old) await repos.dashboards.updateTile(teamId, id, old.id, { deleted: 0 });
+    else await repos.dashboards.insertTile(teamId, { dashboard_id: id, insight_id: insightId, layouts: '{}', color: null, deleted: null, created_at: now });
   }
-  for (const tile of current) if (!target.has(tile.dashboard_id)) await repos.dashboards.updateTile(tile.dashboard_id, tile.id, { deleted: 1 });
+  for (const tile of current) if (!target.has(tile.dashboard_id)) await repos.dashboards.updateTile(teamId, tile.dashboard_id, tile.id, { deleted: 1 });
 
   const names = new Map((await repos.dashboards.findMany(teamId, [...currentIds])).map((d) => [d.id, d.name]));
   return {

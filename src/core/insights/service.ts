@@ -3,7 +3,7 @@
 // by project AND id (or short_id).
 import { LRUCache } from 'lru-cache';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors.js';
-import type { RefreshMode } from '../../query/cache/policy.js';
+import { listRefreshMode, type RefreshMode } from '../../query/cache/policy.js';
 import type { InsightQuery } from '../../query/nodes/schema.js';
 import type { InsightChanges, InsightRow } from '../../storage/meta/repositories/insights.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
@@ -28,6 +28,8 @@ const MATERIAL_FIELDS = ['name', 'description', 'filters', 'query'] as const;
 const LOGGED_FIELDS = ['name', 'derived_name', 'description', 'filters', 'query', 'order', 'tags', 'favorited', 'saved', 'deleted'];
 const MY_LAST_VIEWED = 5;
 const INSIGHT_ID = /^[1-9]\d{0,9}$/;
+/** Memory for remembered insight queries, in characters of the texts they were read from. */
+const RESOLVED_QUERIES_CHARS = 16 * 1024 * 1024;
 
 /** Who reads: a member of the project through their key, or anyone holding a sharing token. */
 export interface InsightReader {
@@ -83,7 +85,11 @@ export function memberReader(principal: Principal, project: VisibleProjectRow): 
 }
 
 export class InsightsService {
-  private readonly resolved = new LRUCache<string, { value: { query: InsightQuery; cacheKey: string } | null }>({ max: 2000 });
+  /** Queries by the texts they derive from; bounded by those texts' size, since they hold whole queries. */
+  private readonly resolved = new LRUCache<string, { value: InsightQuery | null; size: number }>({
+    maxSize: RESOLVED_QUERIES_CHARS,
+    sizeCalculation: (entry) => entry.size,
+  });
 
   constructor(
     private readonly repositories: Repositories,
@@ -102,9 +108,10 @@ export class InsightsService {
     const { count, rows } = await this.repositories.insights.list(reader.project.id, filter, params.order, page);
     const context = await this.viewContext(reader, rows);
     if (params.basic) return { count, results: rows.map((row) => basicInsightView(row, context)) };
-    const results = [];
-    for (const row of rows) results.push(insightView(row, context, await this.resultOf(reader, row, params.refresh, null)));
-    return { count, results };
+    // A list of several rows never waits for calculations (listRefreshMode): rows are read side by side.
+    const mode = listRefreshMode(params.refresh, rows.length);
+    const outcomes = await Promise.all(rows.map((row) => this.resultOf(reader, row, mode, null)));
+    return { count, results: rows.map((row, i) => insightView(row, context, outcomes[i]!)) };
   }
 
   async create(principal: Principal, projectParam: string, input: InsightInput) {
@@ -182,7 +189,7 @@ export class InsightsService {
         const linked = await setInsightDashboards(repos, project.id, before.id, checked.dashboards, now);
         if (linked) activityChanges.push({ type: INSIGHT_ACTIVITY_SCOPE, action: 'changed', field: 'dashboards', before: linked.before, after: linked.after });
       }
-      if (after.deleted === 1 && before.deleted === 0) await repos.dashboards.deleteTilesOfInsight(before.id);
+      if (after.deleted === 1 && before.deleted === 0) await repos.dashboards.deleteTilesOfInsight(project.id, before.id);
       if (activityChanges.length > 0) {
         const activity = before.deleted === 0 && after.deleted === 1 ? 'deleted' : before.deleted === 1 && after.deleted === 0 ? 'restored' : 'updated';
         await recordActivity(repos.activityLog, {
@@ -279,32 +286,35 @@ export class InsightsService {
       if (!dashboard || dashboard.deleted === 1) throw new ValidationError('Dashboard not found.', 'from_dashboard');
       dashboardFilters = JSON.parse(dashboard.filters) as Record<string, unknown>;
     }
-    const resolved = this.resolveQuery(reader.project, row, dashboardFilters);
-    if (!resolved) return null;
-    return this.results.get({ project: reader.project, query: resolved.query, cacheKey: resolved.cacheKey, mode, clientQueryId, insightId: row.id, dashboardId: fromDashboard });
+    const query = this.resolveQuery(reader.project, row, dashboardFilters);
+    if (!query) return null;
+    return this.results.get({ project: reader.project, query, mode, clientQueryId, insightId: row.id, dashboardId: fromDashboard });
   }
 
   /**
-   * The query an insight runs and its cache key. Remembered by the texts they derive from, since
-   * validating the node and hashing it are most of a cached read's work.
+   * The query an insight runs. Remembered by the texts it derives from (the same node object each
+   * time, whose cache-key digest is remembered too), since validating and hashing the node are
+   * most of a cached read's work.
    */
-  private resolveQuery(project: ProjectRow, row: InsightRow, dashboardFilters: Record<string, unknown> | null) {
-    const memoKey = `${project.id}|${project.updated_at}|${row.query}|${row.filters}|${dashboardFilters ? JSON.stringify(dashboardFilters) : ''}`;
+  private resolveQuery(project: ProjectRow, row: InsightRow, dashboardFilters: Record<string, unknown> | null): InsightQuery | null {
+    const memoKey = `${project.id}|${row.query}|${row.filters}|${dashboardFilters ? JSON.stringify(dashboardFilters) : ''}`;
     const known = this.resolved.get(memoKey);
     if (known) return known.value;
     const own = insightQueryOf(parseJson(row.query), parseJson(row.filters));
     const query = own && dashboardFilters ? withDashboardFilters(own, dashboardFilters) : own;
-    const value = query ? { query, cacheKey: this.results.keyOf(project, query) } : null;
-    this.resolved.set(memoKey, { value });
-    return value;
+    // The key's text and the node built from it: about twice the text.
+    this.resolved.set(memoKey, { value: query, size: 2 * memoKey.length });
+    return query;
   }
 
   private async viewContext(reader: InsightReader, rows: readonly InsightRow[]): Promise<InsightViewContext> {
     const ids = rows.map((r) => r.id);
-    const userIds = rows.flatMap((r) => [r.created_by, r.last_modified_by]).filter((id): id is number => id !== null);
+    const shared = reader.sharedInsightId !== null;
+    // A shared view shows no user, so none is read.
+    const userIds = shared ? [] : rows.flatMap((r) => [r.created_by, r.last_modified_by]).filter((id): id is number => id !== null);
     const [users, tiles, lastViewed] = await Promise.all([
-      this.repositories.users.findMany(userIds),
-      this.repositories.dashboards.tilesOfInsights(ids),
+      this.repositories.users.findMembers(reader.project.organization_id, userIds),
+      this.repositories.dashboards.tilesOfInsights(reader.project.id, ids),
       reader.userId === null ? new Map<number, string>() : this.repositories.insightViews.lastViewed(reader.project.id, reader.userId, ids),
     ]);
     const tilesByInsight = new Map<number, typeof tiles>();
@@ -314,8 +324,9 @@ export class InsightsService {
       tiles: tilesByInsight,
       lastViewed,
       timezone: this.queries.clockOf(reader.project).timezone,
+      shared,
       accessLevel: (row) =>
-        reader.sharedInsightId !== null ? 'viewer' : row.created_by === reader.userId || reader.isAdmin ? 'manager' : 'editor',
+        shared ? 'viewer' : row.created_by === reader.userId || reader.isAdmin ? 'manager' : 'editor',
     };
   }
 }

@@ -71,7 +71,7 @@ export class InsightSharingService {
       const existing = found ?? (await repos.sharing.insertForInsight(newConfiguration(project.id, insight.id)));
       const was = found?.enabled ?? 0;
       const enabled = input.enabled === undefined ? existing.enabled : input.enabled ? 1 : 0;
-      if (enabled !== existing.enabled) await repos.sharing.update(existing.id, { enabled });
+      if (enabled !== existing.enabled) await repos.sharing.update(project.id, existing.id, { enabled });
       const saved: SharingRow = { ...existing, enabled };
       if (input.enabled !== undefined && enabled !== was) {
         await logOnInsight(repos, project, principal, insight, enabled ? 'sharing enabled' : 'sharing disabled', [
@@ -91,7 +91,7 @@ export class InsightSharingService {
     const row = await this.repositories.transaction(async (repos) => {
       const existing = (await repos.sharing.forInsight(project.id, insight.id)) ?? (await repos.sharing.insertForInsight(newConfiguration(project.id, insight.id)));
       const token = newAccessToken();
-      await repos.sharing.update(existing.id, { access_token: token });
+      await repos.sharing.update(project.id, existing.id, { access_token: token });
       const saved: SharingRow = { ...existing, access_token: token };
       await logOnInsight(repos, project, principal, insight, 'access token refreshed', null);
       return saved;

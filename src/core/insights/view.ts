@@ -5,11 +5,16 @@ import type { UserRow } from '../../storage/meta/repositories/users.js';
 import { parseJson } from '../../storage/meta/json.js';
 import { userView, type UserView } from '../accounts/identity.js';
 import type { ResultOutcome } from '../queries/results.js';
+import { NO_HOGQL } from '../queries/service.js';
 
 /** Dashboard.RestrictionLevel: everyone in the project can edit (Hoglet has no restricted dashboards). */
 export const EVERYONE_IN_PROJECT_CAN_EDIT = 21;
 /** Dashboard.PrivilegeLevel.CAN_EDIT. */
 export const CAN_EDIT = 37;
+/** What PostHog's shared view reports: Dashboard.RestrictionLevel.ONLY_COLLABORATORS_CAN_EDIT ... */
+const SHARED_RESTRICTION_LEVEL = 37;
+/** ... and Dashboard.PrivilegeLevel.CAN_VIEW. */
+const SHARED_PRIVILEGE_LEVEL = 21;
 
 /** What a page of insights is shown with, fetched once per page. */
 export interface InsightViewContext {
@@ -17,6 +22,8 @@ export interface InsightViewContext {
   tiles: ReadonlyMap<number, InsightTileRow[]>;
   lastViewed: ReadonlyMap<number, string>;
   timezone: string;
+  /** Read through a sharing token: anyone holding the link sees it. */
+  shared: boolean;
   /** 'manager' for the creator or an organization admin, 'editor' otherwise; 'viewer' when shared. */
   accessLevel: (row: InsightRow) => 'manager' | 'editor' | 'viewer';
 }
@@ -40,6 +47,21 @@ function dashboardFields(row: InsightRow, context: InsightViewContext) {
   };
 }
 
+/**
+ * Who made and last changed the insight, and when. A shared insight leaves them out, as PostHog's
+ * shared view does with hideExtraDetails (posthog/api/insight.py): a link never shows a user's
+ * email, name or ids to whoever holds it.
+ */
+function authorshipFields(row: InsightRow, context: InsightViewContext) {
+  if (context.shared) return {};
+  return {
+    created_at: row.created_at,
+    created_by: userOf(context.users, row.created_by),
+    last_modified_at: row.last_modified_at,
+    last_modified_by: userOf(context.users, row.last_modified_by),
+  };
+}
+
 /** The calculation fields: the result and where it came from, or nulls when there is none. */
 export function resultFields(outcome: ResultOutcome | null, timezone: string) {
   const response = outcome?.response ?? null;
@@ -54,7 +76,7 @@ export function resultFields(outcome: ResultOutcome | null, timezone: string) {
     next_allowed_client_refresh: response?.next_allowed_client_refresh ?? null,
     is_cached: outcome?.isCached ?? false,
     query_status: outcome?.queryStatus ?? null,
-    hogql: response?.hogql ?? null,
+    hogql: NO_HOGQL,
     timezone: response?.timezone ?? timezone,
     resolved_date_range: (extra.resolved_date_range as unknown) ?? null,
   };
@@ -72,18 +94,15 @@ export function insightView(row: InsightRow, context: InsightViewContext, outcom
     deleted: row.deleted === 1,
     ...dashboardFields(row, context),
     ...resultFields(outcome, context.timezone),
-    created_at: row.created_at,
-    created_by: userOf(context.users, row.created_by),
+    ...authorshipFields(row, context),
     description: row.description,
     updated_at: row.updated_at,
     tags: JSON.parse(row.tags) as string[],
     favorited: row.favorited === 1,
     saved: row.saved === 1,
-    last_modified_at: row.last_modified_at,
-    last_modified_by: userOf(context.users, row.last_modified_by),
     is_sample: row.is_sample === 1,
-    effective_restriction_level: EVERYONE_IN_PROJECT_CAN_EDIT,
-    effective_privilege_level: CAN_EDIT,
+    effective_restriction_level: context.shared ? SHARED_RESTRICTION_LEVEL : EVERYONE_IN_PROJECT_CAN_EDIT,
+    effective_privilege_level: context.shared ? SHARED_PRIVILEGE_LEVEL : CAN_EDIT,
     user_access_level: context.accessLevel(row),
     alerts: [] as unknown[],
     last_viewed_at: context.lastViewed.get(row.id) ?? null,
@@ -107,9 +126,9 @@ export function basicInsightView(row: InsightRow, context: InsightViewContext) {
     refreshing: false,
     saved: row.saved === 1,
     updated_at: row.updated_at,
-    created_by: userOf(context.users, row.created_by),
-    created_at: row.created_at,
-    last_modified_at: row.last_modified_at,
+    ...(context.shared
+      ? {}
+      : { created_by: userOf(context.users, row.created_by), created_at: row.created_at, last_modified_at: row.last_modified_at }),
     tags: JSON.parse(row.tags) as string[],
     user_access_level: context.accessLevel(row),
     last_viewed_at: context.lastViewed.get(row.id) ?? null,

@@ -13,7 +13,7 @@ import {
   type ProjectSettingName,
 } from './settings-catalog.js';
 import { assertNoNullCharacters, validateSettings } from './validate-settings.js';
-import { basicProjectView, fullProjectView, readSettings } from './view.js';
+import { fullProjectView, readSettings, reducedProjectView } from './view.js';
 
 /** The activity-log scope PostHog files project changes under. */
 export const PROJECT_ACTIVITY_SCOPE = 'Team';
@@ -104,7 +104,7 @@ export class ProjectsService {
       principal.scopedTeams,
       page,
     );
-    return { count, results: rows.map(basicProjectView) };
+    return { count, results: rows.map(reducedProjectView) };
   }
 
   async create(principal: Principal, organizationParam: string, input: ProjectInput) {

@@ -39,6 +39,16 @@ const identity = (row: ProjectRow) => ({
   api_token: row.api_token,
 });
 
+/**
+ * The spec's reduced form of the project list: exactly 11 fields. (PostHog's
+ * ProjectBackwardCompatBasicSerializer also sends project_id; the spec leaves it out.)
+ */
+export function reducedProjectView(row: ProjectRow) {
+  const { project_id: _sameAsId, ...basic } = basicProjectView(row);
+  return basic;
+}
+
+/** PostHog's TeamBasicSerializer, as @me and organizations show their projects (with project_id). */
 export function basicProjectView(row: ProjectRow) {
   const stored = JSON.parse(row.settings) as Record<string, unknown>;
   return {

@@ -2,8 +2,10 @@
 // calculated now, or calculated in the background with a status a client polls. The cache entry
 // and the background status live in the metadata store, so every API process sees them.
 //
-// A cached result is fresh while (a) the clock has not made it stale (PostHog's interval
-// thresholds) and (b) no events were stored for the days its range read since it was calculated.
+// A result is cached under a key covering the query and every definition it was calculated with
+// (project settings, actions: query/cache/context-key.ts), so changing one makes reads miss it. A
+// cached result is fresh while (a) the clock has not made it stale (PostHog's interval thresholds)
+// and (b) no events were stored for the days its range read since it was calculated.
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../errors.js';
@@ -16,10 +18,15 @@ import {
 } from '../../query/cache/policy.js';
 import type { Interval } from '../../query/dates/index.js';
 import { rememberJson } from '../raw-json.js';
+import type { QueryContext } from '../../query/context.js';
+import { definitionsOf } from '../../query/cache/context-key.js';
 import type { InsightQuery } from '../../query/nodes/schema.js';
 import type { CachedEntry, QueryCacheRepository, QueryStatusRow } from '../../storage/meta/repositories/query-cache.js';
 import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
-import type { InsightQueryService } from './service.js';
+import { BackgroundQueue } from './background-queue.js';
+import { DEFAULT_HEARTBEAT_MS, isAbandoned, StatusHeartbeat } from './heartbeat.js';
+import { NO_HOGQL, type InsightQueryService } from './service.js';
+import { SharedCalculations, type RunHandle } from './shared-calculations.js';
 
 /** A calculated response, as cached and as served (PostHog's field names). */
 export interface CalculatedResponse {
@@ -31,7 +38,6 @@ export interface CalculatedResponse {
   last_refresh: string;
   cache_target_age: string;
   next_allowed_client_refresh: string;
-  hogql: string;
   timings: { k: string; t: number }[];
 }
 
@@ -65,18 +71,27 @@ export interface ResultOutcome {
 export interface ResultRequest {
   project: ProjectRow;
   query: InsightQuery;
-  /** The query's cache key when the caller already knows it. */
-  cacheKey?: string;
   mode: RefreshMode;
   clientQueryId?: string | undefined;
   insightId?: number | null;
   dashboardId?: number | null;
 }
 
+export interface QueryResultsOptions {
+  /** How often a process refreshes the status rows of the calculations it runs. */
+  heartbeatMs?: number;
+  /** Memory for parsed cached responses, in characters of their JSON text. */
+  parsedCacheChars?: number;
+}
+
 /** How long lazy_async waits for a calculation before answering with its status instead. */
 const LAZY_ASYNC_WAIT_MS = 5_000;
 /** How long a background calculation's status stays pollable. */
 const STATUS_LIFETIME_MS = 60 * 60_000;
+/** Background calculations at once per process: a small machine keeps a core for requests and capture. */
+const BACKGROUND_CONCURRENCY = 2;
+const DEFAULT_PARSED_CACHE_CHARS = 64 * 1024 * 1024;
+const ABANDONED_MESSAGE = 'The calculation stopped because the server running it went away. Ask for the result again.';
 
 const DAY_MS = 86_400_000;
 /** Buckets may start up to one interval before date_from (PostHog's start-of-interval rule). */
@@ -84,26 +99,47 @@ const INTERVAL_SLACK_MS: Record<Interval, number> = { minute: DAY_MS, hour: DAY_
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** A request with the definitions it was resolved against and the key they give. */
+interface ResolvedRequest extends ResultRequest {
+  context: QueryContext;
+  key: string;
+}
+
 export class QueryResults {
-  /** Calculations running in this process, by cache key: concurrent requests share one. */
-  private readonly inflight = new Map<string, Promise<CalculatedResponse>>();
+  /** This process, as the owner of the background calculations it runs. */
+  readonly owner = randomUUID();
+  /** Calculations running in this process: concurrent requests share one, each cancels alone. */
+  private readonly calculations: SharedCalculations<CalculatedResponse>;
+  private readonly queue: BackgroundQueue;
+  private readonly heartbeat: StatusHeartbeat;
   /** Background calculations started here, so shutdown can wait for them. */
   private readonly background = new Set<Promise<unknown>>();
   /** Parsed cache entries by key, valid while the stored entry has the same last_refresh. */
-  private readonly parsed = new LRUCache<string, { lastRefresh: string; response: CalculatedResponse }>({ max: 500 });
+  private readonly parsed: LRUCache<string, { lastRefresh: string; response: CalculatedResponse; size: number }>;
 
   constructor(
     private readonly queries: InsightQueryService,
     private readonly cache: QueryCacheRepository,
     private readonly clock: () => number = Date.now,
-  ) {}
+    options: QueryResultsOptions = {},
+  ) {
+    this.calculations = new SharedCalculations();
+    this.queue = new BackgroundQueue(BACKGROUND_CONCURRENCY);
+    this.heartbeat = new StatusHeartbeat(cache, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, clock);
+    // Bounded by size, not count: one huge result must not hold as much memory as the budget for all.
+    this.parsed = new LRUCache({ maxSize: options.parsedCacheChars ?? DEFAULT_PARSED_CACHE_CHARS, sizeCalculation: (entry) => entry.size });
+  }
 
-  keyOf(project: ProjectRow, query: InsightQuery): string {
-    return cacheKey({ query, teamId: project.id, ...this.queries.clockOf(project) });
+  /** The query's cache key: the node, the project and every definition the answer depends on. */
+  private keyOf(project: ProjectRow, query: InsightQuery, context: QueryContext): string {
+    return cacheKey({ query, teamId: project.id, definitions: definitionsOf(context) });
   }
 
   async get(request: ResultRequest): Promise<ResultOutcome> {
-    const key = request.cacheKey ?? this.keyOf(request.project, request.query);
+    // Definitions are resolved on every read: the key must change the moment one of them does.
+    const context = await this.queries.contextOf(request.project, request.query);
+    const key = this.keyOf(request.project, request.query, context);
+    const resolved: ResolvedRequest = { ...request, context, key };
     const { mode } = request;
     const cached = mode === 'force_blocking' || mode === 'force_async' ? undefined : await this.cache.getEntry(key, request.project.id);
     if (cached && (mode === 'force_cache' || (await this.isFresh(cached, request.query, mode === 'lazy_async')))) {
@@ -113,9 +149,9 @@ export class QueryResults {
     }
     if (mode === 'force_cache') return { response: null, isCached: false, cacheKey: key, queryStatus: null };
     if (mode === 'blocking' || mode === 'force_blocking') {
-      return { response: await this.calculate(request, key), isCached: false, cacheKey: key, queryStatus: null };
+      return { response: await this.calculate(resolved, request.clientQueryId, false), isCached: false, cacheKey: key, queryStatus: null };
     }
-    const { status, done } = await this.startBackground(request, key);
+    const { status, done } = await this.startBackground(resolved);
     if (mode === 'lazy_async' && done) {
       const finished = await waitAtMost(done, LAZY_ASYNC_WAIT_MS);
       if (finished.settled) {
@@ -125,7 +161,8 @@ export class QueryResults {
     }
     // While it runs, an older result (if any) is still worth showing.
     const stale = cached ? await this.parse(cached) : null;
-    return { response: stale, isCached: stale !== null, cacheKey: key, queryStatus: statusView((await this.cache.getStatus(request.project.id, status.id)) ?? status) };
+    const current = (await this.cache.getStatus(request.project.id, status.id)) ?? status;
+    return { response: stale, isCached: stale !== null, cacheKey: key, queryStatus: this.statusView(current) };
   }
 
   /** The entry's response, parsed once per calculation rather than once per request. */
@@ -136,7 +173,8 @@ export class QueryResults {
     if (text === undefined) return null;
     const response = JSON.parse(text) as CalculatedResponse;
     if (response.results !== null && typeof response.results === 'object') rememberJson(response.results, JSON.stringify(response.results));
-    this.parsed.set(entry.cache_key, { lastRefresh: entry.last_refresh, response });
+    // The parsed value and the remembered results text together: about twice the stored text.
+    this.parsed.set(entry.cache_key, { lastRefresh: entry.last_refresh, response, size: Math.max(1, 2 * text.length) });
     return response;
   }
 
@@ -144,12 +182,23 @@ export class QueryResults {
   async status(teamId: number, id: string): Promise<QueryStatusView | null> {
     if (id.includes('\0')) return null;
     const row = await this.cache.getStatus(teamId, id);
-    return row ? statusView(row) : null;
+    return row ? this.statusView(row) : null;
   }
 
   async forget(teamId: number, id: string): Promise<void> {
     if (id.includes('\0')) return;
     await this.cache.deleteStatus(teamId, id);
+  }
+
+  /**
+   * Cancels a client's query id in a project: that client's requests end with query_cancelled; a
+   * calculation they shared with other clients goes on for them, one nobody waits for any more is
+   * stopped. A query id not waited for here is stopped in the engine by its id (another process
+   * may run it).
+   */
+  async cancel(teamId: number, clientQueryId: string): Promise<void> {
+    if (this.calculations.cancel(teamId, clientQueryId)) return;
+    await this.queries.stopRun(teamId, clientQueryId);
   }
 
   /** Waits for every background calculation this process started (for shutdown and tests). */
@@ -164,19 +213,21 @@ export class QueryResults {
     return !(await this.cache.writtenSince(entry.team_id, day(entry.range_from), day(entry.range_to), entry.computed_at));
   }
 
-  /** Calculates now (joining a calculation of the same key already running here) and caches it. */
-  private calculate(request: ResultRequest, key: string): Promise<CalculatedResponse> {
-    const running = this.inflight.get(key);
-    if (running) return running;
-    const work = this.calculateAndStore(request, key).finally(() => this.inflight.delete(key));
-    this.inflight.set(key, work);
-    return work;
+  /**
+   * Waits for the calculation of this request's key as the client `clientQueryId`, joining one
+   * already running here. Background ones take a turn in the queue; a blocking one runs now.
+   */
+  private calculate(request: ResolvedRequest, clientQueryId: string | undefined, background: boolean): Promise<CalculatedResponse> {
+    return this.calculations.join(request.key, request.project.id, clientQueryId, (handle) => {
+      if (!background) return { result: this.calculateAndStore(request, handle) };
+      return this.queue.add(() => this.calculateAndStore(request, handle));
+    }, !background);
   }
 
-  private async calculateAndStore(request: ResultRequest, key: string): Promise<CalculatedResponse> {
-    const { project, query } = request;
+  private async calculateAndStore(request: ResolvedRequest, handle: RunHandle): Promise<CalculatedResponse> {
+    const { project, query, key } = request;
     const computedAt = this.clock();
-    const outcome = await this.queries.runInProject(project, query, request.clientQueryId);
+    const outcome = await this.queries.runInProject(project, query, { clientQueryId: handle.runId, context: request.context, signal: handle.signal });
     const lastRefresh = this.clock();
     const resolved = outcome.extra.resolved_date_range as { date_from?: string; date_to?: string } | undefined;
     const rangeFrom = resolved?.date_from ? Date.parse(resolved.date_from) : NaN;
@@ -191,7 +242,6 @@ export class QueryResults {
       next_allowed_client_refresh: iso(
         nextAllowedClientRefresh(lastRefresh, query.interval, Number.isFinite(rangeFrom) && Number.isFinite(rangeTo) ? rangeTo - rangeFrom : null),
       ),
-      hogql: outcome.hogql,
       timings: outcome.timings,
     };
     const readsFromStart = query.dateRange.date_from?.trim() === 'all' || (query.kind === 'TrendsQuery' && query.compareFilter !== null);
@@ -209,16 +259,15 @@ export class QueryResults {
 
   /**
    * Starts (or finds already running) the background calculation for this request. Its id is the
-   * client's query id, else the cache key, as PostHog does.
+   * client's query id, else the cache key, as PostHog does. A running status whose process stopped
+   * beating for it is taken over, so a dead process never blocks a result for long.
    */
-  private async startBackground(request: ResultRequest, key: string): Promise<{ status: QueryStatusRow; done: Promise<CalculatedResponse> | null }> {
+  private async startBackground(request: ResolvedRequest): Promise<{ status: QueryStatusRow; done: Promise<CalculatedResponse> | null }> {
     const teamId = request.project.id;
-    const id = request.clientQueryId ?? key;
+    const id = request.clientQueryId ?? request.key;
     const now = this.clock();
     const existing = await this.cache.getStatus(teamId, id);
-    if (existing && existing.complete === 0 && Date.parse(existing.expiration_time) > now) {
-      return { status: existing, done: this.inflight.get(key) ?? null };
-    }
+    if (existing && this.isRunning(existing, now)) return { status: existing, done: this.calculations.resultOf(request.key) };
     await this.cache.purgeExpiredStatus(iso(now));
     const status: QueryStatusRow = {
       team_id: teamId,
@@ -233,16 +282,60 @@ export class QueryResults {
       end_time: null,
       expiration_time: iso(now + STATUS_LIFETIME_MS),
       task_id: randomUUID(),
+      owner: this.owner,
+      heartbeat_at: iso(now),
     };
-    await this.cache.putStatus(status);
-    const done = this.calculate({ ...request, clientQueryId: id }, key);
-    const recorded = done.then(
-      (response) => this.cache.finishStatus(teamId, id, { complete: 1, error: 0, error_message: null, results: JSON.stringify(responseBody(response, false)), end_time: iso(this.clock()) }),
-      (error) => this.cache.finishStatus(teamId, id, { complete: 1, error: 1, error_message: exposedMessage(error), results: null, end_time: iso(this.clock()) }),
-    ).catch(() => {});
+    // An expired row is gone now; a finished or abandoned one is replaced only if still the same.
+    const replacing = existing && Date.parse(existing.expiration_time) >= now ? existing.task_id : null;
+    if (!(await this.cache.claimStatus(status, replacing))) {
+      // Another request (maybe in another process) claimed it first: that calculation is the one.
+      const winner = await this.cache.getStatus(teamId, id);
+      return { status: winner ?? status, done: this.calculations.resultOf(request.key) };
+    }
+    const untrack = this.heartbeat.track(status.task_id);
+    const done = this.calculate(request, id, true);
+    const finish = (changes: Pick<QueryStatusRow, 'complete' | 'error' | 'error_message' | 'results' | 'end_time'>) =>
+      this.cache.finishStatus(teamId, id, status.task_id, changes);
+    const recorded = done
+      .then(
+        (response) => finish({ complete: 1, error: 0, error_message: null, results: JSON.stringify(responseBody(response, false)), end_time: iso(this.clock()) }),
+        (error) => finish({ complete: 1, error: 1, error_message: exposedMessage(error), results: null, end_time: iso(this.clock()) }),
+      )
+      .catch(() => {})
+      .finally(untrack);
     this.background.add(recorded);
     void recorded.finally(() => this.background.delete(recorded));
     return { status, done };
+  }
+
+  /** A status whose calculation is still under way somewhere: not finished, expired or abandoned. */
+  private isRunning(row: QueryStatusRow, now: number): boolean {
+    return row.complete === 0 && Date.parse(row.expiration_time) > now && !isAbandoned(row, now, this.heartbeat.intervalMs);
+  }
+
+  /**
+   * A status as clients see it. An abandoned calculation shows as failed (with a message saying to
+   * ask again), so a polling client stops waiting; asking again starts a new calculation.
+   */
+  private statusView(row: QueryStatusRow): QueryStatusView {
+    const abandoned = isAbandoned(row, this.clock(), this.heartbeat.intervalMs);
+    return {
+      id: row.id,
+      team_id: row.team_id,
+      insight_id: row.insight_id,
+      dashboard_id: row.dashboard_id,
+      query_async: true,
+      complete: row.complete === 1 || abandoned,
+      error: row.error === 1 || abandoned,
+      error_message: abandoned ? ABANDONED_MESSAGE : row.error_message,
+      results: row.results === null ? null : JSON.parse(row.results),
+      start_time: row.start_time,
+      end_time: row.end_time,
+      expiration_time: row.expiration_time,
+      pickup_time: row.start_time,
+      task_id: row.task_id,
+      query_progress: null,
+    };
   }
 }
 
@@ -257,7 +350,7 @@ export function responseBody(response: CalculatedResponse, isCached: boolean) {
     cache_target_age: response.cache_target_age,
     next_allowed_client_refresh: response.next_allowed_client_refresh,
     timezone: response.timezone,
-    hogql: response.hogql,
+    hogql: NO_HOGQL,
     timings: response.timings,
   };
 }
@@ -265,26 +358,6 @@ export function responseBody(response: CalculatedResponse, isCached: boolean) {
 /** Errors a client may read (our typed errors); anything else stays internal. */
 function exposedMessage(error: unknown): string | null {
   return error instanceof ApiError ? error.detail : null;
-}
-
-function statusView(row: QueryStatusRow): QueryStatusView {
-  return {
-    id: row.id,
-    team_id: row.team_id,
-    insight_id: row.insight_id,
-    dashboard_id: row.dashboard_id,
-    query_async: true,
-    complete: row.complete === 1,
-    error: row.error === 1,
-    error_message: row.error_message,
-    results: row.results === null ? null : JSON.parse(row.results),
-    start_time: row.start_time,
-    end_time: row.end_time,
-    expiration_time: row.expiration_time,
-    pickup_time: row.start_time,
-    task_id: row.task_id,
-    query_progress: null,
-  };
 }
 
 async function waitAtMost<T>(promise: Promise<T>, ms: number): Promise<{ settled: boolean; value?: T; error?: unknown }> {

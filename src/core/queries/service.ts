@@ -17,15 +17,30 @@ import { RUNNERS } from '../../query/runners/registry.js';
 import type { FunnelsQuery } from '../../query/nodes/schema.js';
 import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
 
+/**
+ * What responses carry in PostHog's `hogql` field. PostHog puts the query's HogQL text there;
+ * Hoglet has no HogQL printer yet, and the ClickHouse SQL it runs names the database and the table
+ * layout, which no client (least of all a sharing-token holder) may see. So: null.
+ */
+export const NO_HOGQL = null;
+
 export interface QueryOutcome {
   readonly results: unknown;
   readonly hasMore: boolean;
   readonly extra: Record<string, unknown>;
   readonly timezone: string;
   readonly lastRefresh: string;
-  readonly hogql: string;
   readonly timings: { k: string; t: number }[];
   readonly clientQueryId: string;
+}
+
+export interface RunOptions {
+  /** Names the run's statements, for cancel; random when absent. */
+  readonly clientQueryId?: string | undefined;
+  /** Definitions resolved beforehand (see contextOf); resolved now when absent. */
+  readonly context?: QueryContext | undefined;
+  /** Aborting it stops the run: its running statement (in the engine too) and any later one. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface ProjectClockSettings {
@@ -45,13 +60,17 @@ export class InsightQueryService {
   ) {}
 
   async run(principal: Principal, projectParam: string, query: InsightQuery, clientQueryId: string = randomUUID()): Promise<QueryOutcome> {
-    return this.runInProject(await this.access.project(principal, projectParam), query, clientQueryId);
+    return this.runInProject(await this.access.project(principal, projectParam), query, { clientQueryId });
   }
 
-  /** Runs a query in a project the caller has already been allowed into. */
-  async runInProject(project: ProjectRow, query: InsightQuery, clientQueryId: string = randomUUID()): Promise<QueryOutcome> {
-    const context = await this.context(project, query);
-    const run = this.executor.start(project.id, clientQueryId);
+  /**
+   * Runs a query in a project the caller has already been allowed into. With `context`, it runs
+   * against those definitions (the ones its cache key was made of), on a fresh clock.
+   */
+  async runInProject(project: ProjectRow, query: InsightQuery, options: RunOptions = {}): Promise<QueryOutcome> {
+    const clientQueryId = options.clientQueryId ?? randomUUID();
+    const context = options.context ? { ...options.context, now: this.clock() } : await this.contextOf(project, query);
+    const run = this.executor.start(project.id, clientQueryId, options.signal);
     const started = performance.now();
     const output = (await (RUNNERS[query.kind] as { run(q: InsightQuery, c: QueryContext, r: QueryRun): Promise<unknown> }).run(query, context, run)) as Record<string, unknown>;
     const { results, hasMore, ...extra } = output;
@@ -61,7 +80,6 @@ export class InsightQueryService {
       extra,
       timezone: context.project.timezone,
       lastRefresh: context.now.toUTC().toISO()!,
-      hogql: run.sqlText,
       timings: [
         ...run.statements.map((s, i) => ({ k: `./query_${i}`, t: s.ms / 1000 })),
         { k: '.', t: Math.round(performance.now() - started) / 1000 },
@@ -73,17 +91,16 @@ export class InsightQueryService {
   /** Persons who reached (funnelStep > 0) or dropped before (funnelStep < 0) a funnel step. */
   async funnelPersons(principal: Principal, projectParam: string, query: FunnelsQuery, options: Parameters<typeof funnelActors>[3]) {
     const project = await this.access.project(principal, projectParam);
-    const context = await this.context(project, query);
+    const context = await this.contextOf(project, query);
     return funnelActors(query, context, this.executor.start(project.id), options);
   }
 
-  /** Stops a running query of this project by the client query id it was started with. */
-  async cancel(principal: Principal, projectParam: string, clientQueryId: string): Promise<boolean> {
-    const project = await this.access.project(principal, projectParam);
-    return this.executor.cancel(project.id, clientQueryId);
+  /** Stops the statements a project's client query id runs, here and in the engine. */
+  stopRun(teamId: number, clientQueryId: string): Promise<boolean> {
+    return this.executor.cancel(teamId, clientQueryId);
   }
 
-  /** The project settings a result depends on besides the query (part of its cache key). */
+  /** The project's clock settings (memoised: read on every cached insight request). */
   clockOf(project: ProjectRow): ProjectClockSettings {
     // Read on every cached insight request: completing all settings for two of them is not free.
     const memoKey = `${project.id}|${project.updated_at}`;
@@ -95,8 +112,12 @@ export class InsightQueryService {
     return clock;
   }
 
-  private async context(project: ProjectRow, query: InsightQuery): Promise<QueryContext> {
-    const settings = readSettings(project);
+  /**
+   * Everything the runner will know besides the query: the project's settings it reads and the
+   * definitions the query names, resolved now. A result's cache key covers all of it but the clock
+   * (query/cache/context-key.ts), so what is resolved here must be what the runner uses.
+   */
+  async contextOf(project: ProjectRow, query: InsightQuery): Promise<QueryContext> {
     const clock = this.clockOf(project);
     const actionIds = [...new Set(query.series.filter((s) => s.kind === 'ActionsNode').map((s) => (s as { id: number }).id))];
     if (query.kind === 'FunnelsQuery') {
@@ -105,15 +126,11 @@ export class InsightQueryService {
     const actions = new Map<number, ActionDefinition>();
     const found = await Promise.all(actionIds.map((id) => this.actions.getForQuery(project.id, id)));
     for (const action of found) if (action) actions.set(action.id, action as ActionDefinition);
-    const stored = settings.test_account_filters;
+    // Only a query that filters test accounts depends on the filters.
+    const stored = query.filterTestAccounts ? readSettings(project).test_account_filters : null;
     const testAccountFilters = readProperties(typeof stored === 'object' ? stored : null, 'test_account_filters');
     return {
-      project: {
-        id: project.id,
-        timezone: clock.timezone,
-        weekStartDay: clock.weekStartDay,
-        testAccountFilters: settings.test_account_filters,
-      },
+      project: { id: project.id, timezone: clock.timezone, weekStartDay: clock.weekStartDay },
       now: this.clock(),
       actions,
       testAccountFilters,

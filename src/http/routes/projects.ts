@@ -6,7 +6,7 @@ import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
 import { limitOffsetEnvelope, pageNumberEnvelope, parseLimitOffset, parsePageNumber } from '../pagination.js';
 import { LimitOffsetQuery, PageQuery, Paginated, errorResponses } from '../schemas/common.js';
-import { ActivityPage, IsGeneratingDemoData, ProjectBasic, ProjectFull, ProjectWriteBody } from '../schemas/project.js';
+import { ActivityPage, IsGeneratingDemoData, ProjectFull, ProjectReduced, ProjectWriteBody } from '../schemas/project.js';
 
 type WriteBody = Static<typeof ProjectWriteBody>;
 
@@ -35,7 +35,7 @@ function mountProjectRoutes(app: FastifyInstance, services: Services, mount: Mou
 
   app.get(collection, {
     config: { scope: 'project:read' },
-    schema: { tags, params: mount.params, querystring: LimitOffsetQuery, response: { 200: Paginated(ProjectBasic), ...errorResponses } },
+    schema: { tags, params: mount.params, querystring: LimitOffsetQuery, response: { 200: Paginated(ProjectReduced), ...errorResponses } },
     handler: async (request) => {
       const page = parseLimitOffset(request.query);
       const { count, results } = await projects.list(principalOf(request), listOrg(request), page);

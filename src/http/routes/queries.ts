@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { responseBody } from '../../core/queries/results.js';
 import { parseRefreshMode } from '../../query/cache/policy.js';
-import type { QueryOutcome } from '../../core/queries/service.js';
+import { NO_HOGQL, type QueryOutcome } from '../../core/queries/service.js';
 import { filtersFromQueryString, funnelsQueryFromFilters, trendsQueryFromFilters } from '../../query/nodes/legacy-filters.js';
 import { isObject } from '../../query/nodes/read-json.js';
 import { readFunnelsQuery, readInsightQuery } from '../../query/nodes/read-query.js';
@@ -35,7 +35,7 @@ function legacyResponse(outcome: QueryOutcome) {
     is_cached: false,
     last_refresh: outcome.lastRefresh,
     next: null,
-    hogql: outcome.hogql,
+    hogql: NO_HOGQL,
     timings: outcome.timings,
   };
 }
@@ -52,7 +52,8 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
   const { queries } = services;
   const tags = [tag];
 
-  // PostHog answers 201 with no body whether or not a query with that id was running.
+  // PostHog answers 201 with no body whether or not a query with that id was running. Requests
+  // that share a calculation cancel alone: the calculation stops when no one waits for it.
   app.post(`${prefix}/:project_id/insights/cancel/`, {
     config: { scope: 'insight:read' },
     schema: { tags, params: Params, response: { 201: Type.Null(), ...errorResponses } },
@@ -61,7 +62,8 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
       const id = isObject(body) ? body.client_query_id : undefined;
       if (id === undefined || id === null || id === '') throw new ValidationError('Field is required.', 'client_query_id');
       if (typeof id !== 'string' || id.length > 200) throw new ValidationError('Not a valid string of at most 200 characters.', 'client_query_id');
-      await queries.cancel(principalOf(request), projectOf(request), id);
+      const { project } = await services.insights.reader(principalOf(request), projectOf(request));
+      await services.results.cancel(project.id, id);
       return reply.code(201).send();
     },
   });
@@ -106,7 +108,7 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
       const id = (request.params as { query_id: string }).query_id;
       const status = await services.results.status(project.id, id);
       if (status?.complete) return { message: 'Query already complete' };
-      await queries.cancel(principalOf(request), projectOf(request), id);
+      await services.results.cancel(project.id, id);
       await services.results.forget(project.id, id);
       return { message: status ? 'Query cancelled' : 'Query not found' };
     },

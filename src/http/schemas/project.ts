@@ -49,11 +49,11 @@ export const ProjectWriteBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const ProjectBasic = Type.Object({
+/** The project list's reduced form (the spec's 11 fields). */
+export const ProjectReduced = Type.Object({
   id: Type.Integer(),
   uuid: Type.String({ format: 'uuid' }),
   organization: Type.String({ format: 'uuid' }),
-  project_id: Type.Integer(),
   api_token: Type.String(),
   name: Type.String(),
   completed_snippet_onboarding: Type.Boolean(),
@@ -63,6 +63,11 @@ export const ProjectBasic = Type.Object({
   timezone: Type.String(),
   access_control: Type.Boolean(),
 });
+
+const { id, uuid, organization, ...afterOrganization } = ProjectReduced.properties;
+
+/** PostHog's TeamBasicSerializer: the reduced form plus project_id (@me and organizations). */
+export const ProjectBasic = Type.Object({ id, uuid, organization, project_id: Type.Integer(), ...afterOrganization });
 
 export const ProjectFull = Type.Object({
   id: Type.Integer(),

@@ -36,6 +36,20 @@ export function sharedRefreshMode(mode: RefreshMode): RefreshMode {
   return 'lazy_async';
 }
 
+/**
+ * An insight list of several rows never waits for calculations: PostHog's list calculates each
+ * row in turn when asked to refresh, so one request could run a query per insight one after
+ * another. Hoglet serves what is cached and fresh and calculates the rest in the background (those
+ * rows show a query_status). A page of one row keeps the mode: that is how PostHog's frontend
+ * loads a single insight (`?short_id=…&refresh=…`), and it is one calculation, as a retrieve is.
+ */
+export function listRefreshMode(mode: RefreshMode, rows: number): RefreshMode {
+  if (rows <= 1) return mode;
+  if (mode === 'force_blocking') return 'force_async';
+  if (mode === 'blocking' || mode === 'lazy_async') return 'async';
+  return mode;
+}
+
 export const isAsyncMode = (mode: RefreshMode): boolean => mode === 'async' || mode === 'force_async';
 
 const MINUTE = 60_000;
@@ -87,18 +101,33 @@ export function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Bump when the shape of cached responses changes, so old entries are never read back. */
-const CACHE_VERSION = 1;
+/** Bump when the shape of cached responses or of the key changes, so old entries are never read back. */
+const CACHE_VERSION = 2;
+
+/** The stable JSON digest of a query node, remembered per node object (nodes are frozen once read). */
+const QUERY_DIGESTS = new WeakMap<object, string>();
+function queryDigest(query: unknown): string {
+  if (query === null || typeof query !== 'object') return stableJson(query);
+  let digest = QUERY_DIGESTS.get(query);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(stableJson(query)).digest('hex');
+    QUERY_DIGESTS.set(query, digest);
+  }
+  return digest;
+}
 
 export interface CacheKeyParts {
   /** The validated (normalised) query node. */
   query: unknown;
   teamId: number;
-  timezone: string;
-  weekStartDay: number;
+  /**
+   * Everything else the answer depends on: the query context's definitions (project settings the
+   * runner reads, the actions the query names), from `definitionsOf` in context-key.ts.
+   */
+  definitions: unknown;
 }
 
 export function cacheKey(parts: CacheKeyParts): string {
-  const text = stableJson({ ...parts, version: CACHE_VERSION });
+  const text = stableJson({ query: queryDigest(parts.query), teamId: parts.teamId, definitions: parts.definitions, version: CACHE_VERSION });
   return `cache_${createHash('sha256').update(text).digest('hex').slice(0, 40)}`;
 }

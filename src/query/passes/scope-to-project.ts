@@ -1,10 +1,11 @@
 // The team guard: stamps the project id on every table a query names, wherever it sits (FROM,
 // JOIN, subqueries in expressions). Runners never add team filters themselves; the printer
 // refuses any table this pass did not stamp.
+import { InternalError } from '../../errors.js';
 import type { Expr, FromItem, Join, Query, Select } from '../ast/nodes.js';
 
 export function scopeToProject<Q extends Query>(query: Q, teamId: number): Q {
-  if (!Number.isSafeInteger(teamId) || teamId <= 0) throw new Error(`invalid project id ${teamId}`);
+  if (!Number.isSafeInteger(teamId) || teamId <= 0) throw new InternalError('invalid_project_id', `invalid project id ${teamId}`);
   return new Scoper(teamId).query(query) as Q;
 }
 
@@ -77,7 +78,7 @@ class Scoper {
         return x;
       default: {
         const unknown: never = x;
-        throw new Error(`unknown node ${JSON.stringify(unknown)}`);
+        throw new InternalError('unknown_node', `unknown node ${JSON.stringify(unknown)}`);
       }
     }
   }

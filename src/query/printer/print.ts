@@ -1,6 +1,7 @@
 // Prints an AST as ClickHouse SQL plus its parameters. The text holds only identifiers from our own
 // code (checked against a strict pattern), functions from the allow-list and `{pN:Type}`
 // placeholders; every table carries the project guard, or printing fails.
+import { InternalError, QueryRejectedError } from '../../errors.js';
 import type { Expr, FromItem, Join, OrderItem, Query, Select, TableName, TableRef } from '../ast/nodes.js';
 import { isAllowedFunction } from './functions.js';
 import { ParamBag } from './params.js';
@@ -10,13 +11,27 @@ export interface PrintedQuery {
   readonly params: Record<string, unknown>;
 }
 
-/** Thrown for a tree our own code built wrongly; never caused by user input. */
-export class PrintError extends Error {}
+/** Thrown for a tree our own code built wrongly; never caused by user input, never shown (a 500). */
+export class PrintError extends InternalError {
+  constructor(message: string) {
+    super('print_error', message);
+  }
+}
 
 /** A table reached the printer without the project guard: a runner bypassed scopeToProject. */
 export class UnscopedTableError extends PrintError {
   constructor(table: TableName) {
     super(`refusing to print table "${table}" without a project guard`);
+  }
+}
+
+/**
+ * A number the request chose (a page's limit and offset, a date range's count of units) that SQL
+ * cannot take: the client's fault, so an exposed 400.
+ */
+export class OutOfRangeNumberError extends QueryRejectedError {
+  constructor(what: string) {
+    super('out_of_range', `The query needs ${what} that is too large or not a whole number; use a smaller limit, offset or range.`);
   }
 }
 
@@ -106,7 +121,7 @@ class Printer {
   }
 
   private count(n: number): string {
-    if (!Number.isSafeInteger(n) || n < 0) throw new PrintError(`not a row count: ${n}`);
+    if (!Number.isSafeInteger(n) || n < 0) throw new OutOfRangeNumberError('a row count');
     return String(n);
   }
 
@@ -145,7 +160,7 @@ class Printer {
       case 'star':
         return '*';
       case 'interval':
-        if (!Number.isSafeInteger(e.count)) throw new PrintError(`not an interval count: ${e.count}`);
+        if (!Number.isSafeInteger(e.count)) throw new OutOfRangeNumberError('an interval');
         return `${INTERVAL_FUNCTIONS[e.unit]}(${this.bag.add(e.count, 'Int64')})`;
       case 'keyword':
         return `'${e.text}'`;

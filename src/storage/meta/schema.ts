@@ -172,7 +172,7 @@ export interface InsightViewsTable {
 export interface QueryCacheTable {
   cache_key: string;
   team_id: number;
-  /** JSON of the calculated response (results, columns, hogql, ...). */
+  /** JSON of the calculated response (results, columns, timings, ...; never the SQL that ran). */
   response: string;
   last_refresh: string;
   computed_at: string;
@@ -194,6 +194,10 @@ export interface QueryStatusTable {
   end_time: string | null;
   expiration_time: string;
   task_id: string;
+  /** The process running it (random per process start). */
+  owner: string | null;
+  /** Refreshed by that process while it runs; a stale one means the process is gone. */
+  heartbeat_at: string | null;
 }
 
 export interface EventWriteMarksTable {

@@ -14,7 +14,11 @@ export interface InsightTileRow {
   dashboard_deleted: number;
 }
 
-/** Dashboards and their tiles; lookups are by project AND id. */
+/**
+ * Dashboards and their tiles. Every method takes the project and puts it in its WHERE clause (a
+ * tile through its dashboard and its insight), so a right id in the wrong project finds and changes
+ * nothing, whatever the caller checked.
+ */
 export class DashboardsRepository {
   constructor(private readonly db: Kysely<MetaSchema>) {}
 
@@ -45,33 +49,75 @@ export class DashboardsRepository {
     await this.db.updateTable('dashboards').set(changes).where('team_id', '=', teamId).where('id', '=', id).execute();
   }
 
-  /** Every tile (live or not) of these insights, with their dashboard's deleted flag. */
-  async tilesOfInsights(insightIds: readonly number[]): Promise<InsightTileRow[]> {
+  /** Every tile (live or not) of these insights of the project, with their dashboard's deleted flag. */
+  async tilesOfInsights(teamId: number, insightIds: readonly number[]): Promise<InsightTileRow[]> {
     if (insightIds.length === 0) return [];
     return this.db
       .selectFrom('dashboard_tiles as t')
       .innerJoin('dashboards as d', 'd.id', 't.dashboard_id')
+      .innerJoin('insights as i', 'i.id', 't.insight_id')
       .select(['t.id', 't.dashboard_id', 't.insight_id', 't.deleted', 'd.deleted as dashboard_deleted'])
+      .where('d.team_id', '=', teamId)
+      .where('i.team_id', '=', teamId)
       .where('t.insight_id', 'in', [...new Set(insightIds)])
       .orderBy('t.id')
       .execute();
   }
 
-  /** The dashboard's tiles, oldest first. */
-  tilesOfDashboard(dashboardId: number): Promise<TileRow[]> {
-    return this.db.selectFrom('dashboard_tiles').selectAll().where('dashboard_id', '=', dashboardId).orderBy('id').execute();
+  /** The tiles of a dashboard of the project, oldest first. */
+  tilesOfDashboard(teamId: number, dashboardId: number): Promise<TileRow[]> {
+    return this.db
+      .selectFrom('dashboard_tiles as t')
+      .innerJoin('dashboards as d', 'd.id', 't.dashboard_id')
+      .selectAll('t')
+      .where('d.team_id', '=', teamId)
+      .where('t.dashboard_id', '=', dashboardId)
+      .orderBy('t.id')
+      .execute();
   }
 
-  async insertTile(row: Omit<TileRow, 'id'>): Promise<void> {
-    await this.db.insertInto('dashboard_tiles').values(row).execute();
+  /** Puts an insight on a dashboard when both belong to the project; returns whether it did. */
+  async insertTile(teamId: number, row: Omit<TileRow, 'id'>): Promise<boolean> {
+    const result = await this.db
+      .insertInto('dashboard_tiles')
+      .columns(['dashboard_id', 'insight_id', 'layouts', 'color', 'deleted', 'created_at'])
+      .expression(
+        this.db
+          .selectFrom('dashboards as d')
+          .innerJoin('insights as i', (join) => join.on('i.id', '=', row.insight_id).on('i.team_id', '=', teamId))
+          // Typed casts: PostgreSQL cannot infer a parameter's type from a SELECT list.
+          .select([
+            'd.id as dashboard_id',
+            'i.id as insight_id',
+            sql<string>`cast(${row.layouts} as text)`.as('layouts'),
+            sql<string | null>`cast(${row.color} as text)`.as('color'),
+            sql<number | null>`cast(${row.deleted} as integer)`.as('deleted'),
+            sql<string>`cast(${row.created_at} as text)`.as('created_at'),
+          ])
+          .where('d.id', '=', row.dashboard_id)
+          .where('d.team_id', '=', teamId),
+      )
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
-  async updateTile(dashboardId: number, tileId: number, changes: Partial<Pick<TileRow, 'deleted' | 'layouts' | 'color'>>): Promise<void> {
-    await this.db.updateTable('dashboard_tiles').set(changes).where('dashboard_id', '=', dashboardId).where('id', '=', tileId).execute();
+  async updateTile(teamId: number, dashboardId: number, tileId: number, changes: Partial<Pick<TileRow, 'deleted' | 'layouts' | 'color'>>): Promise<void> {
+    await this.db
+      .updateTable('dashboard_tiles')
+      .set(changes)
+      .where('id', '=', tileId)
+      .where('dashboard_id', '=', dashboardId)
+      .where('dashboard_id', 'in', this.db.selectFrom('dashboards').select('id').where('team_id', '=', teamId))
+      .execute();
   }
 
-  /** Soft-deletes every tile of an insight (when the insight is soft-deleted). */
-  async deleteTilesOfInsight(insightId: number): Promise<void> {
-    await this.db.updateTable('dashboard_tiles').set({ deleted: 1 }).where('insight_id', '=', insightId).execute();
+  /** Soft-deletes every tile of an insight of the project (when the insight is soft-deleted). */
+  async deleteTilesOfInsight(teamId: number, insightId: number): Promise<void> {
+    await this.db
+      .updateTable('dashboard_tiles')
+      .set({ deleted: 1 })
+      .where('insight_id', '=', insightId)
+      .where('insight_id', 'in', this.db.selectFrom('insights').select('id').where('team_id', '=', teamId))
+      .execute();
   }
 }

@@ -72,8 +72,40 @@ export class QueryCacheRepository {
       .execute();
   }
 
-  async finishStatus(teamId: number, id: string, changes: Pick<QueryStatusRow, 'complete' | 'error' | 'error_message' | 'results' | 'end_time'>): Promise<void> {
-    await this.db.updateTable('query_status').set(changes).where('team_id', '=', teamId).where('id', '=', id).execute();
+  /**
+   * Claims a status id for a new calculation: inserts the row when the id is free, or replaces the
+   * row whose task is `replacing` (finished, expired or abandoned). False when another request
+   * claimed it first.
+   */
+  async claimStatus(row: QueryStatusRow, replacing: string | null): Promise<boolean> {
+    if (replacing === null) {
+      const result = await this.db
+        .insertInto('query_status')
+        .values(row)
+        .onConflict((oc) => oc.columns(['team_id', 'id']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    }
+    const { team_id: teamId, id, ...rest } = row;
+    const result = await this.db
+      .updateTable('query_status')
+      .set(rest)
+      .where('team_id', '=', teamId)
+      .where('id', '=', id)
+      .where('task_id', '=', replacing)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Records a calculation's end, unless another task has taken its status over meanwhile. */
+  async finishStatus(teamId: number, id: string, taskId: string, changes: Pick<QueryStatusRow, 'complete' | 'error' | 'error_message' | 'results' | 'end_time'>): Promise<void> {
+    await this.db.updateTable('query_status').set(changes).where('team_id', '=', teamId).where('id', '=', id).where('task_id', '=', taskId).execute();
+  }
+
+  /** Marks the running calculations of these tasks as alive at `at`. */
+  async heartbeat(taskIds: readonly string[], at: string): Promise<void> {
+    if (taskIds.length === 0) return;
+    await this.db.updateTable('query_status').set({ heartbeat_at: at }).where('task_id', 'in', taskIds).where('complete', '=', 0).execute();
   }
 
   async deleteStatus(teamId: number, id: string): Promise<void> {

@@ -3,7 +3,10 @@ import type { MetaSchema, SharingConfigurationsTable } from '../schema.js';
 
 export type SharingRow = Selectable<SharingConfigurationsTable>;
 
-/** Sharing configurations of insights; a token names at most one configuration anywhere. */
+/**
+ * Sharing configurations of insights; a token names at most one configuration anywhere. Reads and
+ * writes by id take the project too; only a token (itself the credential) is looked up alone.
+ */
 export class SharingRepository {
   constructor(private readonly db: Kysely<MetaSchema>) {}
 
@@ -26,7 +29,7 @@ export class SharingRepository {
     return (await this.forInsight(row.team_id, row.insight_id))!;
   }
 
-  async update(id: number, changes: Partial<Pick<SharingRow, 'enabled' | 'access_token'>>): Promise<void> {
-    await this.db.updateTable('sharing_configurations').set(changes).where('id', '=', id).execute();
+  async update(teamId: number, id: number, changes: Partial<Pick<SharingRow, 'enabled' | 'access_token'>>): Promise<void> {
+    await this.db.updateTable('sharing_configurations').set(changes).where('team_id', '=', teamId).where('id', '=', id).execute();
   }
 }

@@ -10,14 +10,24 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
+  /** The user a key belongs to (the id comes from the authenticated principal, never from a request). */
   findById(id: number): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Several users at once (creators and editors shown on a page of objects). */
-  async findMany(ids: readonly number[]): Promise<UserRow[]> {
+  /**
+   * Members of the organization among `ids` (creators and editors shown on a page of its objects):
+   * a user of another organization is never read, whatever id a row holds.
+   */
+  async findMembers(organizationId: string, ids: readonly number[]): Promise<UserRow[]> {
     if (ids.length === 0) return [];
-    return this.db.selectFrom('users').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+    return this.db
+      .selectFrom('users as u')
+      .innerJoin('organization_memberships as m', 'm.user_id', 'u.id')
+      .selectAll('u')
+      .where('m.organization_id', '=', organizationId)
+      .where('u.id', 'in', [...new Set(ids)])
+      .execute();
   }
 
   async insert(user: Omit<UserRow, 'id'>): Promise<UserRow> {
