@@ -12,31 +12,35 @@ export const MAX_EVENT_DEPTH = 100;
 
 /**
  * The value with every lone surrogate replaced by U+FFFD; the same object when nothing needed it,
- * so well-formed events cost one walk and no copies.
+ * so a well-formed event costs one walk without allocations, and only a broken one is copied.
  */
-export function storableValue(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.isWellFormed() ? value : value.toWellFormed();
-  if (typeof value !== 'object' || value === null) return value;
+export function storableValue(value: unknown): unknown {
+  return isStorable(value, 0) ? value : repaired(value);
+}
+
+/** Whether nothing in the value needs repair; throws past MAX_EVENT_DEPTH. */
+function isStorable(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return value.isWellFormed();
+  if (typeof value !== 'object' || value === null) return true;
   if (depth >= MAX_EVENT_DEPTH) {
     throw new InvalidPayloadError(`Invalid payload: an event nests objects or arrays more than ${MAX_EVENT_DEPTH} levels deep.`);
   }
+  let storable = true;
   if (Array.isArray(value)) {
-    let copy: unknown[] | null = null;
-    for (let i = 0; i < value.length; i++) {
-      const item = storableValue(value[i], depth + 1);
-      if (item !== value[i]) (copy ??= value.slice())[i] = item;
-    }
-    return copy ?? value;
+    for (const item of value) storable = isStorable(item, depth + 1) && storable;
+  } else {
+    // JSON.parse makes plain objects: every enumerable key is its own.
+    for (const key in value) storable = key.isWellFormed() && isStorable((value as Record<string, unknown>)[key], depth + 1) && storable;
   }
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  let changed = false;
-  const items = keys.map((key) => {
-    const item = storableValue(record[key], depth + 1);
-    if (item !== record[key] || !key.isWellFormed()) changed = true;
-    return item;
-  });
+  return storable;
+}
+
+/** A copy with lone surrogates replaced (depth was checked by isStorable). */
+function repaired(value: unknown): unknown {
+  if (typeof value === 'string') return value.toWellFormed();
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(repaired);
   // fromEntries defines keys (a `__proto__` key stays data); a repaired key that now equals
   // another takes the later value, as JSON.parse does with repeated keys.
-  return changed ? Object.fromEntries(keys.map((key, i) => [key.toWellFormed(), items[i]])) : record;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key.toWellFormed(), repaired(item)]));
 }
