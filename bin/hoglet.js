@@ -1,9 +1,35 @@
 #!/usr/bin/env node
-// The `hoglet` command. The TypeScript sources are compiled to dist/ by `npm ci` (prepare) or `npm run build`.
-import { existsSync } from 'node:fs';
+// The `hoglet` command. The TypeScript sources are compiled to dist/ by `npm ci` (prepare) or
+// `npm run build`; in a checkout whose sources changed since, it compiles them first, so
+// `npm start` never runs stale code and never compiles twice after `npm ci`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
 const entry = new URL('../dist/cli.js', import.meta.url);
-if (!existsSync(entry)) {
-  process.stderr.write('hoglet: dist/ is missing; run `npm run build` in the checkout first.\n');
-  process.exit(1);
+const sources = fileURLToPath(new URL('../src', import.meta.url));
+
+/** The newest modification time of any file below a directory. */
+function newestChange(dir) {
+  let newest = 0;
+  for (const item of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (item.isFile()) newest = Math.max(newest, statSync(`${item.parentPath ?? item.path}/${item.name}`).mtimeMs);
+  }
+  return newest;
+}
+
+const stale = !existsSync(entry) || (existsSync(sources) && newestChange(sources) > statSync(entry).mtimeMs);
+if (stale) {
+  if (!existsSync(sources)) {
+    process.stderr.write('hoglet: dist/ is missing; run `npm run build` in the checkout first.\n');
+    process.exit(1);
+  }
+  process.stderr.write('hoglet: the sources changed since the last build; compiling (npm run build)...\n');
+  const build = spawnSync('npm', ['run', 'build', '--silent'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: ['ignore', 'inherit', 'inherit'],
+    shell: process.platform === 'win32',
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
 }
 await import(entry.href);

@@ -3,7 +3,8 @@
 // stores in this process.
 import type { Config } from './config.js';
 import type { IngestTarget } from './core/import/jsonl-import.js';
-import { eventStoreOwner } from './storage/events/owner-lock.js';
+import { localUrl } from './local-url.js';
+import { announcedServerUrl, eventStoreOwner } from './storage/events/owner-lock.js';
 import { createAccountServices, createServices, type Services } from './services.js';
 
 export interface OpenTarget extends IngestTarget {
@@ -29,7 +30,7 @@ export async function openIngestTarget(config: Config, projectId: number): Promi
   }
 
   const owner = config.events.clickhouseUrl ? null : eventStoreOwner(config.events.chdbPath);
-  if (owner !== null) return serverTarget(config, token, owner);
+  if (owner !== null) return serverTarget(announcedServerUrl(config.events.chdbPath, owner) ?? localUrl(config.host, config.port), token, owner);
 
   const services = await createServices(config);
   return {
@@ -40,9 +41,8 @@ export async function openIngestTarget(config: Config, projectId: number): Promi
   };
 }
 
-function serverTarget(config: Config, token: string, pid: number): OpenTarget {
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/batch/`;
+function serverTarget(baseUrl: string, token: string, pid: number): OpenTarget {
+  const url = `${baseUrl}/batch/`;
   return {
     description: `the server (pid ${pid}) at ${url}`,
     services: null,

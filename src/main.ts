@@ -2,7 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
+import { localUrl } from './local-url.js';
 import { createServices } from './services.js';
+import { announceServerAddress } from './storage/events/owner-lock.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -17,11 +19,17 @@ export async function serve(config: Config): Promise<RunningServer> {
   });
   app = await buildApp(services, { logger: { level: config.logLevel } });
   await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const url = localUrl(config.host, typeof address === 'object' && address ? address.port : config.port);
+  // `hoglet import` and `demo` find this server through it, whatever port it listens on.
+  const unannounce = config.events.clickhouseUrl ? () => {} : announceServerAddress(config.events.chdbPath, url);
+  app.log.info(`Hoglet is listening on ${url} (health: ${url}/_health, API docs: ${url}/api/schema/swagger-ui/)`);
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
       await app.close();
+      unannounce();
       await services.close();
     })());
 
@@ -42,3 +50,4 @@ export async function serve(config: Config): Promise<RunningServer> {
   }
   return { app, stop };
 }
+

@@ -77,20 +77,23 @@ describe('hoglet import', () => {
     expect(noProject.stderr).toContain('no project with id 4242');
   });
 
-  it('goes through the running server when one owns the event store', async () => {
+  it('goes through the running server when one owns the event store, on whatever port it listens', async () => {
     const port = await freePort();
     const server = await startServer(dataDir, port);
     try {
       const file = path.join(dataDir, 'more.jsonl');
       fs.writeFileSync(file, Array.from({ length: 300 }, (_, i) => exportLine(10_000 + i, { event: 'via-server' })).join('\n'));
-      const result = await hoglet(['import', file, '--project', String(projectId), '--data-dir', dataDir, '--port', String(port)]);
+      // No --port: the server announced its address next to the event store.
+      const result = await hoglet(['import', file, '--project', String(projectId), '--data-dir', dataDir]);
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toContain(`the server (pid ${server.child.pid})`);
+      expect(result.stderr).toContain(`the server (pid ${server.child.pid}) at http://127.0.0.1:${port}/batch/`);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
     }
     expect((await storedCounts())['via-server']).toBe(300);
+    // A stopped server withdraws its address.
+    expect(fs.existsSync(path.join(dataDir, 'events', 'server.json'))).toBe(false);
   });
 });
 

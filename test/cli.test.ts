@@ -93,7 +93,9 @@ describe('hoglet command', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
+    let stderr = '';
     child.stdout!.on('data', (d) => (log += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     try {
       await waitForHealth(port, child);
       // The CLI works on the same data directory while the server runs.
@@ -139,6 +141,9 @@ describe('hoglet command', () => {
       expect(JSON.parse(result.body).name).toBe('Drained');
       expect(await exited).toBe(0);
       expect(log).toContain('stopped cleanly');
+      // It said where it listens, and (built already) did not compile again on start.
+      expect(log).toContain(`Hoglet is listening on http://127.0.0.1:${port}`);
+      expect(stderr).not.toContain('compiling');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }

@@ -47,3 +47,29 @@ export function claimEventStore(directory: string): () => void {
     }
   };
 }
+
+/** Where a serving owner says it listens, so a CLI beside it finds it on any port. */
+const ADDRESS_FILE = 'server.json';
+
+export interface ServerAddress {
+  pid: number;
+  /** Base URL, e.g. http://127.0.0.1:8123 */
+  url: string;
+}
+
+/** Records the URL this process serves on, next to its owner.pid; returns the removal function. */
+export function announceServerAddress(directory: string, url: string): () => void {
+  const file = path.join(directory, ADDRESS_FILE);
+  fs.writeFileSync(file, JSON.stringify({ pid: process.pid, url } satisfies ServerAddress));
+  return () => fs.rmSync(file, { force: true });
+}
+
+/** The URL the live owner `pid` announced, if it did. */
+export function announcedServerUrl(directory: string, pid: number): string | null {
+  try {
+    const address = JSON.parse(fs.readFileSync(path.join(directory, ADDRESS_FILE), 'utf8')) as Partial<ServerAddress>;
+    return address.pid === pid && typeof address.url === 'string' ? address.url : null;
+  } catch {
+    return null;
+  }
+}
