@@ -61,6 +61,42 @@ function randomFunnel(order: OracleFunnel['order'], withExclusions: boolean): Or
   return { stepEvents, order, windowSeconds: pick([10, 30, 60, 300, 1800, 3600, 6 * 3600]), exclusions };
 }
 
+/**
+ * Journeys over the whole date range (January) through up to 20 steps s1..s20: mostly the next
+ * step, sometimes a repeat, a step back, an exclusion or another event, with gaps of minutes to
+ * days. Many steps over a month fill the packed layout to its last bit (pack.ts), and events late
+ * in the month set its top bit.
+ */
+function monthJourneys(people: number): Record<string, Journey> {
+  const out: Record<string, Journey> = {};
+  const last = 29 * 86_400 + 86_399; // 2024-01-31 23:59:59, the range's end
+  for (let p = 0; p < people; p++) {
+    const events: Journey = [];
+    let clock = Math.floor(random() * 25 * 86_400);
+    let step = 0;
+    const length = 2 + Math.floor(random() * 30);
+    for (let i = 0; i < length && clock <= last; i++) {
+      const r = random();
+      step = r < 0.6 ? Math.min(step + 1, 20) : r < 0.7 ? Math.max(step - 1, 1) : r < 0.8 ? 1 + Math.floor(random() * 20) : Math.max(step, 1);
+      events.push({ event: r > 0.95 ? 'x' : r > 0.9 ? 'n' : `s${step}`, ts: clock });
+      clock += pick([1 + Math.floor(random() * 600), 1 + Math.floor(random() * 86_400), 1 + Math.floor(random() * 10 * 86_400)]);
+    }
+    out[`p${p}`] = events;
+  }
+  return out;
+}
+
+/** s1..sn over the month, a window of a day to two weeks, the exclusion x between random steps. */
+function monthFunnel(order: OracleFunnel['order'], withExclusions: boolean): OracleFunnel {
+  // 20 steps without exclusions and 12 with them: each fills its packed number to the top (20
+  // steps + the tie flag in a UInt64, 12 + 12 exclusion bits in a UInt128).
+  const n = withExclusions ? 12 : 20;
+  const stepEvents = Array.from({ length: n }, (_, i) => `s${i + 1}`);
+  const from = Math.floor(random() * (n - 1));
+  const exclusions = withExclusions ? [{ event: 'x', from, to: from + 1 + Math.floor(random() * (n - 1 - from)) }] : [];
+  return { stepEvents, order, windowSeconds: pick([1, 7, 14]) * 86_400, exclusions };
+}
+
 const windowOf = (seconds: number) => (seconds % 3600 === 0 ? { funnelWindowInterval: seconds / 3600, funnelWindowIntervalUnit: 'hour' }
   : seconds % 60 === 0 ? { funnelWindowInterval: seconds / 60, funnelWindowIntervalUnit: 'minute' }
     : { funnelWindowInterval: seconds, funnelWindowIntervalUnit: 'second' });
@@ -69,15 +105,15 @@ const tiedPeople = (people: Record<string, Journey>) =>
   Object.values(people).filter((events) => new Set(events.map((e) => e.ts)).size < events.length).length;
 
 /** Runs `funnels` random funnels over the journeys and compares every step with the model; returns counters. */
-async function compare(order: OracleFunnel['order'], withExclusions: boolean, funnels: number) {
+async function compare(order: OracleFunnel['order'], withExclusions: boolean, funnels: number, month = false) {
   const who = await newProject(t);
-  const people = randomJourneys(150, order !== 'unordered');
+  const people = month ? monthJourneys(150) : randomJourneys(150, order !== 'unordered');
   await journeys(t, who, Object.fromEntries(Object.entries(people).map(([id, events]) =>
     [id, events.map((e) => ev(e.event, new Date(start + e.ts * 1000).toISOString()))])));
   let compared = 0;
   let excludedSomeone = 0;
   for (let f = 0; f < funnels; f++) {
-    const funnel = randomFunnel(order, withExclusions);
+    const funnel = month ? monthFunnel(order, withExclusions) : randomFunnel(order, withExclusions);
     const expected = aggregate(Object.values(people).map((events) => personResult(funnel, udfEvents(funnel, events))), funnel.stepEvents.length);
     const plain = { ...funnel, exclusions: [] };
     const withoutExclusions = aggregate(Object.values(people).map((events) => personResult(plain, udfEvents(plain, events))), funnel.stepEvents.length);
@@ -118,5 +154,11 @@ describe('funnels: differential test against an independent model of PostHog rul
   it.each(['ordered', 'strict'] as const)('%s funnels without exclusions agree with the model', async (order) => {
     const { compared } = await compare(order, false, 6);
     expect(compared).toBeGreaterThan(4);
+  }, 120_000);
+
+  // Long funnels over the whole month: the widest packed layouts, with their top bits in use.
+  it.each([['ordered', false], ['strict', false], ['ordered', true], ['strict', true]] as const)('%s funnels of many steps over a month (exclusions: %s) agree with the model', async (order, withExclusions) => {
+    const { compared } = await compare(order, withExclusions, 4, true);
+    expect(compared).toBe(4);
   }, 120_000);
 });

@@ -12,7 +12,7 @@
 // to the range start in a UInt64: unpacking and the repeat filter are then cheap word operations.
 // Otherwise a UInt128 (or a UInt256 past 36 steps with exclusions) holds the absolute time,
 // shifted by 2^52 so pre-1970 timestamps stay positive and in order.
-import { and, binary, call, field, lambda, tuple } from '../../ast/build.js';
+import { and, binary, call, constant, field, lambda, tuple } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
 import { el, num } from './sql.js';
 
@@ -81,11 +81,14 @@ function layoutFor(input: PackingInput): Layout {
   return { cast: 1 + n + exclBits + 54 <= 128 ? 'toUInt128' : 'toUInt256', timeOffset: WIDE_TIME_OFFSET, maskBits: n, exclBits };
 }
 
-const shiftLeft = (value: Expr, bits: number): Expr => (bits === 0 ? value : call('bitShiftLeft', value, num(bits)));
-const shiftRight = (value: Expr, bits: number): Expr => (bits === 0 ? value : call('bitShiftRight', value, num(bits)));
+// Shift counts and masks are unsigned: with a signed one ClickHouse makes the result signed, and
+// bitShiftRight then shifts arithmetically, so a number with its top bit set (a layout that fills
+// all 64 bits) unpacks to a time 2^(64 - time shift) µs too early (~51 days with 20 steps).
+const shiftLeft = (value: Expr, bits: number): Expr => (bits === 0 ? value : call('bitShiftLeft', value, constant(bits, 'UInt8')));
+const shiftRight = (value: Expr, bits: number): Expr => (bits === 0 ? value : call('bitShiftRight', value, constant(bits, 'UInt8')));
 /** The low `bits` bits (at most 40: a mask) of a packed number, as a UInt64. */
 const lowBits = (value: Expr, bits: number): Expr =>
-  bits === 0 ? call('toUInt64', num(0)) : call('toUInt64', call('bitAnd', value, num(2 ** bits - 1)));
+  bits === 0 ? call('toUInt64', num(0)) : call('toUInt64', call('bitAnd', value, constant(2 ** bits - 1, 'UInt64')));
 
 export function packedEvents(ts: Expr, mask: Expr, excl: Expr, input: PackingInput): PackedEvents {
   const layout = layoutFor(input);
