@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, type Config, type ConfigFlags } from './config.js';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_PROJECT_NAME } from './core/accounts/service.js';
 import { parseScopeList } from './core/scopes.js';
+import { localUrl } from './local-url.js';
 import { ApiError } from './errors.js';
 import { createAccountServices, type AccountServices } from './services.js';
 
@@ -61,6 +62,7 @@ program
   .option('--json', 'print one JSON object')
   .addOption(dataDirOption())
   .action(async (flags: CommonFlags & { email: string; organization: string; project: string; scopes: string; label: string }) => {
+    const config = loadConfig(flags);
     const result = await withServices(flags, (services) =>
       services.accounts.bootstrap({
         email: flags.email,
@@ -71,6 +73,7 @@ program
       }),
     );
     if (flags.json) return print(JSON.stringify(result));
+    const url = localUrl(config.host, config.port);
     print(
       [
         `organization_id:   ${result.organization_id}`,
@@ -80,6 +83,12 @@ program
         `personal_api_key:  ${result.personal_api_key}`,
         '',
         'The personal API key is shown only now; store it safely.',
+        '',
+        'Next:',
+        `  start the server:  npm start   (or npx hoglet serve; it listens on ${url})`,
+        `  send events:       any PostHog SDK with the token ${result.project_api_token} and host ${url}`,
+        `  or demo data:      npx hoglet demo --project ${result.project_id}`,
+        `  ask the API:       curl -H "Authorization: Bearer ${result.personal_api_key}" ${url}/api/projects/${result.project_id}/`,
       ].join('\n'),
     );
   });
@@ -132,6 +141,11 @@ function parseProjectId(raw: string): number {
   return Number(raw);
 }
 
+function parsePersons(raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) > 1_000_000) throw new CliFailure(`--persons must be a number up to 1000000, got "${raw}"`);
+  return Number(raw);
+}
+
 program
   .command('import <file>')
   .description("load events from a JSONL file in PostHog's export shape (one event per line)")
@@ -165,22 +179,43 @@ program
 
 program
   .command('demo')
-  .description('fill a project with generated demo data (the same data every time)')
+  .description('fill a project with generated demo data (the same data all day: a second run that day adds nothing)')
   .requiredOption('--project <id>', 'project to fill')
   .addOption(dataDirOption())
   .option('--port <port>', 'port of a running server (env PORT, default 8000)')
-  .action(async (flags: CommonFlags & { project: string }) => {
+  // A smaller demo, for tests and quick tries; hidden, since the documented demo is the full one.
+  .addOption(new Option('--persons <n>', 'simulated people (default 3000)').argParser(parsePersons).hideHelp())
+  .action(async (flags: CommonFlags & { project: string; persons?: number }) => {
     const projectId = parseProjectId(flags.project);
     const config = loadConfig(flags);
     const { openIngestTarget } = await import('./ingest-target.js');
-    const { sendDemoData } = await import('./core/demo/send.js');
+    const { demoPeriodEnd, sendDemoData } = await import('./core/demo/send.js');
+    const { DEFAULT_DEMO_DAYS } = await import('./core/demo/generate.js');
+    const { EventsRepository } = await import('./storage/events/events-repository.js');
+    const { progressBar } = await import('./progress-bar.js');
     const target = await openIngestTarget(config, projectId);
-    process.stderr.write(`generating demo data into project ${projectId} through ${target.description}\n`);
+    const now = new Date();
+    const end = demoPeriodEnd(now).toISOString().slice(0, 10);
+    process.stderr.write(`generating demo data (the ${DEFAULT_DEMO_DAYS} days up to ${end} 00:00 UTC) into project ${projectId} through ${target.description}\n`);
+    // In-process, the store says which events a run earlier today already stored.
+    const stored = target.services ? new EventsRepository(target.services.events) : null;
+    const bar = progressBar(process.stderr);
+    let summary;
     try {
-      const count = await sendDemoData(target, new Date());
-      print(`stored ${count} demo events`);
+      summary = await sendDemoData(target, {
+        now,
+        ...(flags.persons === undefined ? {} : { persons: flags.persons }),
+        onProgress: (p) => bar.update(p.fraction, `${p.sent} events`),
+        ...(stored ? { existingUuids: (uuids: string[]) => stored.existingUuids(projectId, uuids) } : {}),
+      });
     } finally {
+      bar.done();
       await target.close();
+    }
+    if (summary.alreadyStored === null) {
+      print(`sent ${summary.sent} demo events; the server stores each once, so any from an earlier run today were skipped`);
+    } else {
+      print(`stored ${summary.sent - summary.alreadyStored} new demo events (${summary.alreadyStored} already there)`);
     }
   });
 

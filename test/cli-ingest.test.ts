@@ -98,13 +98,25 @@ describe('hoglet import', () => {
 });
 
 describe('hoglet demo', () => {
-  it('fills a project with the generated product, the same each time', async () => {
+  it('fills a project with the generated product, showing progress; a second run that day adds nothing', async () => {
     const result = await hoglet(['demo', '--project', String(projectId), '--data-dir', dataDir]);
     expect(result.code, result.stderr).toBe(0);
-    const sent = Number(/stored (\d+) demo events/.exec(result.stdout)![1]);
+    const sent = Number(/stored (\d+) new demo events \(0 already there\)/.exec(result.stdout)?.[1]);
     expect(sent).toBeGreaterThan(50_000);
+    // Not a terminal: a progress line every 10%, ending at 100% with the count.
+    expect(result.stderr).toMatch(/^\d+%  \d+ events$/m);
+    expect(result.stderr).toContain(`100%  ${sent} events`);
     const counts = await storedCounts();
     expect(counts.$pageview).toBeGreaterThan(10_000);
     for (const name of ['$identify', 'signed_up', 'upgraded_plan', 'purchase', 'cancelled_subscription']) expect(counts[name], name).toBeGreaterThan(0);
+
+    const again = await hoglet(['demo', '--project', String(projectId), '--data-dir', dataDir]);
+    expect(again.code, again.stderr).toBe(0);
+    // The data is that of the UTC day: only runs on either side of midnight may differ.
+    const dayOf = (stderr: string) => /up to (\d{4}-\d{2}-\d{2}) 00:00 UTC/.exec(stderr)?.[1];
+    expect(dayOf(result.stderr)).toBeDefined();
+    if (dayOf(again.stderr) !== dayOf(result.stderr)) return;
+    expect(again.stdout).toContain(`stored 0 new demo events (${sent} already there)`);
+    expect(await storedCounts()).toEqual(counts);
   }, 120_000);
 });

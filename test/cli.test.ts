@@ -46,6 +46,16 @@ describe('hoglet command', () => {
     expect(other.user_id).not.toBe(out.user_id);
   });
 
+  it('bootstrap without --json says what to do next, with the URL the server will listen on', async () => {
+    const { code, stdout } = await hoglet(['bootstrap', '--email', 'next@example.com', '--data-dir', dataDir], { PORT: '9123' });
+    expect(code).toBe(0);
+    const token = /project_api_token: (phc_\w+)/.exec(stdout)![1]!;
+    const project = /project_id: +(\d+)/.exec(stdout)![1]!;
+    expect(stdout).toContain('Next:');
+    expect(stdout).toContain(`any PostHog SDK with the token ${token} and host http://127.0.0.1:9123`);
+    expect(stdout).toContain(`npx hoglet demo --project ${project}`);
+  });
+
   it('stores keys only as hashes: no plain key in the database files', async () => {
     const { stdout } = await hoglet(['keys', 'create', '--email', 'one@example.com', '--scopes', 'project:read', '--json', '--data-dir', dataDir]);
     const { personal_api_key: key } = JSON.parse(stdout);

@@ -16,7 +16,11 @@ import { identityRoutes } from './routes/identity.js';
 import { insightRoutes } from './routes/insights.js';
 import { projectRoutes } from './routes/projects.js';
 import { queryRoutes } from './routes/queries.js';
+import { sdkConfigRoutes } from './routes/sdk-config.js';
+import { sdkStaticRoutes } from './routes/sdk-static.js';
 import { ErrorBody } from './schemas/common.js';
+import { addRequestExamples } from './openapi-examples.js';
+import { API_TITLE, swaggerUiBranding } from './swagger-theme.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -73,15 +77,17 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(swagger, {
     openapi: {
       info: {
-        title: 'Hoglet API',
+        title: API_TITLE,
         description: "PostHog-compatible projects and insights API. Authenticate with `Authorization: Bearer <personal API key>`.",
         version: '0.1.0',
       },
       components: { securitySchemes: { PersonalAPIKey: { type: 'http', scheme: 'bearer' } } },
       security: [{ PersonalAPIKey: [] }],
     },
+    // Real request bodies (a trend, a funnel, the refresh modes, a saved insight) in the document.
+    transformObject: (document) => ('openapiObject' in document ? addRequestExamples(document.openapiObject) : document.swaggerObject),
   });
-  await app.register(swaggerUi, { routePrefix: '/api/schema/swagger-ui' });
+  await app.register(swaggerUi, { routePrefix: '/api/schema/swagger-ui', ...swaggerUiBranding });
   app.get('/api/schema/', { schema: { hide: true } }, () => app.swagger());
 
   healthRoutes(app, services);
@@ -92,5 +98,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   insightRoutes(app, services);
   dashboardRoutes(app, services);
   await captureRoutes(app, services);
+  await sdkConfigRoutes(app, services);
+  await sdkStaticRoutes(app);
   return app;
 }

@@ -80,6 +80,36 @@ describe('capture paths and payload shapes', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe('https://shop.example.com');
   });
+
+  it('answers with CORS headers on every path the browser SDK calls, refusals included', async () => {
+    const origin = 'https://shop.example.com';
+    const refused: { method: 'GET' | 'POST'; url: string; status: number; body?: string }[] = [
+      ...['/e/', '/i/v0/e/', '/batch/', '/capture/', '/track/', '/engage/', '/flags/?v=2', '/decide/?v=4'].map((url) => ({ method: 'POST' as const, url, status: 401 })),
+      { method: 'POST', url: '/batch/', status: 400, body: '{broken' },
+      { method: 'GET', url: '/array/phc_nobodyhasthistoken/config', status: 404 },
+      { method: 'GET', url: '/array/phc_nobodyhasthistoken/config.js', status: 404 },
+    ];
+    for (const { method, url, status, body } of refused) {
+      const payload = body ?? JSON.stringify({ api_key: 'phc_nobodyhasthistoken', event: 'x', distinct_id: 'y' });
+      const res = await t.app.inject({ method, url, headers: { origin, 'content-type': 'text/plain' }, ...(method === 'POST' ? { payload } : {}) });
+      expect(res.statusCode, url).toBe(status);
+      expect(res.headers['access-control-allow-origin'], url).toBe(origin);
+      expect(res.headers['access-control-allow-credentials'], url).toBe('true');
+    }
+    const recording = await t.app.inject({ method: 'POST', url: '/s/', headers: { origin, 'content-type': 'text/plain' }, payload: gzipSync('{}') });
+    expect(recording.statusCode).toBe(200);
+    expect(recording.headers['access-control-allow-origin']).toBe(origin);
+  });
+
+  it("takes posthog-js's gzip body on its analytics endpoint (/i/v0/e/, text/plain, no ?compression=) with exactly 200", async () => {
+    const project = await newProject('posthog-js body');
+    const batch = [{ event: '$pageview', properties: { distinct_id: 'browser-1', $current_url: 'https://shop.example.com/' }, uuid: '01900000-0000-7000-8000-0000000000aa' }];
+    const body = gzipSync(JSON.stringify({ api_key: project.api_token, batch, sent_at: new Date().toISOString() }));
+    const res = await post(`/i/v0/e/?ip=0&_=${Date.now()}&ver=1.449.2`, body, { 'content-type': 'text/plain', origin: 'https://shop.example.com' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 1 });
+    expect((await storedEvents(t.services.events, project.id)).map((e) => e.event)).toEqual(['$pageview']);
+  });
 });
 
 describe('recorded SDK bodies', () => {

@@ -125,6 +125,34 @@ describe.each(META_STORES)('Dashboards API on %s', (store) => {
       expect(others.json().results.map((d: { name: string }) => d.name)).not.toContain('c');
     });
 
+    it('?search= keeps dashboards whose name or description contains the text, in any case, wildcards taken literally', async () => {
+      const owner = await t.bootstrap('searcher@example.com', { organization: 'Searcher' });
+      const revenue = await createDashboard({ name: 'Revenue', description: 'Money in' }, owner);
+      const growth = await createDashboard({ name: 'Growth', description: 'all about REVENUE' }, owner);
+      const percent = await createDashboard({ name: '100% done', description: '' }, owner);
+      const underscore = await createDashboard({ name: 'a_b', description: 'back\\slash' }, owner);
+      await createDashboard({ name: 'axb', description: '100 done' }, owner);
+      const gone = await createDashboard({ name: 'Revenue (old)' }, owner);
+      await patchDashboard(gone.id, { deleted: true }, owner);
+      await createDashboard({ name: 'Revenue elsewhere' }, bob);
+
+      const search = async (text: string, extra = '') => {
+        const res = await t.request(owner.key, { method: 'GET', url: `${api(owner)}/dashboards/?search=${encodeURIComponent(text)}${extra}` });
+        expect(res.statusCode, res.body).toBe(200);
+        const body = res.json();
+        return { count: body.count as number, ids: (body.results as { id: number }[]).map((d) => d.id).sort((a, b) => a - b), next: body.next as string | null };
+      };
+      expect(await search('revenue')).toMatchObject({ count: 2, ids: [revenue.id, growth.id] });
+      expect((await search('MONEY')).ids).toEqual([revenue.id]);
+      expect((await search('%')).ids).toEqual([percent.id]);
+      expect((await search('_')).ids).toEqual([underscore.id]);
+      expect((await search('\\')).ids).toEqual([underscore.id]);
+      expect((await search('nothing like it')).ids).toEqual([]);
+      expect((await search('')).count).toBe(5);
+      // The search stays in the page links.
+      expect((await search('e', '&limit=1')).next).toMatch(/[?&]search=e(&|$)/);
+    });
+
     it('updates name, description, pinned, tags and filters', async () => {
       const dashboard = await createDashboard({ name: 'Before' });
       const res = await patchDashboard(dashboard.id, {

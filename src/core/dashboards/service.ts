@@ -14,6 +14,7 @@ import { jsonDepth } from '../json-depth.js';
 import { memberReader, type InsightReader, type InsightsService } from '../insights/service.js';
 import { CAN_EDIT, EVERYONE_IN_PROJECT_CAN_EDIT } from '../insights/view.js';
 import { nowIso } from '../tokens.js';
+import { sortTilesByLayout } from './tile-order.js';
 
 const DASHBOARD_ID = /^[1-9]\d{0,9}$/;
 
@@ -50,9 +51,10 @@ export class DashboardsService {
     private readonly insights: InsightsService,
   ) {}
 
-  async list(principal: Principal, projectParam: string, page: { limit: number; offset: number }) {
+  /** Live dashboards, pinned first; `search` narrows them to a name or description containing it. */
+  async list(principal: Principal, projectParam: string, search: string | null, page: { limit: number; offset: number }) {
     const project = await this.access.project(principal, projectParam);
-    const { count, rows } = await this.repositories.dashboards.listLive(project.id, page);
+    const { count, rows } = await this.repositories.dashboards.listLive(project.id, search, page);
     const users = await this.usersOf(project.organization_id, rows);
     return { count, results: rows.map((row) => this.basicView(row, users)) };
   }
@@ -132,6 +134,7 @@ export class DashboardsService {
       created_at: row.created_at,
       created_by: row.created_by === null ? null : (users.get(row.created_by) ?? null),
       last_accessed_at: row.last_accessed_at,
+      last_viewed_at: null,
       is_shared: false,
       deleted: row.deleted === 1,
       creation_mode: 'default',
@@ -140,27 +143,57 @@ export class DashboardsService {
       effective_restriction_level: row.restriction_level,
       effective_privilege_level: CAN_EDIT,
       user_access_level: 'editor',
+      // PostHog: "v1" only for dashboards restricted the old way (above everyone-can-edit).
+      access_control_version: row.restriction_level > EVERYONE_IN_PROJECT_CAN_EDIT ? 'v1' : 'v2',
+      last_refresh: null,
       team_id: row.team_id,
     };
   }
 
-  /** The dashboard with its filters and its live tiles, each tile's insight seen through the dashboard's filters. */
+  /**
+   * The dashboard with its filters and its live tiles in reading order, each tile's insight seen
+   * through the dashboard's filters. Tiles have PostHog's DashboardTileSerializer fields; text and
+   * button tiles, tile filter overrides and tile display options do not exist in Hoglet, so those
+   * fields are always empty.
+   */
   private async fullView(reader: InsightReader, row: DashboardRow, refresh: RefreshMode) {
     const users = await this.usersOf(reader.project.organization_id, [row]);
-    const tiles = [];
+    const live = [];
     for (const tile of await this.repositories.dashboards.tilesOfDashboard(row.team_id, row.id)) {
       if (tile.deleted === 1) continue;
       const insight = await this.repositories.insights.findById(row.team_id, tile.insight_id);
       if (!insight || insight.deleted === 1) continue;
+      live.push({ tile, insight, layouts: JSON.parse(tile.layouts) as unknown });
+    }
+    const tiles = [];
+    for (const [order, { tile, insight, layouts }] of sortTilesByLayout(live).entries()) {
+      const shown = await this.insights.show(reader, insight, refresh, row.deleted === 1 ? null : row.id);
       tiles.push({
         id: tile.id,
-        insight: await this.insights.show(reader, insight, refresh, row.deleted === 1 ? null : row.id),
+        insight: shown,
         text: null,
-        layouts: JSON.parse(tile.layouts) as unknown,
+        button_tile: null,
+        layouts,
         color: tile.color,
+        filters_overrides: {},
+        show_description: null,
+        transparent_background: null,
+        order,
+        last_refresh: shown.last_refresh,
+        is_cached: shown.is_cached,
         deleted: tile.deleted === null ? null : false,
       });
     }
-    return { ...this.basicView(row, users), filters: JSON.parse(row.filters) as unknown, variables: {}, tiles };
+    const filters = JSON.parse(row.filters) as Record<string, unknown>;
+    return {
+      ...this.basicView(row, users),
+      filters,
+      variables: {},
+      persisted_filters: Object.keys(filters).length > 0 ? filters : null,
+      persisted_variables: null,
+      data_color_theme_id: null,
+      quick_filter_ids: [],
+      tiles,
+    };
   }
 }

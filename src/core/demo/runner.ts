@@ -1,7 +1,8 @@
 // Fills a demo project in the background through the normal ingestion path, so its events and
-// persons are exactly what capture would have stored. One run per project at a time.
+// persons are exactly what capture would have stored. One run per project at a time; a second
+// run on the same UTC day stores nothing new (see send.ts).
 import type { CaptureService } from '../capture/service.js';
-import { sendDemoData } from './send.js';
+import { sendDemoData, type DemoSize } from './send.js';
 
 export class DemoDataRunner {
   private readonly running = new Map<number, Promise<void>>();
@@ -10,6 +11,7 @@ export class DemoDataRunner {
   constructor(
     private readonly capture: CaptureService,
     private readonly onError: (error: unknown) => void,
+    private readonly size: DemoSize = {},
   ) {}
 
   isRunning(projectId: number): boolean {
@@ -21,7 +23,7 @@ export class DemoDataRunner {
     const existing = this.running.get(projectId);
     if (existing) return existing;
     const target = { send: (_raw: unknown, events: Parameters<CaptureService['ingest']>[1]) => this.capture.ingest(projectId, events) };
-    const run = sendDemoData(target, now, () => this.stopping)
+    const run = sendDemoData(target, { now, ...this.size, shouldStop: () => this.stopping })
       .then(() => undefined)
       .catch((error: unknown) => this.onError(error))
       .finally(() => this.running.delete(projectId));

@@ -1,6 +1,6 @@
 // PostHog's capture endpoints. Bodies arrive as raw bytes (JSON, gzip, base64, lz64 or forms, in
 // any content type), so these routes live in their own scope with a pass-through body parser.
-// Browsers post cross-origin with credentials, so CORS echoes the origin.
+// Browsers post cross-origin with credentials, so CORS echoes the origin, on errors too.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
 import type { CaptureRequestInput } from '../../core/capture/decode.js';
@@ -24,7 +24,34 @@ function corsHeaders(request: FastifyRequest, reply: FastifyReply): void {
   }
 }
 
-function toInput(request: FastifyRequest): CaptureRequestInput {
+/**
+ * Registers routes in a scope that takes any body as raw bytes and answers every request with
+ * CORS headers. They are set before the handler runs, so error answers carry them too (the
+ * shared error handler keeps headers already set), as PostHog's CORS layer wraps errors.
+ */
+export async function sdkScope(app: FastifyInstance, register: (scope: FastifyInstance) => void): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.addHook('onRequest', async (request, reply) => corsHeaders(request, reply));
+    register(scope);
+  });
+}
+
+/** Answers the browser's CORS preflight for a path, allowing whatever headers it asks for. */
+export function allowPreflight(scope: FastifyInstance, path: string): void {
+  scope.options(path, { schema: { hide: true } }, async (request, reply) => {
+    reply.header('access-control-allow-methods', 'GET, POST, OPTIONS, HEAD');
+    reply.header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*');
+    reply.header('access-control-max-age', '86400');
+    return reply.code(200).send();
+  });
+}
+
+/** The request as the capture decoder reads it. */
+export function toInput(request: FastifyRequest): CaptureRequestInput {
   return {
     method: request.method === 'GET' ? 'GET' : 'POST',
     body: Buffer.isBuffer(request.body) ? request.body : undefined,
@@ -35,18 +62,13 @@ function toInput(request: FastifyRequest): CaptureRequestInput {
 }
 
 export async function captureRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, (_request, body, done) =>
-      done(null, body),
-    );
-    scope.addHook('onRequest', async (request, reply) => corsHeaders(request, reply));
-
+  await sdkScope(app, (scope) => {
     for (const path of PATHS) {
       const defaultEventName = path === '/engage' ? '$identify' : undefined;
       const handler = async (request: FastifyRequest, reply: FastifyReply) => {
         await services.capture.capture(toInput(request), defaultEventName ? { defaultEventName } : {});
         const query = request.query as Record<string, unknown>;
+        // Only sendBeacon adds ?beacon=1 (posthog-js did until mid-2026), and it reads no answer.
         if (query.beacon === '1') return reply.code(204).send();
         return { status: 1 };
       };
@@ -58,12 +80,20 @@ export async function captureRoutes(app: FastifyInstance, services: Services): P
       };
       scope.post(path, { schema, bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, handler);
       scope.get(path, { schema }, handler);
-      scope.options(path, { schema: { hide: true } }, async (request, reply) => {
-        reply.header('access-control-allow-methods', 'GET, POST, OPTIONS');
-        reply.header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*');
-        reply.header('access-control-max-age', '86400');
-        return reply.code(200).send();
-      });
+      allowPreflight(scope, path);
     }
+
+    // Session recordings: Hoglet keeps none, and its remote config never turns recording on. An
+    // SDK that sends anyway gets exactly 200 (posthog-js resends anything else, 204 included).
+    const recordings = {
+      tags: ['capture'],
+      summary: 'Session recording snapshots (/s/): accepted and dropped',
+      security: [],
+      response: { 200: CaptureResponse },
+    };
+    const dropRecording = async () => ({ status: 1 });
+    scope.post('/s', { schema: recordings, bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, dropRecording);
+    scope.get('/s', { schema: recordings }, dropRecording);
+    allowPreflight(scope, '/s');
   });
 }

@@ -1,5 +1,5 @@
-// Dashboards under /api/projects/:project_id/dashboards/ (and the environments spelling): list,
-// create, retrieve with tiles, update (soft delete included). DELETE is refused like insights'.
+// Dashboards under /api/projects/:project_id/dashboards/ (and the environments spelling): list
+// (with ?search=), create, retrieve with tiles, update (soft delete included). DELETE is refused like insights'.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { DashboardInput } from '../../core/dashboards/service.js';
@@ -7,8 +7,8 @@ import { parseRefreshMode } from '../../query/cache/policy.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
 import { limitOffsetEnvelope, parseLimitOffset } from '../pagination.js';
-import { errorResponses, LimitOffsetQuery, Paginated } from '../schemas/common.js';
-import { Dashboard, DashboardWriteBody } from '../schemas/insight.js';
+import { errorResponses, Paginated } from '../schemas/common.js';
+import { Dashboard, DashboardBasic, DashboardListQuery, DashboardWriteBody } from '../schemas/dashboard.js';
 
 const CollectionParams = Type.Object({ project_id: Type.String() });
 const ItemParams = Type.Object({ project_id: Type.String(), id: Type.String() });
@@ -26,10 +26,11 @@ function mountDashboardRoutes(app: FastifyInstance, services: Services, prefix: 
 
   app.get(collection, {
     config: { scope: 'dashboard:read' },
-    schema: { tags, params: CollectionParams, querystring: LimitOffsetQuery, response: { 200: Paginated(Dashboard), ...errorResponses } },
+    schema: { tags, params: CollectionParams, querystring: DashboardListQuery, response: { 200: Paginated(DashboardBasic), ...errorResponses } },
     handler: async (request) => {
       const page = parseLimitOffset(request.query);
-      const { count, results } = await dashboards.list(principalOf(request), projectOf(request), page);
+      const search = (request.query as { search?: string }).search?.trim() || null;
+      const { count, results } = await dashboards.list(principalOf(request), projectOf(request), search, page);
       return limitOffsetEnvelope(request, siteUrl, page, count, results);
     },
   });

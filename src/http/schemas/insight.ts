@@ -1,4 +1,4 @@
-// Request and response schemas of the Insights, sharing and dashboards APIs (PostHog's serializers).
+// Request and response schemas of the Insights and sharing APIs (PostHog's serializers).
 import { Type } from 'typebox';
 import { AnyJson, Nullable } from './common.js';
 import { UserBasic } from './identity.js';
@@ -110,48 +110,4 @@ export const SharingWriteBody = Type.Object({ enabled: Type.Optional(Type.Boolea
 export const ViewedBody = Type.Object(
   { insight_ids: Type.Array(Type.Integer({ minimum: -2147483648, maximum: 2147483647 }), { minItems: 1, maxItems: 2500 }) },
   { additionalProperties: false },
-);
-
-export const DashboardWriteBody = Type.Object(
-  {
-    name: Type.Optional(Nullable(Type.String({ maxLength: 400 }))),
-    description: Type.Optional(Type.String({ maxLength: 4000 })),
-    pinned: Type.Optional(Type.Boolean()),
-    filters: Type.Optional(AnyJson('{date_from, date_to, properties}: override every tile')),
-    tags: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 1000 })),
-    deleted: Type.Optional(Type.Boolean({ description: 'true soft-deletes the dashboard, false restores it' })),
-    tiles: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-            layouts: Type.Optional(AnyJson()),
-            color: Type.Optional(Nullable(Type.String({ maxLength: 400 }))),
-            deleted: Type.Optional(Type.Boolean()),
-          },
-          { additionalProperties: false },
-        ),
-        { maxItems: 1000 },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export const Dashboard = Type.Object(
-  {
-    id: Type.Integer(),
-    name: Nullable(Type.String()),
-    description: Type.String(),
-    pinned: Type.Boolean(),
-    created_at: Type.String({ format: 'date-time' }),
-    created_by: Nullable(UserBasic),
-    deleted: Type.Boolean(),
-    tags: Type.Array(Type.String()),
-    restriction_level: Type.Integer(),
-    effective_restriction_level: Type.Integer(),
-    effective_privilege_level: Type.Integer(),
-    team_id: Type.Integer(),
-  },
-  { additionalProperties: true },
 );

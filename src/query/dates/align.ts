@@ -50,8 +50,8 @@ function nthBucket(start: DateTime, interval: Interval, i: number): DateTime {
 }
 
 /**
- * Bucket starts from align(from) while <= to. Empty when from > to (PostHog does not reject an
- * inverted range; an empty series is the least surprising answer). Throws ValidationError
+ * Bucket starts from align(from) while <= to. Empty when from > to: PostHog's QueryDateRange
+ * neither swaps nor rejects an inverted range, and its list of intervals is empty. Throws ValidationError
  * (attr "interval") above MAX_BUCKETS.
  */
 export function bucketStarts(from: DateTime, to: DateTime, interval: Interval, weekStartDay: 0 | 1): DateTime[] {

@@ -12,7 +12,7 @@ beforeAll(async () => {
   t = await createTestApp('sqlite');
   const owner = await t.bootstrap('persons@example.com');
   // Projects are cheap: one per test keeps every test's persons apart.
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < 14; i++) {
     const res = await t.request(owner.key, { method: 'POST', url: '/api/projects/', payload: { name: `p${i}` } });
     teams.push(res.json().id);
   }
@@ -120,6 +120,18 @@ describe('persons', () => {
     await ingest(id, ev('$pageview', 'ghost', { $process_person_profile: false, $set: { a: 1 } }));
     expect(await storedPersons(t.services.events, id)).toEqual([]);
     expect(await eventCounts(t.services.events, id)).toEqual({ events: 1, persons: 1 });
+  });
+
+  it('an $identify links the personless events before it (posthog-js identified_only) to the person', async () => {
+    const id = team();
+    const personless = { $process_person_profile: false };
+    await ingest(id, ev('$pageview', 'anon-9', personless), ev('$autocapture', 'anon-9', personless));
+    await ingest(id, ev('$identify', 'user-9', { $anon_distinct_id: 'anon-9' }), ev('purchase', 'user-9'));
+    expect(await eventCounts(t.services.events, id)).toEqual({ events: 4, persons: 1 });
+    // Neither id has a person yet: the identified one gets one, and both histories count under it.
+    await ingest(id, ev('$pageview', 'anon-10', personless), ev('$pageview', 'user-10', personless));
+    await ingest(id, ev('$identify', 'user-10', { $anon_distinct_id: 'anon-10' }));
+    expect(await eventCounts(t.services.events, id)).toEqual({ events: 7, persons: 2 });
   });
 
   it('stores an event uuid once per project, within a batch and across batches', async () => {

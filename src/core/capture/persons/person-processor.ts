@@ -117,13 +117,24 @@ export class PersonProcessor {
       }
       await this.mergePersons(batch, intoPerson, otherPerson);
     } else if (otherPerson) {
-      this.attach(batch, intoId, otherPerson);
+      this.attachWithHistory(batch, intoId, otherPerson);
     } else if (intoPerson) {
-      this.attach(batch, otherId, intoPerson);
+      this.attachWithHistory(batch, otherId, intoPerson);
     } else {
       const person = this.createPerson(batch, intoId, event.timestampUs);
-      this.attach(batch, otherId, person);
+      this.attachWithHistory(batch, otherId, person);
     }
+  }
+
+  /**
+   * Attaches a distinct id that had no person. Its earlier events, if any, were personless
+   * ($process_person_profile: false, posthog-js's identified_only default) and carry the id's own
+   * derived person id, so an override moves them to the person, as PostHog's merge of a personless
+   * distinct id does: the visitor's browsing before identify counts as that person's.
+   */
+  private attachWithHistory(batch: TeamBatch, distinctId: string, person: PersonState): void {
+    this.attach(batch, distinctId, person);
+    if (personUuid(batch.teamId, distinctId) !== person.id) batch.overrides.set(distinctId, batch.mappings.get(distinctId)!);
   }
 
   /** The survivor keeps its id and wins property conflicts; every distinct id of the other moves. */

@@ -94,7 +94,10 @@ async function runPeriod(
   query: TrendsQuery, seriesList: readonly SeriesNode[], range: ResolvedDateRange, context: QueryContext, run: QueryRun,
   totalValue: boolean, cumulativeDisplay: boolean,
 ): Promise<SeriesValues[][]> {
-  if (range.buckets.length === 0) return seriesList.map(() => []);
+  // An inverted range (date_from after date_to) has no buckets and holds no event. PostHog neither
+  // swaps nor refuses it: each series answers with empty data (a total of 0), breakdowns with none.
+  const hasBreakdown = query.breakdownFilter !== null;
+  if (range.buckets.length === 0) return seriesList.map(() => densify([], range, totalValue, hasBreakdown));
   const inputs = seriesList.map((series): SeriesQueryInput => ({
     series,
     properties: query.properties,
@@ -118,7 +121,6 @@ async function runPeriod(
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
   const limit = query.breakdownFilter?.breakdown_limit ?? (query.trendsFilter.display === 'WorldMap' ? WORLD_MAP_BREAKDOWN_LIMIT : BREAKDOWN_LIMIT);
-  const hasBreakdown = query.breakdownFilter !== null;
   const results: SeriesValues[][] = seriesList.map(() => []);
   await Promise.all([...groups.values()].map(async (members) => {
     const shared = members.length > 1;

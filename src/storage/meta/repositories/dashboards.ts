@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DashboardTilesTable, DashboardsTable, MetaSchema } from '../schema.js';
+import { anyContains } from './like.js';
 
 export type DashboardRow = Selectable<DashboardsTable>;
 export type DashboardChanges = Omit<Updateable<DashboardsTable>, 'id' | 'team_id' | 'created_at' | 'created_by'>;
@@ -37,8 +38,10 @@ export class DashboardsRepository {
     return this.db.selectFrom('dashboards').selectAll().where('team_id', '=', teamId).where('id', 'in', [...new Set(ids)]).execute();
   }
 
-  async listLive(teamId: number, page: { limit: number; offset: number }): Promise<{ count: number; rows: DashboardRow[] }> {
-    const base = this.db.selectFrom('dashboards').where('team_id', '=', teamId).where('deleted', '=', 0);
+  /** Live dashboards of the project; `search` keeps those whose name or description contains it (any case, taken literally). */
+  async listLive(teamId: number, search: string | null, page: { limit: number; offset: number }): Promise<{ count: number; rows: DashboardRow[] }> {
+    let base = this.db.selectFrom('dashboards').where('team_id', '=', teamId).where('deleted', '=', 0);
+    if (search) base = base.where((eb) => eb.or(anyContains(['name', 'description'], search)));
     const [{ count } = { count: 0 }] = await base.select((eb) => eb.fn.countAll().as('count')).execute();
     // PostHog lists pinned dashboards first, then by name.
     const rows = await base.selectAll().orderBy('pinned', 'desc').orderBy(sql`lower(name)`).orderBy('id').limit(page.limit).offset(page.offset).execute();

@@ -1,5 +1,6 @@
-import { sql, type Kysely, type RawBuilder, type Selectable, type Updateable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { InsightsTable, MetaSchema } from '../schema.js';
+import { anyContains, containsText } from './like.js';
 
 export type InsightRow = Selectable<InsightsTable>;
 export type InsightChanges = Omit<Updateable<InsightsTable>, 'id' | 'team_id' | 'created_at' | 'created_by'>;
@@ -27,12 +28,6 @@ export interface InsightOrder {
   field: InsightOrderField;
   descending: boolean;
 }
-
-/** `text` as a literal inside a LIKE pattern: its wildcards and the escape character escaped. */
-const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** `expression LIKE '%text%'`, the text taken literally (both engines need the ESCAPE clause for that). */
-const containsText = (expression: RawBuilder<unknown>, text: string) => sql<boolean>`${expression} like ${`%${escapeLike(text)}%`} escape '\\'`;
 
 /** Every lookup is by project (team) AND id or short_id, so one project never reaches another's insights. */
 export class InsightsRepository {
@@ -91,8 +86,8 @@ export class InsightsRepository {
       base = base.where((eb) => eb.or(tags.map((tag) => containsText(sql`i.tags`, JSON.stringify(tag)))));
     }
     if (filter.search !== undefined && filter.search !== '') {
-      const search = filter.search.toLowerCase();
-      base = base.where((eb) => eb.or(['i.name', 'i.derived_name', 'i.description', 'i.tags'].map((column) => containsText(sql`lower(${sql.ref(column)})`, search))));
+      const search = filter.search;
+      base = base.where((eb) => eb.or(anyContains(['i.name', 'i.derived_name', 'i.description', 'i.tags'], search)));
     }
     const [{ count } = { count: 0 }] = await base.select((eb) => eb.fn.countAll().as('count')).execute();
     let rows = base.selectAll('i');

@@ -1,0 +1,128 @@
+// What PostHog's SDKs ask for at start-up: the remote config (`/array/<token>/config[.js]`),
+// flags (`/flags/`, and `/decide/` for older SDKs) and posthog-node's flag definitions. They
+// share capture's scope: raw bodies in any encoding, and CORS headers on every answer.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../services.js';
+import { decideResponse, flagsResponse, minimalFlagsResponse, readFlagsQuery } from '../../core/sdk/flags-responses.js';
+import { remoteConfigScript } from '../../core/sdk/remote-config.js';
+import { SdkConfigService } from '../../core/sdk/service.js';
+import { principalOf } from '../auth.js';
+import { allowPreflight, CAPTURE_BODY_LIMIT_BYTES, sdkScope, toInput } from './capture.js';
+
+const TokenParams = {
+  type: 'object',
+  properties: { token: { type: 'string', description: "The project's capture token (`phc_...`)" } },
+  required: ['token'],
+} as const;
+
+/** Documentation only: the answers are built in core/sdk and keep every key they have. */
+const openObject = (description: string, properties: Record<string, unknown> = {}) =>
+  ({ type: 'object', description, properties, additionalProperties: true }) as const;
+
+const FlagsAnswer = openObject(
+  'v>=2: `{errorsWhileComputingFlags, flags, requestId, evaluatedAt}`; otherwise `featureFlags` and `featureFlagPayloads` instead of `flags`. With `config=true` (or neither `v` nor `config`), the remote config keys follow.',
+);
+
+const FlagDefinitionsAnswer = {
+  type: 'object',
+  properties: {
+    flags: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    group_type_mapping: { type: 'object', additionalProperties: { type: 'string' } },
+    cohorts: { type: 'object', additionalProperties: true },
+  },
+} as const;
+
+/** PostHog's CDN rules for the config: five minutes, and it may differ by the page asking. */
+function cacheHeaders(reply: FastifyReply): void {
+  reply.header('cache-control', 'public, max-age=300');
+  reply.header('vary', 'Origin, Referer');
+}
+
+const tokenOf = (request: FastifyRequest) => (request.params as { token: string }).token;
+
+export async function sdkConfigRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  const sdk = new SdkConfigService(services.projectTokens, services.repositories.projects, services.projects);
+
+  await sdkScope(app, (scope) => {
+    scope.get(
+      '/array/:token/config',
+      {
+        schema: {
+          tags: ['sdk'],
+          summary: "The project's remote config for posthog-js (JSON)",
+          security: [],
+          params: TokenParams,
+          response: { 200: openObject('PostHog `RemoteConfig` keys: `token`, `supportedCompression`, `hasFeatureFlags`, `autocapture_opt_out`, ...') },
+        },
+      },
+      async (request, reply) => {
+        const config = await sdk.remoteConfig(tokenOf(request));
+        cacheHeaders(reply);
+        return reply.header('content-type', 'application/json').send(JSON.stringify(config));
+      },
+    );
+    scope.get(
+      '/array/:token/config.js',
+      {
+        schema: {
+          tags: ['sdk'],
+          summary: "The project's remote config for posthog-js, as a script setting `window._POSTHOG_REMOTE_CONFIG[token]`",
+          security: [],
+          params: TokenParams,
+          response: { 200: { type: 'string', description: 'application/javascript' } },
+        },
+      },
+      async (request, reply) => {
+        const token = tokenOf(request);
+        const config = await sdk.remoteConfig(token);
+        cacheHeaders(reply);
+        return reply.header('content-type', 'application/javascript').send(remoteConfigScript(token, config));
+      },
+    );
+    allowPreflight(scope, '/array/:token/config');
+    allowPreflight(scope, '/array/:token/config.js');
+
+    const flagsSchema = (summary: string) => ({
+      tags: ['sdk'],
+      summary,
+      security: [],
+      response: { 200: FlagsAnswer },
+    });
+    // GET needs no token and answers PostHog's minimal, flag-less response.
+    const minimal = async (request: FastifyRequest) => minimalFlagsResponse(readFlagsQuery(request.query as Record<string, unknown>));
+
+    scope.post('/flags', { schema: flagsSchema('Evaluate feature flags (Hoglet has none: always empty)'), bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, async (request) => {
+      const config = await sdk.configOfFlagsRequest(toInput(request));
+      return flagsResponse(readFlagsQuery(request.query as Record<string, unknown>), config);
+    });
+    scope.get('/flags', { schema: flagsSchema('Minimal flags answer (no token needed)') }, minimal);
+    allowPreflight(scope, '/flags');
+
+    scope.post('/decide', { schema: flagsSchema('Legacy flags and config for older SDKs (`v=1..4`)'), bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, async (request) => {
+      const config = await sdk.configOfFlagsRequest(toInput(request));
+      return decideResponse(readFlagsQuery(request.query as Record<string, unknown>), config);
+    });
+    scope.get('/decide', { schema: flagsSchema('Minimal decide answer (no token needed)') }, minimal);
+    allowPreflight(scope, '/decide');
+
+    // posthog-node's local evaluation polls these with a personal API key (>= 5.29.4 the first).
+    for (const path of ['/flags/definitions', '/api/feature_flag/local_evaluation']) {
+      scope.get(
+        path,
+        {
+          config: { scope: 'feature_flag:read' },
+          schema: {
+            tags: ['sdk'],
+            summary: 'Feature flag definitions for local evaluation (always none)',
+            querystring: {
+              type: 'object',
+              properties: { token: { type: 'string', description: "The project's capture token; the key's current project without it" } },
+            },
+            response: { 200: FlagDefinitionsAnswer },
+          },
+        },
+        async (request) => sdk.flagDefinitions(principalOf(request), (request.query as { token?: string }).token),
+      );
+    }
+  });
+}
