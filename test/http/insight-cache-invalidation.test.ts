@@ -3,7 +3,8 @@
 // makes the next read recalculate instead of serving the old answer as fresh. Changes that cannot
 // change the answer (another action, test-account filters for a query that does not use them)
 // keep the cache.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statementsDuring as countStatements } from '../helpers/statements.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { ev, journeys } from '../helpers/journeys.js';
 import { META_STORES } from '../helpers/stores.js';
@@ -17,15 +18,8 @@ describe.each(META_STORES)('cached results follow the definitions they depend on
   const projectUrl = () => `/api/projects/${alice.projectId}/`;
   const insightsUrl = () => `${projectUrl()}insights/`;
 
-  const statementsDuring = async <T>(work: () => Promise<T>): Promise<{ value: T; statements: number }> => {
-    const spy = vi.spyOn(t.services.events, 'query');
-    try {
-      const value = await work();
-      return { value, statements: spy.mock.calls.length };
-    } finally {
-      spy.mockRestore();
-    }
-  };
+  /** Statements the event store ran while `work` ran. */
+  const statementsDuring = <T>(work: () => Promise<T>) => countStatements(t.services.events, work);
   const createAction = async (name: string, steps: unknown[]) => {
     const res = await t.request(alice.key, { method: 'POST', url: `${projectUrl()}actions/`, payload: { name, steps } });
     expect(res.statusCode, res.body).toBe(201);

@@ -2,7 +2,8 @@
 // calculates, blocking serves a fresh cache, force modes recalculate, async modes calculate in the
 // background with a status to poll, cancel stops that calculation, and events stored into the
 // range make a cached result stale. The cache lives in the metadata store (SQLite and PostgreSQL).
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statementsDuring as countStatements } from '../helpers/statements.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { ev, journeys } from '../helpers/journeys.js';
 import { META_STORES } from '../helpers/stores.js';
@@ -19,15 +20,7 @@ describe.each(META_STORES)('insight results and refresh modes on %s', (store) =>
   let counter = 0;
 
   /** Statements the event store ran while `work` ran. */
-  const statementsDuring = async <T>(work: () => Promise<T>): Promise<{ value: T; statements: number }> => {
-    const spy = vi.spyOn(t.services.events, 'query');
-    try {
-      const value = await work();
-      return { value, statements: spy.mock.calls.length };
-    } finally {
-      spy.mockRestore();
-    }
-  };
+  const statementsDuring = <T>(work: () => Promise<T>) => countStatements(t.services.events, work);
   const create = async (query: unknown, extra: Record<string, unknown> = {}) => {
     const res = await t.request(alice.key, { method: 'POST', url: base(), payload: { name: `insight ${++counter}`, query, ...extra } });
     expect(res.statusCode, res.body).toBe(201);
