@@ -16,10 +16,10 @@ export async function openEventStore(config: EventStoreConfig): Promise<EventSto
   } else {
     mkdirSync(config.chdbPath, { recursive: true });
     release = claimEventStore(config.chdbPath);
-    // Connections to one directory share the engine and run side by side: one per lane, and one
-    // more that can KILL a query the others run.
+    // Connections to one directory share the engine and run side by side: one per lane (see
+    // `Lane`), and one more that can KILL a query the others run.
     const path = config.chdbPath;
-    clients = { query: embeddedClient(path), ingest: embeddedClient(path), control: embeddedClient(path) };
+    clients = { query: embeddedClient(path), ingest: embeddedClient(path), persons: embeddedClient(path), control: embeddedClient(path) };
   }
   const store = new EventStore(clients, {
     database: config.database,

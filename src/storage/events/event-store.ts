@@ -12,9 +12,11 @@ export type QueryParams = Record<string, unknown>;
 /**
  * Which connection a statement takes. Capture's writes and the reads they depend on (uuid
  * de-duplication, persons) have a lane of their own, so a slow analytical query never holds up
- * an acknowledgement.
+ * an acknowledgement. Person and group rows, written right after the events they come from, take
+ * one more: on chDB an insert that follows the events insert (and its materialized view) on the
+ * same connection waits for it, which halved single-event capture (bench/README.md, 2026-11-24).
  */
-export type Lane = 'query' | 'ingest';
+export type Lane = 'query' | 'ingest' | 'persons';
 
 export interface QueryOptions {
   timeoutSeconds?: number;
@@ -75,10 +77,12 @@ interface Connection {
   turns: EmbeddedTurns | null;
 }
 
-/** The connections an EventStore speaks through, one per lane (a server may use one for both). */
+/** The connections an EventStore speaks through, one per lane (a lane may share another's). */
 export interface EventStoreClients {
   query: ClickHouseClient;
   ingest: ClickHouseClient;
+  /** Default: the ingest client. */
+  persons?: ClickHouseClient;
   /**
    * Embedded: a further connection to the same engine, outside the turns, so KILL QUERY can reach
    * a statement while it runs.
@@ -103,7 +107,10 @@ export class EventStore {
       turns: layout.embedded ? new EmbeddedTurns(maxWaiting) : null,
     });
     // Ingest waits are bounded by the group commit's own queue and time limit.
-    this.lanes = { query: connection(clients.query, MAX_WAITING_QUERIES), ingest: connection(clients.ingest, Infinity) };
+    const ingest = connection(clients.ingest, Infinity);
+    // Lanes that share a client share its turns: one chDB connection runs one statement at a time.
+    const persons = clients.persons && clients.persons !== clients.ingest ? connection(clients.persons, Infinity) : ingest;
+    this.lanes = { query: connection(clients.query, MAX_WAITING_QUERIES), ingest, persons };
     this.control = clients.control ?? null;
   }
 
@@ -163,10 +170,10 @@ export class EventStore {
     await (lane.turns ? lane.turns.run(run, () => this.drain(lane)) : run());
   }
 
-  /** One INSERT of many rows on the ingest lane: the unit of a group commit. */
-  async insert(table: string, rows: readonly object[]): Promise<void> {
+  /** One INSERT of many rows, on the ingest lane unless told: the unit of a group commit. */
+  async insert(table: string, rows: readonly object[], options: { lane?: Exclude<Lane, 'query'> } = {}): Promise<void> {
     if (rows.length === 0) return;
-    const lane = this.lanes.ingest;
+    const lane = this.lanes[options.lane ?? 'ingest'];
     const run = () => lane.client.insert({
       table: `${this.layout.database}.${table}`,
       values: rows as object[],
@@ -188,7 +195,7 @@ export class EventStore {
 
   async close(): Promise<void> {
     await this.control?.close();
-    const clients = new Set([this.lanes.query.client, this.lanes.ingest.client]);
+    const clients = new Set(Object.values(this.lanes).map((lane) => lane.client));
     for (const client of clients) await client.close();
     this.release();
   }

@@ -138,13 +138,13 @@ export class PersonsRepository {
     return rows.map((r) => ({ ...r, team_id: Number(r.team_id), group_type_index: Number(r.group_type_index), version: Number(r.version) }));
   }
 
-  /** Appends new versions; run before the events that refer to them are inserted. */
+  /** Appends new versions, on their own lane; the writer runs it after the events they come from. */
   async write(rows: PersonWrites): Promise<void> {
-    await this.store.insert(TABLES.groupTypes, rows.groupTypes);
-    await this.store.insert(TABLES.groups, rows.groups);
-    await this.store.insert(TABLES.persons, rows.persons);
-    await this.store.insert(TABLES.personDistinctIds, rows.distinctIds);
-    await this.store.insert(TABLES.personDistinctIdOverrides, rows.overrides);
+    await this.store.insert(TABLES.groupTypes, rows.groupTypes, { lane: 'persons' });
+    await this.store.insert(TABLES.groups, rows.groups, { lane: 'persons' });
+    await this.store.insert(TABLES.persons, rows.persons, { lane: 'persons' });
+    await this.store.insert(TABLES.personDistinctIds, rows.distinctIds, { lane: 'persons' });
+    await this.store.insert(TABLES.personDistinctIdOverrides, rows.overrides, { lane: 'persons' });
   }
 
   // UInt64 values arrive as strings in JSON; versions and team ids stay far below 2^53.
