@@ -1,11 +1,13 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
 import { BODY_LIMIT_BYTES, buildApp } from '../../src/http/app.js';
 import { ProjectWriteBody } from '../../src/http/schemas/project.js';
 import { select, table, field } from '../../src/query/ast/build.js';
 import { printQuery } from '../../src/query/printer/print.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { META_STORES } from '../helpers/stores.js';
+import type { Services } from '../../src/services.js';
 
 const nested = (depth: number, leaf: string) => '['.repeat(depth) + leaf + ']'.repeat(depth);
 
@@ -152,18 +154,23 @@ describe.each(META_STORES)('errors and hostile input on %s', (store) => {
   });
 });
 
+/** An app over the same services whose error log lines are kept, to check what is logged. */
+async function appLoggingErrors(services: Services): Promise<{ app: FastifyInstance; lines: string[] }> {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { app: await buildApp(services, { logger: { level: 'error', stream } }), lines };
+}
+
 describe.each(META_STORES)('server errors on %s', (store) => {
   it('a failing store gives a generic 500 logged with its request id, and health says 503', async () => {
     const t = await createTestApp(store);
     const c = await t.bootstrap('fail@example.com');
-    const lines: string[] = [];
-    const logStream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const app = await buildApp(t.services, { logger: { level: 'error', stream: logStream } });
+    const { app, lines } = await appLoggingErrors(t.services);
     try {
       await t.services.meta.close();
       const res = await app.inject({ method: 'GET', url: `/api/projects/${c.projectId}/`, headers: { authorization: `Bearer ${c.key}` } });
@@ -198,14 +205,7 @@ describe.each(META_STORES)('exposed and internal query errors on %s', (store) =>
 
   it('an internal refusal is a generic 500 whose text (naming tables) is only logged', async () => {
     const t = await createTestApp(store);
-    const lines: string[] = [];
-    const logStream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const app = await buildApp(t.services, { logger: { level: 'error', stream: logStream } });
+    const { app, lines } = await appLoggingErrors(t.services);
     // A route standing for a runner with a bug: it hands the real printer a table without the project guard.
     app.get('/test/unscoped', async () => printQuery(select({ select: [field('uuid')], from: table('events', 'e') }), t.services.events.layout.database));
     try {

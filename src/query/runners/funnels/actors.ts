@@ -84,19 +84,12 @@ export async function funnelActors(query: FunnelsQuery, context: QueryContext, r
     groupBy: [field('id')],
     having: eq(call('argMax', field('is_deleted'), field('version')), constant(false)),
   });
-  const rows = await run.rows<ActorRow>(select({
-    select: [
-      alias(call('toString', field('actor', 'fp')), 'id'),
-      alias(call('arraySort', field('distinct_ids', 'fp')), 'fn_distinct_ids'),
-      alias(field('person_properties', 'person'), 'properties'),
-      alias(call('toString', field('person_created_at', 'person')), 'created_at'),
-    ],
-    from: subquery(matching, 'fp'),
-    joins: [leftJoin(subquery(people, 'person'), eq(field('person_key', 'person'), field('actor', 'fp')))],
-    orderBy: [asc(field('actor', 'fp'))],
-    limit: options.limit + 1 + options.offset,
-  }));
-  const page = rows.slice(options.offset, options.offset + options.limit);
+  const { page, hasMore } = await actorPage(run, matching, { rows: people, alias: 'person', key: 'person_key' }, [
+    alias(call('toString', field('actor', 'fp')), 'id'),
+    alias(call('arraySort', field('distinct_ids', 'fp')), 'fn_distinct_ids'),
+    alias(field('person_properties', 'person'), 'properties'),
+    alias(call('toString', field('person_created_at', 'person')), 'created_at'),
+  ], options);
   const known = await personDistinctIds(run, page.map((r) => r.id));
   return {
     persons: page.map((r) => ({
@@ -105,8 +98,26 @@ export async function funnelActors(query: FunnelsQuery, context: QueryContext, r
       properties: parseProperties(r.properties),
       created_at: isoTime(r.created_at),
     })),
-    hasMore: rows.length > options.offset + options.limit,
+    hasMore,
   };
+}
+
+/** One page of the matching actors, in actor order, each joined to its details (absent: nulls). */
+async function actorPage(
+  run: QueryRun,
+  matching: Select,
+  details: { rows: Select; alias: string; key: string },
+  columns: Expr[],
+  options: FunnelActorsOptions,
+): Promise<{ page: ActorRow[]; hasMore: boolean }> {
+  const rows = await run.rows<ActorRow>(select({
+    select: columns,
+    from: subquery(matching, 'fp'),
+    joins: [leftJoin(subquery(details.rows, details.alias), eq(field(details.key, details.alias), field('actor', 'fp')))],
+    orderBy: [asc(field('actor', 'fp'))],
+    limit: options.limit + 1 + options.offset,
+  }));
+  return { page: rows.slice(options.offset, options.offset + options.limit), hasMore: rows.length > options.offset + options.limit };
 }
 
 const parseProperties = (text: string | null): Record<string, unknown> => (text ? (JSON.parse(text) as Record<string, unknown>) : {});
@@ -120,22 +131,15 @@ async function groupActors(run: QueryRun, matching: Select, index: number, optio
     where: eq(field('group_type_index'), constant(index)),
     groupBy: [field('group_key')],
   });
-  const rows = await run.rows<ActorRow>(select({
-    select: [
-      alias(field('actor', 'fp'), 'id'),
-      alias(field('fn_group_properties', 'grp'), 'properties'),
-      alias(call('toString', field('fn_group_created_at', 'grp')), 'created_at'),
-    ],
-    from: subquery(matching, 'fp'),
-    joins: [leftJoin(subquery(groups, 'grp'), eq(field('fn_group_key', 'grp'), field('actor', 'fp')))],
-    orderBy: [asc(field('actor', 'fp'))],
-    limit: options.limit + 1 + options.offset,
-  }));
-  const page = rows.slice(options.offset, options.offset + options.limit);
+  const { page, hasMore } = await actorPage(run, matching, { rows: groups, alias: 'grp', key: 'fn_group_key' }, [
+    alias(field('actor', 'fp'), 'id'),
+    alias(field('fn_group_properties', 'grp'), 'properties'),
+    alias(call('toString', field('fn_group_created_at', 'grp')), 'created_at'),
+  ], options);
   return {
     // A group known only from events ($groupidentify never sent) has no row: no properties, no creation time.
     persons: page.map((r) => ({ id: r.id, group_type_index: index, group_key: r.id, properties: parseProperties(r.properties), created_at: r.properties ? isoTime(r.created_at) : null })),
-    hasMore: rows.length > options.offset + options.limit,
+    hasMore,
   };
 }
 
