@@ -12,6 +12,7 @@ import { GroupProcessor } from './core/capture/persons/group-processor.js';
 import { PersonProcessor, type PersonWarning } from './core/capture/persons/person-processor.js';
 import { ProjectTokens } from './core/capture/project-tokens.js';
 import { CaptureService } from './core/capture/service.js';
+import { DefinitionsService } from './core/definitions/service.js';
 import { DemoDataRunner } from './core/demo/runner.js';
 import { ProjectsService } from './core/projects/service.js';
 import { DashboardsService } from './core/dashboards/service.js';
@@ -21,6 +22,7 @@ import { QueryResults } from './core/queries/results.js';
 import { InsightQueryService } from './core/queries/service.js';
 import { QueryExecutor } from './query/execute.js';
 import { openEventStore } from './storage/events/connect.js';
+import { DefinitionsRepository } from './storage/events/definitions-repository.js';
 import type { EventStore } from './storage/events/event-store.js';
 import { EventsRepository } from './storage/events/events-repository.js';
 import { classifyWriteFailure } from './storage/events/write-failure.js';
@@ -40,6 +42,8 @@ export interface Services {
   readonly projects: ProjectsService;
   /** Actions; the query engine expands an action with actions.getForQuery(projectId, actionId). */
   readonly actions: ActionsService;
+  /** Event and property definitions, computed from stored events and persons. */
+  readonly definitions: DefinitionsService;
   /** Trends and funnels (and /query/) for a caller's project. */
   readonly queries: InsightQueryService;
   /** The one executor every analytical statement runs through (limits, query ids, cancel). */
@@ -149,6 +153,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     authenticator: new KeyAuthenticator(repositories.apiKeys, authenticatorOptions),
     projects,
     actions,
+    definitions: new DefinitionsService(access, new DefinitionsRepository(events, config.queryTimeoutSeconds)),
     queries,
     executor,
     results,

@@ -11,6 +11,7 @@ import { RouteIndex } from './route-index.js';
 import { actionRoutes } from './routes/actions.js';
 import { captureRoutes } from './routes/capture.js';
 import { dashboardRoutes } from './routes/dashboards.js';
+import { definitionRoutes } from './routes/definitions.js';
 import { healthRoutes } from './routes/health.js';
 import { identityRoutes } from './routes/identity.js';
 import { insightRoutes } from './routes/insights.js';
@@ -32,7 +33,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Long path segments reach the routes, which answer PostHog's 400 (a token is validated there).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     // Router-level refusals (a malformed %-escape, an over-long path segment) in PostHog's body too.
@@ -94,6 +96,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   identityRoutes(app, services);
   projectRoutes(app, services);
   actionRoutes(app, services);
+  definitionRoutes(app, services);
   queryRoutes(app, services);
   insightRoutes(app, services);
   dashboardRoutes(app, services);

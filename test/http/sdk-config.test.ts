@@ -124,6 +124,11 @@ describe.each(META_STORES)('SDK start-up endpoints on %s', (store) => {
       expect(malformed.statusCode).toBe(400);
       expect(malformed.json()).toEqual({ type: 'validation_error', code: 'invalid', detail: 'Invalid token', attr: null });
       expectCors(malformed);
+      // An over-long token is refused the same way, not by the router with a 414.
+      const overlong = await get(`/array/phc_${'x'.repeat(300)}/config`);
+      expect(overlong.statusCode).toBe(400);
+      expect(overlong.json()).toMatchObject({ type: 'validation_error', detail: 'Invalid token' });
+      expectCors(overlong);
 
       const project = (await t.request(owner.key, { method: 'POST', url: '/api/projects/', payload: { name: 'revoked' } })).json();
       expect((await get(`/array/${project.api_token}/config`)).statusCode).toBe(200);

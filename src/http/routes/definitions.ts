@@ -1,0 +1,67 @@
+// PostHog's read-only taxonomy: /api/projects/:project_id/event_definitions/ (list and one by id)
+// and /property_definitions/ (list), also under /api/environments/. The project id may be
+// `@current`. Everything is computed from stored events and persons (core/definitions/).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Services } from '../../services.js';
+import { principalOf } from '../auth.js';
+import { limitOffsetEnvelope, parseLimitOffset } from '../pagination.js';
+import { errorResponses, Paginated } from '../schemas/common.js';
+import { EventDefinition, EventDefinitionListQuery, PropertyDefinition, PropertyDefinitionListQuery } from '../schemas/definition.js';
+
+const CollectionParams = Type.Object({ project_id: Type.String() });
+const ItemParams = Type.Object({ project_id: Type.String(), id: Type.String() });
+
+const projectOf = (request: FastifyRequest) => (request.params as { project_id: string }).project_id;
+const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+function mountDefinitionRoutes(app: FastifyInstance, services: Services, prefix: string, tag: string) {
+  const { definitions } = services;
+  const siteUrl = services.config.siteUrl;
+  const tags = [tag];
+
+  app.get(`${prefix}/:project_id/event_definitions/`, {
+    config: { scope: 'event_definition:read' },
+    schema: {
+      tags,
+      summary: 'Event names seen in the project, by name',
+      params: CollectionParams,
+      querystring: EventDefinitionListQuery,
+      response: { 200: Paginated(EventDefinition), ...errorResponses },
+    },
+    handler: async (request) => {
+      const page = parseLimitOffset(request.query);
+      const { search } = request.query as { search?: string };
+      const { count, results } = await definitions.listEvents(principalOf(request), projectOf(request), search, page);
+      return limitOffsetEnvelope(request, siteUrl, page, count, results);
+    },
+  });
+
+  app.get(`${prefix}/:project_id/event_definitions/:id/`, {
+    config: { scope: 'event_definition:read' },
+    schema: { tags, summary: 'One event definition by its id', params: ItemParams, response: { 200: EventDefinition, ...errorResponses } },
+    handler: (request) => definitions.getEvent(principalOf(request), projectOf(request), idOf(request)),
+  });
+
+  app.get(`${prefix}/:project_id/property_definitions/`, {
+    config: { scope: 'property_definition:read' },
+    schema: {
+      tags,
+      summary: 'Property names seen on events or persons, with their types',
+      params: CollectionParams,
+      querystring: PropertyDefinitionListQuery,
+      response: { 200: Paginated(PropertyDefinition), ...errorResponses },
+    },
+    handler: async (request) => {
+      const page = parseLimitOffset(request.query);
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const { count, results } = await definitions.listProperties(principalOf(request), projectOf(request), query, page);
+      return limitOffsetEnvelope(request, siteUrl, page, count, results);
+    },
+  });
+}
+
+export function definitionRoutes(app: FastifyInstance, services: Services): void {
+  mountDefinitionRoutes(app, services, '/api/projects', 'definitions');
+  mountDefinitionRoutes(app, services, '/api/environments', 'definitions (environment paths)');
+}

@@ -1,0 +1,184 @@
+// The taxonomy reads: which event names and property keys a project's stored data holds. Hoglet
+// keeps no definitions table; each answer is one GROUP BY over the project's rows (team_id is
+// the first key of every table's order, so only that project's range is read).
+import { QueryTimeoutError } from '../../errors.js';
+import type { EventStore, QueryParams } from './event-store.js';
+import { TABLES } from './tables.js';
+
+export interface PageWindow {
+  limit: number;
+  offset: number;
+}
+
+/** One page of rows and how many rows there are in all (0 when the page is empty). */
+export interface CountedRows<Row> {
+  total: number;
+  rows: Row[];
+}
+
+export interface EventNameRow {
+  name: string;
+  /** ClickHouse DateTime64 text in UTC, e.g. "2024-05-01 10:00:00.000000". */
+  first_seen: string;
+  last_seen: string;
+}
+
+/**
+ * What a property's values were, one word per JSON value seen: a string that `datetimePattern`
+ * matches is 'datetime'; objects and arrays are 'structure'.
+ */
+export type ValueKind = 'number' | 'boolean' | 'string' | 'datetime' | 'null' | 'structure';
+
+export interface PropertyKeyRow {
+  name: string;
+  /** Every kind of value the key had (each once). */
+  kinds: ValueKind[];
+  /** Whether the key was seen on one of `seenOn`'s events; null when no events were named. */
+  seen: boolean | null;
+}
+
+/** Which keys a listing keeps; every part is bound as a parameter. */
+export interface PropertyKeyFilter {
+  /** Case-insensitive substring of the key. */
+  search: string | null;
+  excludeNames: readonly string[];
+  excludePrefixes: readonly string[];
+  requirePrefix: string | null;
+}
+
+export type PropertySource =
+  /** Keys of events' properties; `onlyEvents` keeps only those events' rows, `seenOn` fills `seen`. */
+  | { kind: 'event'; onlyEvents: readonly string[] | null; seenOn: readonly string[] | null }
+  /** Keys of each live person's latest properties. */
+  | { kind: 'person' };
+
+/** The kind of the raw JSON text of one value (`kv.2`). Literals only; the pattern is bound. */
+const VALUE_KIND_SQL = `multiIf(
+    startsWith(kv.2, '"'), if(match(kv.2, {datetime_pattern:String}), 'datetime', 'string'),
+    kv.2 IN ('true', 'false'), 'boolean',
+    kv.2 = 'null', 'null',
+    startsWith(kv.2, '{') OR startsWith(kv.2, '['), 'structure',
+    'number')`;
+
+interface TotalRow {
+  total: string | number;
+}
+
+export class DefinitionsRepository {
+  constructor(
+    private readonly store: EventStore,
+    private readonly timeoutSeconds: number,
+  ) {}
+
+  private get db(): string {
+    return this.store.layout.database;
+  }
+
+  /**
+   * Distinct event names with the first and last event time, ordered by name (byte order);
+   * `page` null reads them all.
+   */
+  async eventNames(teamId: number, search: string | null, page: PageWindow | null): Promise<CountedRows<EventNameRow>> {
+    const params: QueryParams = { team: teamId };
+    let where = 'team_id = {team:UInt64}';
+    if (search !== null) {
+      where += ' AND positionCaseInsensitiveUTF8(event, {search:String}) > 0';
+      params.search = search;
+    }
+    return this.counted<EventNameRow>(
+      `SELECT event AS name, toString(min(timestamp)) AS first_seen, toString(max(timestamp)) AS last_seen,
+              count() OVER () AS total
+       FROM ${this.db}.${TABLES.events}
+       WHERE ${where}
+       GROUP BY event
+       ORDER BY name`,
+      params,
+      page,
+    );
+  }
+
+  /**
+   * Distinct top-level property keys with the kinds of value each had, ordered by name (keys seen
+   * on `seenOn`'s events first, when events are named).
+   */
+  async propertyKeys(
+    teamId: number,
+    source: PropertySource,
+    filter: PropertyKeyFilter,
+    datetimePattern: string,
+    page: PageWindow,
+  ): Promise<CountedRows<PropertyKeyRow>> {
+    const params: QueryParams = { team: teamId, datetime_pattern: datetimePattern };
+    let rows: string;
+    let seen = 'NULL';
+    if (source.kind === 'event') {
+      rows = `SELECT event, properties FROM ${this.db}.${TABLES.events} WHERE team_id = {team:UInt64}`;
+      if (source.onlyEvents) {
+        rows += ' AND event IN {only_events:Array(String)}';
+        params.only_events = source.onlyEvents;
+      }
+      if (source.seenOn) {
+        seen = 'max(event IN {seen_on:Array(String)})';
+        params.seen_on = source.seenOn;
+      }
+    } else {
+      // The latest version of each person, deleted ones left out. Aggregates get names of their
+      // own: `argMax(properties, version) AS properties` would be read as an aggregate of itself.
+      rows = `SELECT latest_properties AS properties FROM (
+                SELECT id, argMax(properties, version) AS latest_properties, argMax(is_deleted, version) AS latest_deleted
+                FROM ${this.db}.${TABLES.persons}
+                WHERE team_id = {team:UInt64}
+                GROUP BY id
+              ) WHERE NOT latest_deleted`;
+    }
+
+    const conditions: string[] = [];
+    if (filter.search !== null) {
+      conditions.push('positionCaseInsensitiveUTF8(kv.1, {search:String}) > 0');
+      params.search = filter.search;
+    }
+    if (filter.excludeNames.length > 0) {
+      conditions.push('kv.1 NOT IN {exclude_names:Array(String)}');
+      params.exclude_names = filter.excludeNames;
+    }
+    if (filter.excludePrefixes.length > 0) {
+      conditions.push('NOT arrayExists(prefix -> startsWith(kv.1, prefix), {exclude_prefixes:Array(String)})');
+      params.exclude_prefixes = filter.excludePrefixes;
+    }
+    if (filter.requirePrefix !== null) {
+      conditions.push('startsWith(kv.1, {require_prefix:String})');
+      params.require_prefix = filter.requirePrefix;
+    }
+
+    const result = await this.counted<Omit<PropertyKeyRow, 'seen'> & { seen: number | string | null }>(
+      `SELECT kv.1 AS name, groupUniqArray(${VALUE_KIND_SQL}) AS kinds, ${seen} AS seen, count() OVER () AS total
+       FROM (${rows})
+       ARRAY JOIN JSONExtractKeysAndValuesRaw(properties) AS kv
+       ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
+       GROUP BY name
+       ORDER BY ${seen === 'NULL' ? '' : 'seen DESC, '}name`,
+      params,
+      page,
+    );
+    return {
+      total: result.total,
+      rows: result.rows.map((row) => ({ ...row, seen: row.seen === null ? null : Number(row.seen) > 0 })),
+    };
+  }
+
+  /** Runs a grouped SELECT that has a `total` window column, with the page's LIMIT and OFFSET. */
+  private async counted<Row>(sql: string, params: QueryParams, page: PageWindow | null): Promise<CountedRows<Row>> {
+    const paged = page ? `${sql}\nLIMIT {limit:UInt64} OFFSET {offset:UInt64}` : sql;
+    const allParams = page ? { ...params, limit: page.limit, offset: page.offset } : params;
+    let rows: (Row & TotalRow)[];
+    try {
+      rows = await this.store.query<Row & TotalRow>(paged, allParams, { lane: 'query', timeoutSeconds: this.timeoutSeconds });
+    } catch (error) {
+      // TIMEOUT_EXCEEDED: the scan ran past the query time limit.
+      if (String((error as { code?: unknown }).code ?? '') === '159') throw new QueryTimeoutError(this.timeoutSeconds);
+      throw error;
+    }
+    const total = rows[0] ? Number(rows[0].total) : 0;
+    return { total, rows: rows.map(({ total: _total, ...row }) => row as unknown as Row) };
+  }
+}
