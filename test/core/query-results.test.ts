@@ -3,7 +3,7 @@
 // cached results are held within a memory budget measured in size, not in number of entries.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QueryResults } from '../../src/core/queries/results.js';
-import { readInsightQuery } from '../../src/query/nodes/read-query.js';
+import { readInsightQuery } from '../../src/query/runners/registry.js';
 import type { ProjectRow } from '../../src/storage/meta/repositories/projects.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { ev, journeys } from '../helpers/journeys.js';

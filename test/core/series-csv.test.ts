@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { seriesCsv } from '../../src/core/insights/series-csv.js';
+import { readInsightQuery } from '../../src/query/runners/registry.js';
 import { parseCsv } from '../helpers/csv.js';
+
+const TREND = readInsightQuery({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }] });
+const FUNNEL = readInsightQuery({ kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: 'a' }, { kind: 'EventsNode', event: 'b' }] });
 
 
 const MAY = ['1-May-2024', '2-May-2024', '3-May-2024', '4-May-2024'];
@@ -39,7 +43,7 @@ describe('seriesCsv for trends', () => {
       series({ breakdown_value: 'Safari, iOS', compare_label: 'current', data: [1, 0, 2, 2], count: 5 }),
       series({ breakdown_value: 'Chrome', compare_label: 'previous', data: [2, 2, 1, 0], labels: APRIL, count: 5 }),
     ];
-    expect(parseCsv(seriesCsv(result, { title: 'Pageviews by browser' }))).toEqual([
+    expect(parseCsv(seriesCsv(result, TREND, { title: 'Pageviews by browser' }))).toEqual([
       ['Pageviews by browser'],
       ['series', ...MAY],
       ['$pageview - Chrome (current)', '0', '3', '4', '5'],
@@ -54,22 +58,22 @@ describe('seriesCsv for trends', () => {
       series({ label: 'signup', custom_name: 'Sign-ups', data: [1, 1, 1, 1] }),
       series({ label: 'purchase', action: { custom_name: '' }, data: [0, 0, 0, 1] }),
     ];
-    expect(parseCsv(seriesCsv(result, {})).map((row) => row[0])).toEqual(['series', 'Views', 'Sign-ups', 'purchase']);
+    expect(parseCsv(seriesCsv(result, TREND, {})).map((row) => row[0])).toEqual(['series', 'Views', 'Sign-ups', 'purchase']);
   });
 
   it('joins a multi-property breakdown value with "::"', () => {
-    const csv = seriesCsv([series({ breakdown_value: ['Chrome', 'US', null] })], { title: null });
+    const csv = seriesCsv([series({ breakdown_value: ['Chrome', 'US', null] })], TREND, { title: null });
     expect(parseCsv(csv)[1]![0]).toBe('$pageview - Chrome::US::');
   });
 
   it('quotes labels with commas, quotes and line breaks, and leaves null points empty', () => {
-    const csv = seriesCsv([series({ label: 'clicked "Buy",\nthen left', data: [1, null, 2.5, -3] })], {});
+    const csv = seriesCsv([series({ label: 'clicked "Buy",\nthen left', data: [1, null, 2.5, -3] })], TREND, {});
     expect(csv).toBe('series,1-May-2024,2-May-2024,3-May-2024,4-May-2024\r\n"clicked ""Buy"",\nthen left",1,,2.5,-3\r\n');
   });
 
   it('widens the header to the longest series, borrowing labels it lacks from later series', () => {
     const result = [series({ data: [1, 2], labels: MAY.slice(0, 2) }), series({ label: 'signup', labels: APRIL })];
-    expect(parseCsv(seriesCsv(result, {}))).toEqual([
+    expect(parseCsv(seriesCsv(result, TREND, {}))).toEqual([
       ['series', '1-May-2024', '2-May-2024', '29-Apr-2024', '30-Apr-2024'],
       ['$pageview', '1', '2', '', ''],
       ['signup', '0', '3', '4', '5'],
@@ -82,7 +86,7 @@ describe('seriesCsv for trends', () => {
       { label: '$pageview', action: { custom_name: 'Views' }, aggregated_value: 2.5, breakdown_value: 'Firefox' },
       { label: 'signup', aggregated_value: 0, data: [] },
     ];
-    expect(parseCsv(seriesCsv(result, { title: 'Totals' }))).toEqual([
+    expect(parseCsv(seriesCsv(result, TREND, { title: 'Totals' }))).toEqual([
       ['Totals'],
       ['series', 'value'],
       ['Views - Chrome', '7'],
@@ -95,7 +99,7 @@ describe('seriesCsv for trends', () => {
 describe('seriesCsv for funnels', () => {
   it('writes one row per step, numbered from 1, with conversion times', () => {
     const result = [step(0), step(1, { custom_name: 'Signed up' }), step(2)];
-    expect(parseCsv(seriesCsv(result, {}))).toEqual([
+    expect(parseCsv(seriesCsv(result, FUNNEL, {}))).toEqual([
       ['step', 'name', 'count', 'average_conversion_time', 'median_conversion_time'],
       ['1', 'event_0', '100', '', ''],
       ['2', 'Signed up', '60', '61.5', '30'],
@@ -108,7 +112,7 @@ describe('seriesCsv for funnels', () => {
       [step(0, { breakdown_value: ['Chrome'] }), step(1, { breakdown_value: ['Chrome'] })],
       [step(0, { breakdown_value: ['Safari', 'iOS'], count: 10 }), step(1, { breakdown_value: ['Safari', 'iOS'], count: 4 })],
     ];
-    expect(parseCsv(seriesCsv(result, { title: 'Signup funnel' }))).toEqual([
+    expect(parseCsv(seriesCsv(result, FUNNEL, { title: 'Signup funnel' }))).toEqual([
       ['Signup funnel'],
       ['step', 'breakdown_value', 'name', 'count', 'average_conversion_time', 'median_conversion_time'],
       ['1', 'Chrome', 'event_0', '100', '', ''],
@@ -122,10 +126,13 @@ describe('seriesCsv for funnels', () => {
 describe('seriesCsv for other results', () => {
   it('writes only the header for a result it does not recognise', () => {
     for (const result of [null, undefined, [], {}, 'text', [1, 2], [{ foo: 1 }], { results: [] }]) {
-      expect(seriesCsv(result, {})).toBe('series\r\n');
+      for (const query of [TREND, FUNNEL, null]) expect(seriesCsv(result, query, {})).toBe('series\r\n');
     }
-    expect(seriesCsv(null, { title: 'Empty insight' })).toBe('Empty insight\r\nseries\r\n');
-    expect(seriesCsv(null, { title: '' })).toBe('series\r\n');
+    // A funnel's steps read as the header alone when the insight is a trend, and the other way round.
+    expect(seriesCsv([step(0)], TREND, {})).toBe('series\r\n');
+    expect(seriesCsv([series({})], FUNNEL, {})).toBe('series\r\n');
+    expect(seriesCsv(null, TREND, { title: 'Empty insight' })).toBe('Empty insight\r\nseries\r\n');
+    expect(seriesCsv(null, TREND, { title: '' })).toBe('series\r\n');
   });
 });
 
@@ -139,7 +146,7 @@ describe('seriesCsv against spreadsheet formula injection', () => {
       series({ label: '\rcmd' }),
       series({ label: 'safe = fine' }),
     ];
-    const rows = parseCsv(seriesCsv(result, { title: '=1+1' }));
+    const rows = parseCsv(seriesCsv(result, TREND, { title: '=1+1' }));
     expect(rows[0]).toEqual(["'=1+1"]);
     expect(rows.slice(2).map((row) => row[0])).toEqual([
       '\'=HYPERLINK("https://evil.example","open")',
@@ -154,7 +161,7 @@ describe('seriesCsv against spreadsheet formula injection', () => {
   });
 
   it('still quotes a prefixed cell that needs quoting', () => {
-    const csv = seriesCsv([series({ label: '=A1,"x"' })], {});
+    const csv = seriesCsv([series({ label: '=A1,"x"' })], TREND, {});
     expect(csv.split('\r\n')[1]).toBe('"\'=A1,""x""",0,3,4,5');
   });
 });

@@ -210,13 +210,16 @@ describe.each(META_STORES)('insight results and refresh modes on %s', (store) =>
     expect((await retrieve(insight.id)).result).toBeNull();
   });
 
-  it('legacy filters are calculated too, and kinds not calculated yet keep a null result', async () => {
+  it('legacy filters are calculated too (trends, retention), and kinds not calculated yet keep a null result', async () => {
     const legacy = await create(null, { filters: { insight: 'TRENDS', events: [{ id: '$pageview', math: 'dau' }], date_from: '2024-01-01', date_to: '2024-01-03' } });
     expect(legacy.query).toBeNull();
     expect(legacy.filters).toEqual({ insight: 'TRENDS', events: [{ id: '$pageview', math: 'dau' }], date_from: '2024-01-01', date_to: '2024-01-03' });
     expect((await retrieve(legacy.id, '?refresh=blocking')).result[0].data).toEqual([1, 2, 0]);
-    const retention = await create({ kind: 'InsightVizNode', source: { kind: 'RetentionQuery', retentionFilter: { period: 'Day' } } });
-    expect(await retrieve(retention.id, '?refresh=blocking')).toMatchObject({ result: null, query_status: null });
+    const legacyRetention = await create(null, { filters: { insight: 'RETENTION', target_entity: { id: '$pageview', type: 'events' }, date_to: '2024-01-03', total_intervals: 3 } });
+    expect((await retrieve(legacyRetention.id, '?refresh=blocking')).result.map((row: { values: { count: number }[] }) => row.values.map((v) => v.count)))
+      .toEqual([[1, 1, 0], [2, 0, 0], [0, 0, 0]]);
+    const paths = await create({ kind: 'InsightVizNode', source: { kind: 'PathsQuery', pathsFilter: {} } });
+    expect(await retrieve(paths.id, '?refresh=blocking')).toMatchObject({ result: null, query_status: null });
   });
 
   it('refuses a refresh mode it does not know', async () => {

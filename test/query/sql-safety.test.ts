@@ -7,9 +7,7 @@ import type { Query } from '../../src/query/ast/nodes.js';
 import type { QueryContext } from '../../src/query/context.js';
 import { QueryExecutor, QueryRun } from '../../src/query/execute.js';
 import { EMPTY_GROUP } from '../../src/query/nodes/read-properties.js';
-import { readInsightQuery } from '../../src/query/nodes/read-query.js';
-import type { InsightQuery } from '../../src/query/nodes/schema.js';
-import { RUNNERS } from '../../src/query/runners/registry.js';
+import { KINDS, kindOf, readInsightQuery } from '../../src/query/runners/registry.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { ev, journeys } from '../helpers/journeys.js';
 
@@ -36,31 +34,8 @@ class RecordingRun extends QueryRun {
   }
 }
 
-/** Representative queries, each with the value placed where a request can put text. */
-const SHAPES: Record<string, (v: string) => unknown> = {
-  'trend total by event name': (v) => trends([{ kind: 'EventsNode', event: v }]),
-  'trend dau with event property filter': (v) => trends([{ kind: 'EventsNode', event: '$pageview', math: 'dau', properties: [{ key: v, value: v, operator: 'exact', type: 'event' }] }]),
-  'trend with person property filters': (v) => trends([{ kind: 'EventsNode', event: '$pageview' }], { properties: [{ key: v, value: v, operator: 'icontains', type: 'person' }, { key: v, value: [v, v], operator: 'is_not', type: 'person' }] }),
-  'trend with event breakdown': (v) => trends([{ kind: 'EventsNode', event: '$pageview' }], { breakdownFilter: { breakdown: v, breakdown_type: 'event' } }),
-  'trend with person breakdown and sum': (v) => trends([{ kind: 'EventsNode', event: v, math: 'sum', math_property: v }], { breakdownFilter: { breakdown: v, breakdown_type: 'person' } }),
-  'trend weekly active': (v) => trends([{ kind: 'EventsNode', event: v, math: 'weekly_active' }]),
-  'trend unique groups': (v) => trends([{ kind: 'EventsNode', event: v, math: 'unique_group', math_group_type_index: 2 }]),
-  'trend with histogram breakdown': (v) => trends([{ kind: 'EventsNode', event: v, properties: [{ key: v, value: v }] }], { breakdownFilter: { breakdown: v, breakdown_histogram_bin_count: 5 } }),
-  'trend count per actor': (v) => trends([{ kind: 'EventsNode', event: v, math: 'p90_count_per_actor', properties: [{ key: v, value: v, operator: 'not_icontains' }] }]),
-  'trend first time for user': (v) => trends([{ kind: 'EventsNode', event: v, math: 'first_time_for_user', properties: [{ key: v, operator: 'is_set' }] }]),
-  'funnel steps with a property step and breakdown': (v) => funnel([{ kind: 'EventsNode', event: v }, { kind: 'EventsNode', event: v, properties: [{ key: v, value: v }] }], { breakdownFilter: { breakdown: v } }),
-  'funnel with exclusion, strict': (v) => funnel([{ kind: 'EventsNode', event: v }, { kind: 'EventsNode', event: 'b' }], { funnelsFilter: { funnelOrderType: 'strict', exclusions: [{ kind: 'EventsNode', event: `not ${String(v)}`, funnelFromStep: 0, funnelToStep: 1 }] } }),
-  'funnel trends by person property': (v) => funnel([{ kind: 'EventsNode', event: v }, { kind: 'EventsNode', event: v }], { funnelsFilter: { funnelVizType: 'trends' }, properties: [{ key: v, value: v, type: 'person', operator: 'not_icontains' }] }),
-  'trend date filter': (v) => trends([{ kind: 'EventsNode', event: v, properties: [{ key: v, value: '2024-01-01', operator: 'is_date_after' }] }]),
-};
-
-function funnel(series: unknown[], extra: Record<string, unknown> = {}) {
-  return { kind: 'FunnelsQuery', series, dateRange: { date_from: '2024-01-01', date_to: '2024-01-07' }, ...extra };
-}
-
-function trends(series: unknown[], extra: Record<string, unknown> = {}) {
-  return { kind: 'TrendsQuery', series, dateRange: { date_from: '2024-01-01', date_to: '2024-01-07' }, ...extra };
-}
+/** Every kind's representative queries, each with the value placed where a request can put text. */
+const SHAPES = Object.values(KINDS).flatMap((kind) => Object.entries(kind.safetyShapes));
 
 describe('compiled SQL', () => {
   let t: TestApp;
@@ -83,13 +58,13 @@ describe('compiled SQL', () => {
   afterAll(() => t.close());
 
   async function compile(json: unknown) {
-    const query = readInsightQuery(json) as InsightQuery;
+    const query = readInsightQuery(json as never);
     const run = new RecordingRun(executor, who.projectId);
-    await (RUNNERS[query.kind] as { run(q: InsightQuery, c: QueryContext, r: QueryRun): Promise<unknown> }).run(query, context, run);
+    await kindOf(query).run(query, context, run);
     return run.printed;
   }
 
-  for (const [name, shape] of Object.entries(SHAPES)) {
+  for (const [name, shape] of SHAPES) {
     it(`${name}: the same SQL text for every value, the value only in parameters`, async () => {
       const benign = await compile(shape('harmless'));
       expect(benign.map((p) => p.sql)).toMatchSnapshot();

@@ -5,14 +5,10 @@ import { jsonDepth } from '../json-depth.js';
 
 /** How deeply stored JSON (filters, query nodes, tile layouts) may nest. */
 export const MAX_JSON_DEPTH = 64;
-import { funnelsQueryFromFilters, trendsQueryFromFilters } from '../../query/nodes/legacy-filters.js';
 import { isObject, type JsonObject } from '../../query/nodes/read-json.js';
 import { readProperties } from '../../query/nodes/read-properties.js';
-import { readInsightQuery } from '../../query/nodes/read-query.js';
 import type { InsightQuery } from '../../query/nodes/schema.js';
-
-/** Insight kinds Hoglet calculates, as query sources and as legacy `filters.insight`. */
-const CALCULATED_SOURCES = new Set(['TrendsQuery', 'FunnelsQuery']);
+import { isCalculatedKind, kindOfLegacyInsight, readInsightQuery } from '../../query/runners/registry.js';
 
 /** Query kinds an insight may store; the ones not calculated yet are kept and shown as sent. */
 export const STORABLE_QUERY_KINDS = new Set([
@@ -24,7 +20,7 @@ export const INSIGHT_SOURCE_KINDS = new Set(['TrendsQuery', 'FunnelsQuery', 'Ret
 /** The calculated source of a stored query node, or null when it is not one Hoglet calculates. */
 function calculatedSource(query: JsonObject): JsonObject | null {
   const source = query.kind === 'InsightVizNode' && isObject(query.source) ? query.source : query;
-  return typeof source.kind === 'string' && CALCULATED_SOURCES.has(source.kind) ? source : null;
+  return isCalculatedKind(source.kind) ? source : null;
 }
 
 /** The legacy insight kind of a filters dict: `insight`, or TRENDS when it names series. */
@@ -35,7 +31,7 @@ function legacyKind(filters: JsonObject): string | null {
 
 /**
  * Validates what a client stores, so that a saved insight that Hoglet calculates always can be:
- * a calculated query kind must pass the query reader, legacy TRENDS/FUNNELS filters must convert.
+ * a calculated query kind must pass the query reader, legacy filters of a calculated kind must convert.
  */
 export function checkStoredQuery(query: JsonObject | null, filters: JsonObject | null): void {
   if (query) {
@@ -47,10 +43,9 @@ export function checkStoredQuery(query: JsonObject | null, filters: JsonObject |
 }
 
 function convertFilters(filters: JsonObject): InsightQuery | null {
-  const kind = legacyKind(filters);
-  if (kind === 'TRENDS') return trendsQueryFromFilters(filters);
-  if (kind === 'FUNNELS') return funnelsQueryFromFilters(filters);
-  return null;
+  const name = legacyKind(filters);
+  const kind = name === null ? null : kindOfLegacyInsight(name);
+  return kind ? kind.fromFilters(filters) : null;
 }
 
 /** The query an insight calculates, or null when its kind is not calculated (yet). */

@@ -21,6 +21,7 @@ import { rememberJson } from '../raw-json.js';
 import type { QueryContext } from '../../query/context.js';
 import { definitionsOf } from '../../query/cache/context-key.js';
 import type { InsightQuery } from '../../query/nodes/schema.js';
+import { kindOf } from '../../query/runners/registry.js';
 import type { CachedEntry, QueryCacheRepository, QueryStatusRow } from '../../storage/meta/repositories/query-cache.js';
 import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
 import { BackgroundQueue } from './background-queue.js';
@@ -208,7 +209,7 @@ export class QueryResults {
 
   private async isFresh(entry: CachedEntry, query: InsightQuery, lazy: boolean): Promise<boolean> {
     const times = { lastRefresh: Date.parse(entry.last_refresh), rangeTo: entry.range_to === null ? null : Date.parse(entry.range_to) };
-    if (isStaleByClock(times, query.interval, this.clock(), lazy)) return false;
+    if (isStaleByClock(times, kindOf(query).cachePolicy(query).interval, this.clock(), lazy)) return false;
     const day = (text: string | null) => (text === null ? null : text.slice(0, 10));
     return !(await this.cache.writtenSince(entry.team_id, day(entry.range_from), day(entry.range_to), entry.computed_at));
   }
@@ -226,6 +227,7 @@ export class QueryResults {
 
   private async calculateAndStore(request: ResolvedRequest, handle: RunHandle): Promise<CalculatedResponse> {
     const { project, query, key } = request;
+    const policy = kindOf(query).cachePolicy(query);
     const computedAt = this.clock();
     const outcome = await this.queries.runInProject(project, query, { clientQueryId: handle.runId, context: request.context, signal: handle.signal });
     const lastRefresh = this.clock();
@@ -238,20 +240,19 @@ export class QueryResults {
       extra: outcome.extra,
       timezone: outcome.timezone,
       last_refresh: iso(lastRefresh),
-      cache_target_age: iso(cacheTargetAge(lastRefresh, query.interval)),
+      cache_target_age: iso(cacheTargetAge(lastRefresh, policy.interval)),
       next_allowed_client_refresh: iso(
-        nextAllowedClientRefresh(lastRefresh, query.interval, Number.isFinite(rangeFrom) && Number.isFinite(rangeTo) ? rangeTo - rangeFrom : null),
+        nextAllowedClientRefresh(lastRefresh, policy.interval, Number.isFinite(rangeFrom) && Number.isFinite(rangeTo) ? rangeTo - rangeFrom : null),
       ),
       timings: outcome.timings,
     };
-    const readsFromStart = query.dateRange.date_from?.trim() === 'all' || (query.kind === 'TrendsQuery' && query.compareFilter !== null);
     await this.cache.put({
       cache_key: key,
       team_id: project.id,
       response: JSON.stringify(response),
       last_refresh: response.last_refresh,
       computed_at: iso(computedAt),
-      range_from: readsFromStart || !Number.isFinite(rangeFrom) ? null : iso(rangeFrom - INTERVAL_SLACK_MS[query.interval]),
+      range_from: policy.readsFromStart || !Number.isFinite(rangeFrom) ? null : iso(rangeFrom - INTERVAL_SLACK_MS[policy.interval]),
       range_to: Number.isFinite(rangeTo) ? iso(rangeTo) : null,
     });
     return response;

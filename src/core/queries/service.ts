@@ -9,11 +9,13 @@ import type { ActionsService } from '../actions/service.js';
 import type { Principal } from '../auth/principal.js';
 import { readSettings } from '../projects/view.js';
 import type { ActionDefinition, QueryContext } from '../../query/context.js';
-import type { QueryExecutor, QueryRun } from '../../query/execute.js';
+import type { QueryExecutor } from '../../query/execute.js';
 import { readProperties } from '../../query/nodes/read-properties.js';
 import type { InsightQuery } from '../../query/nodes/schema.js';
 import { funnelActors } from '../../query/runners/funnels/runner.js';
-import { RUNNERS } from '../../query/runners/registry.js';
+import { kindOf } from '../../query/runners/registry.js';
+import type { ActorsRequest } from '../../query/actors/read.js';
+import { ValidationError } from '../../errors.js';
 import type { FunnelsQuery } from '../../query/nodes/schema.js';
 import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
 
@@ -32,6 +34,17 @@ export interface QueryOutcome {
   readonly lastRefresh: string;
   readonly timings: { k: string; t: number }[];
   readonly clientQueryId: string;
+}
+
+export interface ActorsOutcome {
+  readonly columns: readonly string[];
+  readonly results: readonly unknown[][];
+  readonly hasMore: boolean;
+  readonly limit: number;
+  readonly offset: number;
+  readonly timezone: string;
+  readonly lastRefresh: string;
+  readonly timings: { k: string; t: number }[];
 }
 
 export interface RunOptions {
@@ -72,7 +85,7 @@ export class InsightQueryService {
     const context = options.context ? { ...options.context, now: this.clock() } : await this.contextOf(project, query);
     const run = this.executor.start(project.id, clientQueryId, options.signal);
     const started = performance.now();
-    const output = (await (RUNNERS[query.kind] as { run(q: InsightQuery, c: QueryContext, r: QueryRun): Promise<unknown> }).run(query, context, run)) as Record<string, unknown>;
+    const output = await kindOf(query).run(query, context, run);
     const { results, hasMore, ...extra } = output;
     return {
       results,
@@ -85,6 +98,34 @@ export class InsightQueryService {
         { k: '.', t: Math.round(performance.now() - started) / 1000 },
       ],
       clientQueryId,
+    };
+  }
+
+  /**
+   * The actors behind one number of an insight (PostHog's ActorsQuery / InsightActorsQuery):
+   * always calculated, never cached, as PostHog runs them.
+   */
+  async actors(project: ProjectRow, request: ActorsRequest, clientQueryId: string = randomUUID()): Promise<ActorsOutcome> {
+    const kind = kindOf(request.source);
+    if (!kind.actors) throw new ValidationError(`Listing the actors of a ${request.source.kind} is not supported yet.`, 'query.source.kind', 'invalid_choice');
+    const context = await this.contextOf(project, request.source);
+    const run = this.executor.start(project.id, clientQueryId);
+    const started = performance.now();
+    const output = await kind.actors(request.source, request.target, context, run, { limit: request.limit, offset: request.offset });
+    const picked = request.select?.map((column, i) => {
+      const at = output.columns.indexOf(column);
+      if (at < 0) throw new ValidationError(`Column "${column.slice(0, 100)}" is not available here; choose from ${output.columns.join(', ')}.`, `query.select[${i}]`);
+      return at;
+    });
+    return {
+      columns: request.select ?? output.columns,
+      results: picked ? output.results.map((row) => picked.map((at) => row[at])) : output.results,
+      hasMore: output.hasMore,
+      limit: request.limit,
+      offset: request.offset,
+      timezone: context.project.timezone,
+      lastRefresh: context.now.toUTC().toISO()!,
+      timings: [...run.statements.map((s, i) => ({ k: `./query_${i}`, t: s.ms / 1000 })), { k: '.', t: Math.round(performance.now() - started) / 1000 }],
     };
   }
 
@@ -119,10 +160,7 @@ export class InsightQueryService {
    */
   async contextOf(project: ProjectRow, query: InsightQuery): Promise<QueryContext> {
     const clock = this.clockOf(project);
-    const actionIds = [...new Set(query.series.filter((s) => s.kind === 'ActionsNode').map((s) => (s as { id: number }).id))];
-    if (query.kind === 'FunnelsQuery') {
-      for (const exclusion of query.funnelsFilter.exclusions) if (exclusion.id !== undefined) actionIds.push(exclusion.id);
-    }
+    const actionIds = [...new Set(kindOf(query).actionIds(query))];
     const actions = new Map<number, ActionDefinition>();
     const found = await Promise.all(actionIds.map((id) => this.actions.getForQuery(project.id, id)));
     for (const action of found) if (action) actions.set(action.id, action as ActionDefinition);

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { InsightInput } from '../../core/insights/input.js';
 import { parseInsightListParams } from '../../core/insights/list-params.js';
+import { insightQueryOf } from '../../core/insights/query-of.js';
 import { seriesCsv } from '../../core/insights/series-csv.js';
 import type { InsightReader } from '../../core/insights/service.js';
 import { ValidationError } from '../../errors.js';
@@ -112,7 +113,7 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
     handler: async (request, reply) => {
       const reader = await readerOf(request);
       const insight = await insights.get(reader, idOf(request), { refresh: refreshOf(request), fromDashboard: fromDashboardOf(request) });
-      return sendCsv(reply, seriesCsv(insight.result, { title: insight.name || insight.derived_name || insight.short_id }));
+      return sendCsv(reply, seriesCsv(insight.result, insightQueryOf(insight.query, insight.filters), { title: insight.name || insight.derived_name || insight.short_id }));
     },
   });
 

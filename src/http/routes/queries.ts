@@ -1,15 +1,17 @@
-// Analytical queries: PostHog's modern POST /query/ and the legacy /insights/trend/ and
-// /insights/funnel/ calculation endpoints (JSON body, or the same fields in the query string).
+// Analytical queries: PostHog's modern POST /query/ and the legacy /insights/trend/,
+// /insights/funnel/ and /insights/retention/ calculation endpoints (JSON body, or the same fields in the query string).
 // Legacy filters are converted to the query node at the edge; only the node is ever run.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { responseBody } from '../../core/queries/results.js';
 import { parseRefreshMode } from '../../query/cache/policy.js';
-import { NO_HOGQL, type QueryOutcome } from '../../core/queries/service.js';
-import { filtersFromQueryString, funnelsQueryFromFilters, trendsQueryFromFilters } from '../../query/nodes/legacy-filters.js';
+import { NO_HOGQL, type ActorsOutcome, type QueryOutcome } from '../../core/queries/service.js';
+import { isActorsQuery, readActorsQuery } from '../../query/actors/read.js';
+import { filtersFromQueryString } from '../../query/nodes/legacy-filters.js';
 import { isObject } from '../../query/nodes/read-json.js';
-import { readFunnelsQuery, readInsightQuery } from '../../query/nodes/read-query.js';
+import { readFunnelsQuery } from '../../query/nodes/read-query.js';
+import { KINDS, readInsightQuery } from '../../query/runners/registry.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
 import { linkTo, parseLimitOffset } from '../pagination.js';
@@ -37,6 +39,27 @@ function legacyResponse(outcome: QueryOutcome) {
     next: null,
     hogql: NO_HOGQL,
     timings: outcome.timings,
+  };
+}
+
+/** PostHog's ActorsQueryResponse: rows of [actor, ...the kind's columns], paged. */
+function actorsResponse(outcome: ActorsOutcome, clientQueryId: string | null) {
+  return {
+    results: outcome.results,
+    columns: outcome.columns,
+    types: null,
+    hasMore: outcome.hasMore,
+    limit: outcome.limit,
+    offset: outcome.offset,
+    missing_actors_count: 0,
+    hogql: NO_HOGQL,
+    timings: outcome.timings,
+    is_cached: false,
+    last_refresh: outcome.lastRefresh,
+    timezone: outcome.timezone,
+    query_status: null,
+    error: null,
+    client_query_id: clientQueryId,
   };
 }
 
@@ -75,6 +98,12 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
     schema: { tags, params: Params, body: QueryBody, response: { 200: AnyObject, 202: AnyObject, ...errorResponses } },
     handler: async (request, reply) => {
       const body = request.body as { query: unknown; client_query_id?: string; refresh?: unknown; async?: unknown };
+      if (isActorsQuery(body.query)) {
+        const actorsRequest = readActorsQuery(body.query, 'query');
+        const { project } = await services.insights.reader(principalOf(request), projectOf(request));
+        const outcome = await queries.actors(project, actorsRequest, body.client_query_id);
+        return actorsResponse(outcome, body.client_query_id ?? null);
+      }
       const query = readInsightQuery(body.query, 'query');
       const mode = body.refresh === undefined && body.async === true ? 'async' : parseRefreshMode(body.refresh, 'blocking');
       const { project } = await services.insights.reader(principalOf(request), projectOf(request));
@@ -114,23 +143,18 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
     },
   });
 
-  for (const method of ['GET', 'POST'] as const) {
-    app.route({
-      method,
-      url: `${prefix}/:project_id/insights/trend/`,
-      config: { scope: 'insight:read' },
-      schema: { tags, params: Params, ...(method === 'POST' ? { body: AnyObject } : {}), response: { 200: AnyObject, ...errorResponses } },
-      handler: async (request) =>
-        legacyResponse(await queries.run(principalOf(request), projectOf(request), trendsQueryFromFilters(legacyFilters(request)))),
-    });
-    app.route({
-      method,
-      url: `${prefix}/:project_id/insights/funnel/`,
-      config: { scope: 'insight:read' },
-      schema: { tags, params: Params, ...(method === 'POST' ? { body: AnyObject } : {}), response: { 200: AnyObject, ...errorResponses } },
-      handler: async (request) =>
-        legacyResponse(await queries.run(principalOf(request), projectOf(request), funnelsQueryFromFilters(legacyFilters(request)))),
-    });
+  // PostHog's legacy calculation endpoints, one per kind: /insights/trend/, /insights/funnel/...
+  for (const kind of Object.values(KINDS)) {
+    for (const method of ['GET', 'POST'] as const) {
+      app.route({
+        method,
+        url: `${prefix}/:project_id/insights/${kind.legacyEndpoint}/`,
+        config: { scope: 'insight:read' },
+        schema: { tags, params: Params, ...(method === 'POST' ? { body: AnyObject } : {}), response: { 200: AnyObject, ...errorResponses } },
+        handler: async (request) =>
+          legacyResponse(await queries.run(principalOf(request), projectOf(request), kind.fromFilters(legacyFilters(request)))),
+      });
+    }
   }
 
   // Where a funnel step's converted_people_url / dropped_people_url lead.

@@ -5,7 +5,9 @@ export {
   DEFAULT_DATE_FROM_DAYS,
   EARLIEST_TIMESTAMP_FLOOR,
   NO_EVENTS_LOOKBACK_DAYS,
+  resolveDateFrom,
   resolveDateRange,
+  resolveDateTo,
   useStartOfInterval,
 } from './date-range.js';
 export { formatBucketDay, formatBucketLabel, formatSqlDateTime, formatWeekSpan } from './labels.js';

@@ -1,10 +1,11 @@
-// Validates a modern query node (TrendsQuery, FunnelsQuery, or an InsightVizNode around one) and
-// fills PostHog's defaults, so runners receive complete, typed input.
+// Validates modern query nodes (TrendsQuery, FunnelsQuery, and the parts kinds share: series,
+// date ranges, breakdowns) and fills PostHog's defaults, so runners receive complete, typed input.
+// Which reader a node goes to is the registry's business (runners/registry.ts).
 import {
   BREAKDOWN_ATTRIBUTIONS, BREAKDOWN_TYPES, DISPLAYS, FUNNEL_ORDER_TYPES, FUNNEL_VIZ_TYPES, FUNNEL_WINDOW_UNITS,
   GROUP_CAPABLE_MATHS, INTERVALS, MATHS, PROPERTY_MATHS,
   type BreakdownFilter, type CompareFilter, type DateRange, type FormulaNode, type FunnelExclusion, type FunnelsQuery,
-  type InsightQuery, type SeriesNode, type TrendsQuery,
+  type SeriesNode, type TrendsQuery,
 } from './schema.js';
 import {
   fail, join, readArray, readBoolean, readChoice, readObject, readOptionalInteger, readOptionalObject,
@@ -19,20 +20,6 @@ import { parseFormula } from '../runners/trends/formula.js';
 const MAX_SERIES = 50;
 const MAX_FUNNEL_STEPS = 40;
 const NAME_LENGTH = 400;
-
-export function readInsightQuery(value: Json, path = 'query'): InsightQuery {
-  const node = readObject(value, path);
-  switch (node.kind) {
-    case 'InsightVizNode':
-      return readInsightQuery(node.source, join(path, 'source'));
-    case 'TrendsQuery':
-      return readTrendsQuery(node, path);
-    case 'FunnelsQuery':
-      return readFunnelsQuery(node, path);
-    default:
-      return fail(join(path, 'kind'), `Query kind "${String(node.kind).slice(0, 50)}" is not supported here; use TrendsQuery, FunnelsQuery or an InsightVizNode around one.`, 'invalid_choice');
-  }
-}
 
 export function readTrendsQuery(node: JsonObject, path: string): TrendsQuery {
   const filter = readOptionalObject(node.trendsFilter, join(path, 'trendsFilter')) ?? {};
@@ -54,7 +41,7 @@ export function readTrendsQuery(node: JsonObject, path: string): TrendsQuery {
       smoothingIntervals: readOptionalInteger(filter.smoothingIntervals, join(filterPath, 'smoothingIntervals'), 1, 366) ?? 1,
     }),
     // No default limit here: trends' default depends on the display (25, or 250 for WorldMap).
-    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), null, true),
+    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), { defaultLimit: null, histograms: true }),
     compareFilter: readCompareFilter(node.compareFilter, join(path, 'compareFilter')),
   });
 }
@@ -87,7 +74,7 @@ export function readFunnelsQuery(node: JsonObject, path: string): FunnelsQuery {
       breakdownAttributionValue: readOptionalInteger(filter.breakdownAttributionValue, join(filterPath, 'breakdownAttributionValue'), 0, steps - 1),
       binCount: readOptionalInteger(filter.binCount, join(filterPath, 'binCount'), 1, 90),
     }),
-    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), 10, false),
+    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), { defaultLimit: 10 }),
     ...readAggregationGroup(node, path),
   });
 }
@@ -160,7 +147,7 @@ function checkGroupMaths(series: readonly SeriesNode[], path: string): void {
   });
 }
 
-function readDateRange(value: Json, path: string): DateRange {
+export function readDateRange(value: Json, path: string): DateRange {
   const range = readOptionalObject(value, path) ?? {};
   return Object.freeze({
     date_from: readDate(range.date_from, join(path, 'date_from'), true),
@@ -184,8 +171,23 @@ function readDate(value: Json, path: string, allowAll: boolean): string | null {
 /** PostHog sets no bound; every event is compared with the bins, so Hoglet keeps them to 100. */
 const MAX_HISTOGRAM_BINS = 100;
 
-function readBreakdownFilter(value: Json, path: string, defaultLimit: number | null, histograms: boolean): BreakdownFilter | null {
-  const filter = readOptionalObject(value, path);
+export interface BreakdownReading {
+  /** breakdown_limit when none is sent (null: the kind decides later). */
+  readonly defaultLimit: number | null;
+  /** The kind bins numeric breakdowns (breakdown_histogram_bin_count). */
+  readonly histograms?: boolean;
+  /** A `breakdowns` list of one item means that single breakdown. */
+  readonly oneItemList?: boolean;
+}
+
+export function readBreakdownFilter(value: Json, path: string, reading: BreakdownReading): BreakdownFilter | null {
+  const { defaultLimit, histograms = false, oneItemList = false } = reading;
+  let filter = readOptionalObject(value, path);
+  // Retention reads PostHog's list form with one item as the single breakdown it means.
+  if (filter && oneItemList && Array.isArray(filter.breakdowns) && filter.breakdowns.length === 1 && (filter.breakdown === undefined || filter.breakdown === null)) {
+    const item = readObject(filter.breakdowns[0], join(join(path, 'breakdowns'), 0));
+    filter = { ...filter, breakdowns: undefined, breakdown: item.property, breakdown_type: item.type, breakdown_group_type_index: item.group_type_index };
+  }
   // Fields that would change the answer and that Hoglet does not implement: refused, never ignored.
   if (filter && Array.isArray(filter.breakdowns) && filter.breakdowns.length > 0) {
     fail(join(path, 'breakdowns'), 'Breakdowns by several properties are not supported yet; give one property in breakdown.');

@@ -166,5 +166,36 @@ export interface FunnelsQuery {
   readonly aggregation_group_type_index?: number;
 }
 
-export type InsightQuery = TrendsQuery | FunnelsQuery;
+export const RETENTION_PERIODS = ['Hour', 'Day', 'Week', 'Month'] as const;
+export type RetentionPeriod = (typeof RETENTION_PERIODS)[number];
+export const RETENTION_TYPES = ['retention_recurring', 'retention_first_time', 'retention_first_ever_occurrence'] as const;
+export type RetentionType = (typeof RETENTION_TYPES)[number];
+
+/** A retention entity (PostHog's RetentionEntity): an event (null = any event) or an action. */
+export type RetentionEntity =
+  | { readonly kind: 'EventsNode'; readonly event: string | null; readonly name: string | null; readonly custom_name: string | null; readonly properties: Properties }
+  | { readonly kind: 'ActionsNode'; readonly id: number; readonly name: string | null; readonly custom_name: string | null; readonly properties: Properties };
+
+export interface RetentionFilter {
+  readonly period: RetentionPeriod;
+  readonly totalIntervals: number;
+  readonly targetEntity: RetentionEntity;
+  readonly returningEntity: RetentionEntity;
+  readonly retentionType: RetentionType;
+  readonly cumulative: boolean;
+  readonly minimumOccurrences: number;
+}
+
+export interface RetentionQuery {
+  readonly kind: 'RetentionQuery';
+  readonly dateRange: DateRange;
+  readonly properties: Properties;
+  readonly filterTestAccounts: boolean;
+  readonly retentionFilter: RetentionFilter;
+  readonly breakdownFilter: BreakdownFilter | null;
+  /** The actor is the group of this type (`$group_N`) instead of the person; absent = persons. */
+  readonly aggregation_group_type_index?: number;
+}
+
+export type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery;
 export type InsightKind = InsightQuery['kind'];

@@ -23,13 +23,13 @@ const ALLOWED = [
   'arrayEnumerate', 'arrayCount', 'arraySum', 'arrayMax', 'arrayMin', 'arrayExists', 'arrayFirst',
   'arrayFirstIndex', 'arrayLastIndex', 'arrayFold', 'arraySlice', 'arrayConcat', 'arrayDistinct',
   'arrayCompact', 'arrayZip', 'arrayPushBack', 'arrayElement', 'indexOf', 'range', 'emptyArrayString',
-  'arrayCumSum', 'arrayDifference', 'arrayResize', 'arrayPopBack', 'arrayPopFront',
+  'arrayCumSum', 'arrayDifference', 'countEqual', 'toRelativeDayNum', 'toRelativeMonthNum', 'arrayResize', 'arrayPopBack', 'arrayPopFront',
   'arrayWithConstant', 'arrayFlatten', 'arrayPushFront', 'emptyArrayInt64', 'toUInt8', 'bitTest', 'bitOr', 'bitXor', 'bitCount',
   'bitAnd', 'bitShiftLeft', 'bitShiftRight', 'toUInt32', 'toUInt128', 'toUInt256',
   // aggregates
   'count', 'countIf', 'sum', 'sumIf', 'avg', 'avgIf', 'min', 'minIf', 'max', 'maxIf', 'any', 'anyIf',
   'argMin', 'argMax', 'uniqExact', 'uniqExactIf', 'quantile', 'quantileIf', 'quantiles', 'median', 'groupArray',
-  'groupArrayIf', 'groupUniqArray', 'groupArraySorted', 'windowFunnel', 'medianArray', 'avgArray',
+  'groupArrayIf', 'groupUniqArray', 'groupUniqArrayIf', 'groupUniqArrayArray', 'groupArraySorted', 'windowFunnel', 'medianArray', 'avgArray',
   'argMinIf', 'argMaxIf', 'medianIf', 'quantileExactInclusiveIf',
   // window functions
   'row_number', 'rank', 'dense_rank', 'lagInFrame', 'leadInFrame', 'first_value', 'last_value',

@@ -3,7 +3,7 @@
 import { DateTime } from 'luxon';
 import { alias, binary, call, field, select, table } from '../ast/build.js';
 import type { QueryRun } from '../execute.js';
-import { instant } from './trends/buckets.js';
+import { instant } from '../buckets/bucket-start.js';
 
 /** PostHog's first-event floor when looking for the earliest event of "all time". */
 const EARLIEST_FLOOR = '2015-01-01 00:00:00.000';

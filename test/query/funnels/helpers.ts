@@ -4,10 +4,10 @@ import { DateTime } from 'luxon';
 import type { Credentials, TestApp } from '../../helpers/app.js';
 import { QueryExecutor } from '../../../src/query/execute.js';
 import type { QueryContext } from '../../../src/query/context.js';
-import { readInsightQuery } from '../../../src/query/nodes/read-query.js';
+import { readInsightQuery } from '../../../src/query/runners/registry.js';
 import type { FunnelsQuery } from '../../../src/query/nodes/schema.js';
 import { funnelActors, funnelsRunner } from '../../../src/query/runners/funnels/runner.js';
-import type { FunnelPersonActor } from '../../../src/query/runners/funnels/actors.js';
+import type { PersonActor } from '../../../src/query/actors/load.js';
 
 export { ev, journeys } from '../../helpers/journeys.js';
 
@@ -44,7 +44,7 @@ export async function actors(t: TestApp, who: Credentials, json: Record<string, 
   const query = readInsightQuery(json as never) as FunnelsQuery;
   const run = new QueryExecutor(t.services.events).start(who.projectId);
   const found = await funnelActors(query, context(who), run, { funnelStep, breakdownValue: breakdownValue ?? null, limit: 100, offset: 0 });
-  return found as { persons: FunnelPersonActor[]; hasMore: boolean };
+  return found as { persons: PersonActor[]; hasMore: boolean };
 }
 
 export const counts = (steps: { count: number }[]): number[] => steps.map((s) => s.count);

@@ -4,9 +4,10 @@
 // property never reaches JavaScript and Other's median is a real median of its persons.
 import { alias, and, asc, binary, call, constant, desc, field, over, parametricCall, select, subquery } from '../../ast/build.js';
 import type { Expr, Select } from '../../ast/nodes.js';
+import { OTHER_BREAKDOWN } from '../../filters/breakdown-labels.js';
 import { at, num } from './sql.js';
 
-export const OTHER_BREAKDOWN = '$$_posthog_breakdown_other_$$';
+export { OTHER_BREAKDOWN };
 
 export interface StepAggregateRow {
   breakdown_value: string;

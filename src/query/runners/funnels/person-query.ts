@@ -9,9 +9,10 @@ import { alias, and, binary, call, constant, field, lambda, not, or, select, sub
 import type { Expr, Select } from '../../ast/nodes.js';
 import type { QueryContext } from '../../context.js';
 import { EventSource } from '../../filters/event-source.js';
-import { propertyGroupExpr, propertySource } from '../../filters/properties.js';
+import { breakdownText } from '../../filters/breakdown-value.js';
+import { propertyGroupExpr } from '../../filters/properties.js';
 import type { FunnelsQuery } from '../../nodes/schema.js';
-import { instant } from '../trends/buckets.js';
+import { instant } from '../../buckets/bucket-start.js';
 import { oneStepFold, oneStepReached, oneStepTimes } from './fold-one-step.js';
 import { orderedFold } from './fold-ordered.js';
 import { unorderedFold, unorderedReached, unorderedTimes } from './fold-unordered.js';
@@ -51,7 +52,7 @@ export function personQuery(input: PersonQueryInput): PersonQuery {
   const strict = filter.funnelOrderType === 'strict';
   const breakdown = query.breakdownFilter;
   const breakdownValue = breakdown
-    ? call('ifNull', call('toString', propertySource({ key: breakdown.breakdown, type: breakdown.breakdown_type, group_type_index: breakdown.breakdown_group_type_index ?? 0 }, source)), constant(''))
+    ? breakdownText(breakdown, source, '')
     : constant('');
   // The actor: the merged person, or with aggregation_group_type_index the event's group of that
   // type (events outside any group of it are left out, as PostHog drops an empty target).

@@ -2,7 +2,8 @@
 // an arrayFold (fold-ordered.ts / fold-unordered.ts), and the per-person rows are aggregated per
 // step (steps viz), per entrance period (trends) or into a histogram (time_to_convert).
 import type { FunnelsQuery } from '../../nodes/schema.js';
-import type { InsightRunner } from '../runner.js';
+import type { QueryContext } from '../../context.js';
+import type { QueryRun } from '../../execute.js';
 import { funnelActors } from './actors.js';
 import { OTHER_BREAKDOWN, stepAggregate, type StepAggregateRow } from './aggregate.js';
 import { personQuery } from './person-query.js';
@@ -15,16 +16,15 @@ export { funnelActors };
 export type { FunnelStep, FunnelTrendItem, TimeToConvertResult };
 
 export interface FunnelsResult {
+  [extra: string]: unknown;
   /** steps: a list of steps, or a list of step lists with a breakdown ([] when nobody entered); trends: items; time_to_convert: bins. */
   results: FunnelStep[] | FunnelStep[][] | FunnelTrendItem[] | TimeToConvertResult;
   isUdf: true;
   resolved_date_range: { date_from: string; date_to: string };
 }
 
-export const funnelsRunner: InsightRunner<FunnelsQuery, FunnelsResult> = {
-  kind: 'FunnelsQuery',
-
-  async run(query, context, run) {
+export const funnelsRunner = {
+  async run(query: FunnelsQuery, context: QueryContext, run: QueryRun): Promise<FunnelsResult> {
     const window = await funnelRange(query, context, run);
     const resolved = { date_from: window.range.dateFrom.toISO()!, date_to: window.range.dateTo.toISO()! };
     const viz = query.funnelsFilter.funnelVizType;

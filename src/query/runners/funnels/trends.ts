@@ -5,7 +5,7 @@ import { alias, binary, call, field, select, subquery } from '../../ast/build.js
 import type { QueryContext } from '../../context.js';
 import type { QueryRun } from '../../execute.js';
 import type { FunnelsQuery } from '../../nodes/schema.js';
-import { bucketTimestamp } from '../trends/buckets.js';
+import { bucketTimestamp } from '../../buckets/bucket-start.js';
 import { personQuery } from './person-query.js';
 import type { FunnelRange } from './range.js';
 import { num } from './sql.js';

@@ -3,7 +3,7 @@
 // past the limit is summed into the Other bucket per time bucket.
 import { alias, asc, binary, call, constant, desc, eq, field, over, select, subquery } from '../../ast/build.js';
 import type { Select } from '../../ast/nodes.js';
-import { NULL_BREAKDOWN, OTHER_BREAKDOWN } from './breakdown-labels.js';
+import { NULL_BREAKDOWN, OTHER_BREAKDOWN } from '../../filters/breakdown-labels.js';
 
 /** `perSeries`: the rows carry a series_index (a shared scan) and each series is ranked on its own. */
 export function limitBreakdownValues(series: Select, limit: number, perSeries = false): Select {

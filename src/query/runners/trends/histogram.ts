@@ -6,7 +6,7 @@
 // with PostHog's arithmetic, in its order, so they print the same.
 import { alias, and, array, binary, call, constant, eq, field, lambda, select, subquery } from '../../ast/build.js';
 import type { Expr, Select } from '../../ast/nodes.js';
-import { NULL_BREAKDOWN } from './breakdown-labels.js';
+import { NULL_BREAKDOWN } from '../../filters/breakdown-labels.js';
 
 /**
  * One row, one column: the bins as [[lo, hi], ...] (none when no event has a number). `events`

@@ -3,7 +3,7 @@
 import type { ResolvedDateRange } from '../../dates/index.js';
 import type { ActionDefinition } from '../../context.js';
 import type { SeriesNode, TrendsQuery } from '../../nodes/schema.js';
-import { NULL_BREAKDOWN, OTHER_BREAKDOWN } from './breakdown-labels.js';
+import { NULL_BREAKDOWN, OTHER_BREAKDOWN } from '../../filters/breakdown-labels.js';
 
 export interface SeriesRow {
   bucket: number | string;

@@ -5,17 +5,17 @@ import { previousPeriod, resolveDateRange, type ResolvedDateRange } from '../../
 import type { QueryRun } from '../../execute.js';
 import { TOTAL_VALUE_DISPLAYS, type FormulaNode, type Interval, type SeriesNode, type TrendsQuery } from '../../nodes/schema.js';
 import { earliestEvent, utcText } from '../event-range.js';
-import type { InsightRunner } from '../runner.js';
 import { limitBreakdownValues } from './breakdown-limit.js';
 import { evaluateFormula, parseFormula } from './formula.js';
 import {
   actionDict, cumulative, densify, filterDict, seriesLabel, smooth,
   type SeriesRow, type SeriesValues, type TrendItem,
 } from './results.js';
-import { NULL_BREAKDOWN, OTHER_BREAKDOWN } from './breakdown-labels.js';
+import { NULL_BREAKDOWN, OTHER_BREAKDOWN } from '../../filters/breakdown-labels.js';
 import { buildSeriesQuery, buildSharedScanQuery, sharedScanKey, type SeriesQueryInput } from './series-query.js';
 
 export interface TrendsResult {
+  [extra: string]: unknown;
   results: TrendItem[];
   hasMore: boolean;
   resolved_date_range: { date_from: string; date_to: string };
@@ -33,10 +33,8 @@ interface Period {
 const BREAKDOWN_LIMIT = 25;
 const WORLD_MAP_BREAKDOWN_LIMIT = 250;
 
-export const trendsRunner: InsightRunner<TrendsQuery, TrendsResult> = {
-  kind: 'TrendsQuery',
-
-  async run(query, context, run) {
+export const trendsRunner = {
+  async run(query: TrendsQuery, context: QueryContext, run: QueryRun): Promise<TrendsResult> {
     const display = query.trendsFilter.display;
     const totalValue = TOTAL_VALUE_DISPLAYS.has(display);
     const interval: Interval = totalValue ? 'day' : query.interval;

@@ -8,11 +8,12 @@ import type { Expr, Select } from '../../ast/nodes.js';
 import type { QueryContext } from '../../context.js';
 import { actionExpr } from '../../filters/actions.js';
 import { EventSource } from '../../filters/event-source.js';
-import { propertyGroupExpr, propertySource } from '../../filters/properties.js';
+import { breakdownProperty, breakdownText } from '../../filters/breakdown-value.js';
+import { propertyGroupExpr } from '../../filters/properties.js';
 import type { BreakdownFilter, CountPerActorMath, Interval, PropertyGroup, SeriesNode } from '../../nodes/schema.js';
 import { actorFilter, countedGroupType, seriesActor } from './actor.js';
-import { NULL_BREAKDOWN } from './breakdown-labels.js';
-import { bucketTimestamp, instant } from './buckets.js';
+import { NULL_BREAKDOWN } from '../../filters/breakdown-labels.js';
+import { bucketTimestamp, instant } from '../../buckets/bucket-start.js';
 import { histogramBins, histogramBreakdownValue } from './histogram.js';
 
 export interface SeriesWindow {
@@ -57,17 +58,13 @@ function seriesConditions(input: SeriesQueryInput, source: EventSource) {
   return { eventMatch, filters, inRange };
 }
 
-function breakdownProperty(breakdown: BreakdownFilter, source: EventSource): Expr {
-  return propertySource({ key: breakdown.breakdown, type: breakdown.breakdown_type, group_type_index: breakdown.breakdown_group_type_index ?? 0 }, source);
-}
-
 /** An event's breakdown value: the property as text (missing, null and "" in the null bucket), or its histogram bin. */
 function breakdownValueOf(input: SeriesQueryInput, source: EventSource): Expr {
   const breakdown = input.breakdown;
   if (!breakdown) return constant('');
   const bins = breakdown.breakdown_histogram_bin_count;
   if (bins === undefined || bins === null) {
-    return call('ifNull', call('toString', breakdownProperty(breakdown, source)), constant(NULL_BREAKDOWN));
+    return breakdownText(breakdown, source, NULL_BREAKDOWN);
   }
   // The bins come from the series' events in the range, read by a scan of their own.
   const statsSource = new EventSource();

@@ -1,9 +1,9 @@
 // Bucket starts in SQL: the event time moved to the project's timezone, truncated to the
 // interval (weeks start on the project's week_start_day), as a unix timestamp so JavaScript can
 // match it to the bucket list without parsing dates.
-import { call, constant } from '../../ast/build.js';
-import type { Expr } from '../../ast/nodes.js';
-import type { Interval } from '../../nodes/schema.js';
+import { call, constant } from '../ast/build.js';
+import type { Expr } from '../ast/nodes.js';
+import type { Interval } from '../nodes/schema.js';
 
 export function bucketStart(timestamp: Expr, interval: Interval, timezone: string, weekStartDay: 0 | 1): Expr {
   const local = call('toTimeZone', timestamp, constant(timezone));

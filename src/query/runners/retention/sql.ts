@@ -1,0 +1,120 @@
+// Retention as one statement:
+//
+//   events:  actor, breakdown value, interval index, is-start, is-return   (the two entities, range, filters)
+//   actors:  GROUP BY actor (and value) -> start intervals, return intervals
+//   cells:   each start interval x each offset the actor came back at    -> count per (value, start, offset)
+//
+// Interval indexes count from the range's first interval (buckets/interval-index.ts), so "came
+// back k intervals later" is `has(returns, start + k)`.
+import { alias, and, array, binary, call, constant, eq, field, lambda, or, select, subquery } from '../../ast/build.js';
+import type { Expr, Select } from '../../ast/nodes.js';
+import { instant } from '../../buckets/bucket-start.js';
+import { intervalIndex } from '../../buckets/interval-index.js';
+import type { QueryContext } from '../../context.js';
+import { actionExpr } from '../../filters/actions.js';
+import { breakdownText } from '../../filters/breakdown-value.js';
+import { EventSource } from '../../filters/event-source.js';
+import { propertyGroupExpr } from '../../filters/properties.js';
+import type { RetentionEntity, RetentionQuery } from '../../nodes/schema.js';
+import { utcText } from '../event-range.js';
+import type { RetentionRange } from './range.js';
+
+/** Columns: actor, breakdown_value, starts (Array(Int64)), returns (Array(Int64)). */
+export function retentionActors(query: RetentionQuery, context: QueryContext, range: RetentionRange): Select {
+  const { timezone, weekStartDay } = context.project;
+  const filter = query.retentionFilter;
+  const source = new EventSource();
+  const groupIndex = query.aggregation_group_type_index;
+  const actor = groupIndex === undefined ? source.personId() : source.groupKey(groupIndex);
+  const matches = (entity: RetentionEntity, withProperties: boolean): Expr => {
+    const props = withProperties ? propertyGroupExpr(entity.properties, source, timezone) : undefined;
+    if (entity.kind === 'ActionsNode') return and(actionExpr(context.actions.get(entity.id), source, timezone), props);
+    return and(entity.event === null ? undefined : eq(source.event, constant(entity.event)), props) ?? constant(true);
+  };
+  const isStart = matches(filter.targetEntity, true);
+  const isReturn = matches(filter.returningEntity, true);
+  // First-ever occurrence: the actor's first event of the target, whatever its properties, must match them.
+  const firstEver = filter.retentionType === 'retention_first_ever_occurrence';
+  const firstTime = filter.retentionType === 'retention_first_time' || firstEver;
+  const isAnyStart = firstEver ? matches(filter.targetEntity, false) : isStart;
+  const from = binary('>=', source.timestamp, instant(utcText(range.dateFrom)));
+  const breakdown = query.breakdownFilter;
+
+  // Every expression is built before the joins are collected: reading a person or group property adds its join.
+  const columns = [
+    alias(actor, 'rt_actor'),
+    alias(breakdown ? breakdownText(breakdown, source, '') : constant(''), 'rt_bv'),
+    alias(intervalIndex(source.timestamp, range.dateFrom, range.interval, timezone, weekStartDay), 'rt_index'),
+    alias(source.timestamp, 'rt_ts'),
+    alias(isStart, 'rt_start'),
+    alias(isAnyStart, 'rt_any_start'),
+    alias(isReturn, 'rt_return'),
+  ];
+  const where = and(
+    groupIndex === undefined ? undefined : binary('!=', actor, constant('')),
+    binary('<', source.timestamp, instant(utcText(range.dateTo))),
+    // First-time kinds look for the start event in all history; returns count inside the range.
+    firstTime ? or(isAnyStart, and(from, isReturn)) : and(from, or(isStart, isReturn)),
+    propertyGroupExpr(query.properties, source, timezone),
+    query.filterTestAccounts ? propertyGroupExpr(context.testAccountFilters, source, timezone) : undefined,
+  );
+  const events = select({ select: columns, from: source.from(), joins: source.joins(), where });
+
+  const index = field('rt_index');
+  const inRange = binary('>=', index, constant(0, 'Int64'));
+  const bv = field('rt_bv');
+  // First-ever buckets an actor by the value on their first start event; the others by each event's value.
+  const perValue = !(firstEver && breakdown);
+  const starts = firstTime ? firstStart(firstEver) : call('groupUniqArrayIf', index, and(field('rt_start'), inRange));
+  return select({
+    select: [
+      alias(field('rt_actor'), 'actor'),
+      alias(perValue ? bv : call('argMinIf', bv, field('rt_ts'), field('rt_any_start')), 'breakdown_value'),
+      alias(starts, 'starts'),
+      alias(returnIntervals(filter.minimumOccurrences, and(field('rt_return'), inRange)), 'returns'),
+    ],
+    from: subquery(events, 'retention_events'),
+    groupBy: perValue ? [field('rt_actor'), bv] : [field('rt_actor')],
+  });
+}
+
+/** The interval of the actor's first start event, when it lies in the range (first-ever: when it matches). */
+function firstStart(firstEver: boolean): Expr {
+  const ts = field('rt_ts');
+  const first = call('argMinIf', field('rt_index'), ts, field('rt_any_start'));
+  const qualifies = and(
+    binary('>', call('countIf', field('rt_any_start')), constant(0)),
+    binary('>=', first, constant(0, 'Int64')),
+    firstEver ? call('argMinIf', field('rt_start'), ts, field('rt_any_start')) : undefined,
+  );
+  return call('if', qualifies, array(first), call('emptyArrayInt64'));
+}
+
+/** Intervals with a returning event; with minimumOccurrences m, intervals with at least m of them. */
+function returnIntervals(minimum: number, isReturn: Expr): Expr {
+  if (minimum <= 1) return call('groupUniqArrayIf', field('rt_index'), isReturn);
+  const all = call('groupArrayIf', field('rt_index'), isReturn);
+  return call('arrayFilter', lambda(['rt_i'], binary('>=', call('countEqual', all, field('rt_i')), constant(minimum))), call('arrayDistinct', all));
+}
+
+/**
+ * Columns: breakdown_value, start_index, offset, actors. Each actor counts once per start interval
+ * at offset 0 and at every later offset (below totalIntervals) they came back at; cumulative
+ * counts them at every offset up to the last they came back at.
+ */
+export function retentionCells(actors: Select, totalIntervals: number, cumulative: boolean): Select {
+  const start = field('start_index');
+  const cameBack = call('arrayFilter',
+    lambda(['rt_k'], or(eq(field('rt_k'), constant(0)), call('has', field('returns'), binary('+', start, field('rt_k'))))),
+    call('range', constant(totalIntervals)));
+  const offsets = cumulative ? call('range', binary('+', call('arrayMax', cameBack), constant(1))) : cameBack;
+  const perStart = select({
+    select: [field('breakdown_value'), alias(call('arrayJoin', field('starts')), 'start_index'), field('returns')],
+    from: subquery(actors, 'retention_actors'),
+  });
+  return select({
+    select: [field('breakdown_value'), start, alias(call('arrayJoin', offsets), 'offset'), alias(call('count'), 'actors')],
+    from: subquery(perStart, 'retention_starts'),
+    groupBy: [field('breakdown_value'), start, field('offset')],
+  });
+}
