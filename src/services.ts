@@ -13,6 +13,7 @@ import { PersonProcessor, type PersonWarning } from './core/capture/persons/pers
 import { ProjectTokens } from './core/capture/project-tokens.js';
 import { CaptureService } from './core/capture/service.js';
 import { DefinitionsService } from './core/definitions/service.js';
+import type { GroupTypesOf } from './core/sdk/service.js';
 import { DemoDataRunner } from './core/demo/runner.js';
 import { ProjectsService } from './core/projects/service.js';
 import { DashboardsService } from './core/dashboards/service.js';
@@ -44,6 +45,8 @@ export interface Services {
   readonly actions: ActionsService;
   /** Event and property definitions, computed from stored events and persons. */
   readonly definitions: DefinitionsService;
+  /** A project's group types as capture numbered them. */
+  readonly groupTypesOf: GroupTypesOf;
   /** Trends and funnels (and /query/) for a caller's project. */
   readonly queries: InsightQueryService;
   /** The one executor every analytical statement runs through (limits, query ids, cancel). */
@@ -154,6 +157,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     projects,
     actions,
     definitions: new DefinitionsService(access, new DefinitionsRepository(events, config.queryTimeoutSeconds)),
+    groupTypesOf: (teamId) => personsRepository.groupTypes(teamId),
     queries,
     executor,
     results,

@@ -44,8 +44,11 @@ export function dateRange(nowMs) {
   return { from: `${isoDay(fromMs)} 00:00:00.000000`, to: `${isoDay(toMs)} 00:00:00.000000`, days };
 }
 
-/** The events of the project with person_id resolved through merges, filtered by `where`. */
-function resolvedEvents(db, columns, where) {
+const FROM = "{from:DateTime64(6, 'UTC')}";
+const TO = "{to:DateTime64(6, 'UTC')}";
+
+/** The events of the project with person_id resolved through merges, filtered by `where`, in [from, to). */
+function resolvedEvents(db, columns, where, bounds = { from: FROM, to: TO }) {
   return `SELECT ${columns}, if(notEmpty(o.distinct_id), o.person_id, e.person_id) AS person_id
     FROM ${db}.events AS e
     LEFT JOIN (
@@ -55,7 +58,7 @@ function resolvedEvents(db, columns, where) {
       GROUP BY distinct_id
     ) AS o ON e.distinct_id = o.distinct_id
     WHERE e.team_id = {team:UInt64} AND ${where}
-      AND e.timestamp >= {from:DateTime64(6, 'UTC')} AND e.timestamp < {to:DateTime64(6, 'UTC')}`;
+      AND e.timestamp >= ${bounds.from} AND e.timestamp < ${bounds.to}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,13 +259,156 @@ function funnelQuery(events) {
 export const stepEvents = (n) => Array.from({ length: n }, (_, i) => `step_${i + 1}`);
 
 // ---------------------------------------------------------------------------------------------
+// Retention: recurring retention of `$pageview` (start and return), cohorts by UTC day or by week
+// (weeks start on Sunday, the project's default). A person counts in cohort c at offset k when
+// they have a `$pageview` in interval c and in interval c + k (offset 0: in c).
+
+const RETENTION_UNITS = { Day: { days: 1 }, Week: { days: 7 } };
+
+/** The retention range ending with today's interval: `intervals` cohorts, [from, to) in UTC. */
+export function retentionRange(nowMs, period, intervals) {
+  const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
+  const unitDays = RETENTION_UNITS[period].days;
+  // Week: back to Sunday (1970-01-01 was a Thursday: day 0 is 4 days after a Sunday).
+  const intervalStart = period === 'Week' ? today - (((today / DAY_MS + 4) % 7) * DAY_MS) : today;
+  const toMs = intervalStart + unitDays * DAY_MS;
+  const fromMs = toMs - intervals * unitDays * DAY_MS;
+  const cohorts = Array.from({ length: intervals }, (_, i) => isoDay(fromMs + i * unitDays * DAY_MS));
+  return { from: `${isoDay(fromMs)} 00:00:00.000000`, to: `${isoDay(toMs)} 00:00:00.000000`, cohorts, unitDays };
+}
+
+/** Per person the intervals (as first days) with a `$pageview`; each start x each later active interval. */
+function retentionSql(db, unitDays) {
+  const interval = unitDays === 7 ? 'toStartOfWeek(e.timestamp, 0)' : 'toDate(e.timestamp)';
+  return `SELECT start, intDiv(dateDiff('day', start, active), ${unitDays}) AS k, count() AS actors
+    FROM (
+      SELECT person_id, groupUniqArray(interval_start) AS intervals
+      FROM (${resolvedEvents(db, `${interval} AS interval_start`, 'e.event = {event:String}')})
+      GROUP BY person_id
+    )
+    ARRAY JOIN intervals AS start
+    ARRAY JOIN arrayFilter(d -> d >= start AND dateDiff('day', start, d) < {span:UInt32}, intervals) AS active
+    GROUP BY start, k`;
+}
+
+function readRetentionRows(rows, range, intervals) {
+  const cohortIndex = new Map(range.cohorts.map((day, i) => [day, i]));
+  const matrix = range.cohorts.map(() => new Array(intervals).fill(0));
+  for (const row of rows) {
+    const i = cohortIndex.get(String(row.start));
+    if (i !== undefined && Number(row.k) < intervals) matrix[i][Number(row.k)] = Number(row.actors);
+  }
+  return { retention: matrix };
+}
+
+function readRetentionResponse(body, range) {
+  const results = body.results;
+  return {
+    retention: results.map((row, i) => {
+      if (row.date.slice(0, 10) !== range.cohorts[i]) throw new Error(`cohort ${i} starts ${row.date}, not ${range.cohorts[i]}`);
+      return row.values.map((v) => v.count);
+    }),
+  };
+}
+
+function retentionCase(id, label, period, intervals, nowMs, db, team) {
+  const range = retentionRange(nowMs, period, intervals);
+  const pageview = { id: '$pageview', type: 'events' };
+  return {
+    id,
+    label,
+    hand: {
+      sql: retentionSql(db, range.unitDays),
+      params: { team, from: range.from, to: range.to, event: '$pageview', span: intervals * range.unitDays },
+      read: (rows) => readRetentionRows(rows, range, intervals),
+    },
+    hoglet: {
+      query: { kind: 'RetentionQuery', retentionFilter: { period, totalIntervals: intervals, targetEntity: pageview, returningEntity: pageview } },
+      read: (body) => readRetentionResponse(body, range),
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stickiness and lifecycle of `$pageview` over the trend's 31 days (`-30d`, by UTC day).
+//   Stickiness: per person the number of days with a `$pageview`, then persons per number.
+//   Lifecycle: per person the sorted days with a `$pageview` (from the day before the range to the
+//   day after; events sent with `$process_person_profile: false` left out, as PostHog leaves them
+//   out, tested on the raw JSON only when the text names the flag) and the day the person was
+//   created (persons.created_at, latest version); a day is
+//   new (the creation day), returning (active the day before) or resurrecting; an active day not
+//   followed by one makes the next day dormant (counted negative). Days inside the range only.
+
+function stickinessSql(db) {
+  return `SELECT active_days, count() AS actors
+    FROM (
+      SELECT person_id, uniqExact(toDate(e.timestamp)) AS active_days
+      FROM (${resolvedEvents(db, 'e.timestamp', 'e.event = {event:String}')}) AS e
+      GROUP BY person_id
+    )
+    GROUP BY active_days`;
+}
+
+function readStickinessRows(rows, days) {
+  const data = new Array(days).fill(0);
+  for (const row of rows) data[Number(row.active_days) - 1] = Number(row.actors);
+  return { stickiness: data };
+}
+
+function lifecycleSql(db) {
+  return `SELECT toString(day) AS day_text, status, count() AS actors
+    FROM (
+      SELECT tupleElement(entry, 1) AS day, tupleElement(entry, 2) AS status
+      FROM (
+        SELECT days, created,
+          arrayJoin(arrayConcat(
+            arrayMap((d, i) -> (d, multiIf(d = created, 'new', i > 1 AND days[i - 1] = d - 1, 'returning', 'resurrecting')), days, arrayEnumerate(days)),
+            arrayMap(d -> (d + 1, 'dormant'), arrayFilter((d, i) -> i = length(days) OR days[i + 1] != d + 1, days, arrayEnumerate(days)))
+          )) AS entry
+        FROM (
+          SELECT ev.person_id AS person_id, arraySort(groupUniqArray(toDate(ev.timestamp))) AS days, min(toDate(p.created_at)) AS created
+          FROM (${resolvedEvents(db, 'e.timestamp', `e.event = {event:String}
+              AND (position(e.properties, '$process_person_profile') = 0 OR JSONExtractRaw(e.properties, '$process_person_profile') NOT IN ('false', '"false"'))`,
+            { from: `${FROM} - INTERVAL 1 DAY`, to: `${TO} + INTERVAL 1 DAY` })}) AS ev
+          LEFT JOIN (
+            SELECT id, argMax(created_at, version) AS created_at FROM ${db}.persons WHERE team_id = {team:UInt64} GROUP BY id
+          ) AS p ON p.id = ev.person_id
+          GROUP BY ev.person_id
+        )
+      )
+    )
+    WHERE day >= toDate({from:DateTime64(6, 'UTC')}) AND day < toDate({to:DateTime64(6, 'UTC')})
+    GROUP BY day, status`;
+}
+
+function readLifecycleRows(rows, range) {
+  const index = new Map(range.days.map((day, i) => [day, i]));
+  const out = {};
+  for (const status of ['new', 'returning', 'resurrecting', 'dormant']) out[status] = range.days.map(() => 0);
+  for (const row of rows) {
+    const i = index.get(row.day_text);
+    if (i !== undefined) out[row.status][i] = (row.status === 'dormant' ? -1 : 1) * Number(row.actors);
+  }
+  return { lifecycle: out };
+}
+
+function readLifecycleResponse(body, range) {
+  const out = {};
+  for (const item of body.results) {
+    if (item.days.join() !== range.days.join()) throw new Error(`lifecycle days ${item.days[0]}..${item.days.at(-1)} are not the range's`);
+    out[item.status] = item.data;
+  }
+  return { lifecycle: out };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The cases.
 
 /**
  * Every case: `hand` (sql, params, read(rows)), `hoglet` (query body, read(json)) and, for the
  * funnels, `check`: a second, untimed reference query that must agree with `hand`.
  */
-export function benchCases({ db, team, range }) {
+export function benchCases({ db, team, range, nowMs = Date.now() }) {
   const base = { team, from: range.from, to: range.to };
   const trend = {
     id: 'trend',
@@ -324,7 +470,29 @@ export function benchCases({ db, team, range }) {
     },
     hoglet: { query: funnelQuery(stepEvents(n)), read: (body) => readFunnelResponse(body, n, { withTimes: true }) },
   }));
-  return [trend, breakdown, funnel3, ...stepFunnels];
+  const retention = [
+    retentionCase('retention-11d', '11-day daily retention of `$pageview`', 'Day', 11, nowMs, db, team),
+    retentionCase('retention-12w', '12-week weekly retention of `$pageview`', 'Week', 12, nowMs, db, team),
+  ];
+  const stickiness = {
+    id: 'stickiness-30d',
+    label: '30-day stickiness of `$pageview` (persons by days active)',
+    hand: { sql: stickinessSql(db), params: { ...base, event: '$pageview' }, read: (rows) => readStickinessRows(rows, range.days.length) },
+    hoglet: {
+      query: { kind: 'StickinessQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], dateRange: { date_from: '-30d' }, interval: 'day' },
+      read: (body) => ({ stickiness: body.results[0].data }),
+    },
+  };
+  const lifecycle = {
+    id: 'lifecycle-30d',
+    label: '30-day lifecycle of `$pageview` (new, returning, resurrecting, dormant per day)',
+    hand: { sql: lifecycleSql(db), params: { ...base, event: '$pageview' }, read: (rows) => readLifecycleRows(rows, range) },
+    hoglet: {
+      query: { kind: 'LifecycleQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], dateRange: { date_from: '-30d' }, interval: 'day' },
+      read: (body) => readLifecycleResponse(body, range),
+    },
+  };
+  return [trend, breakdown, funnel3, ...stepFunnels, ...retention, stickiness, lifecycle];
 }
 
 // ---------------------------------------------------------------------------------------------

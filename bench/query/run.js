@@ -47,6 +47,8 @@ const WARMUP_RUNS = 2;
 const RUNS = envNumber('BENCH_RUNS', 7, { integer: true });
 const DATA_DIR = process.env.BENCH_DATA_DIR ? path.resolve(process.env.BENCH_DATA_DIR) : null;
 const SIZE = requestedSize();
+/** BENCH_CASES=retention,trend: only the cases whose id starts with one of these. */
+const ONLY = process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',').map((s) => s.trim()).filter(Boolean) : null;
 
 const AIM_RATIO = 1.3;
 const AIM_TREND_MS = 300;
@@ -253,7 +255,8 @@ async function benchmark() {
   const startedDay = dateRange(Date.now()).days.at(-1);
   try {
     const range = dateRange(Date.now());
-    const cases = benchCases({ db: services.events.layout.database, team: info.project_id, range });
+    const cases = benchCases({ db: services.events.layout.database, team: info.project_id, range })
+      .filter((c) => ONLY === null || ONLY.some((prefix) => c.id.startsWith(prefix)));
     for (const c of cases) await runCase(c);
     if (dateRange(Date.now()).days.at(-1) !== startedDay) {
       notes.push('the UTC day changed during the run: Hoglet\'s "-30d" and the hand-written range may cover different days');
@@ -272,11 +275,20 @@ async function benchmark() {
 const fmtInt = (n) => Math.round(n).toLocaleString('en').replace(/,/g, ' ');
 const fmtMiB = (bytes) => (bytes === null || bytes === undefined ? 'n/a' : `${fmtInt(bytes / 2 ** 20)} MiB`);
 const fmtSeconds = (s) => (s === undefined || s === null ? 'n/a' : `${s.toFixed(1)} s`);
-const QUERY_ENV = ['BENCH_EVENTS', 'BENCH_PERSONS', 'BENCH_RUNS', 'BENCH_DATA_DIR'];
+const QUERY_ENV = ['BENCH_EVENTS', 'BENCH_PERSONS', 'BENCH_RUNS', 'BENCH_DATA_DIR', 'BENCH_CASES'];
 
 function describeAnswer(row) {
   const answer = row.answer;
   if (!answer) return '';
+  if (answer.stickiness) return `persons by days active: ${answer.stickiness.slice(0, 5).map(fmtInt).join(', ')}, …`;
+  if (answer.lifecycle) {
+    const sum = (values) => values.reduce((a, b) => a + b, 0);
+    return Object.entries(answer.lifecycle).map(([status, data]) => `${status} ${fmtInt(sum(data))}`).join(', ');
+  }
+  if (answer.retention) {
+    const m = answer.retention;
+    return `${m.length} cohorts; first ${m[0].slice(0, 4).map(fmtInt).join(' → ')} …; last cohort ${fmtInt(m.at(-1)[0])}`;
+  }
   if (answer.steps) {
     return answer.steps
       .map((step) => (step.average_conversion_time === undefined || step.average_conversion_time === null

@@ -52,7 +52,6 @@ describe.each(META_STORES)('SDK start-up endpoints on %s', (store) => {
   const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { origin: ORIGIN, ...headers } });
   const post = (url: string, payload: string | Buffer | object, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
     t.app.inject({ method: 'POST', url, payload: typeof payload === 'object' && !Buffer.isBuffer(payload) ? JSON.stringify(payload) : payload, headers: { origin: ORIGIN, ...headers } });
-  const patchProject = (payload: object) => t.request(owner.key, { method: 'PATCH', url: `/api/projects/${owner.projectId}/`, payload });
 
   describe('remote config', () => {
     it("answers a default project's config as JSON in PostHog's shape, cacheable for five minutes", async () => {
@@ -264,6 +263,14 @@ describe.each(META_STORES)('SDK start-up endpoints on %s', (store) => {
         expect(res.json()).toEqual(empty);
       }
       expect((await t.request(owner.key, { method: 'GET', url: '/flags/definitions' })).json()).toEqual(empty);
+    });
+
+    it("maps the project's group types as capture numbered them", async () => {
+      const project = (await t.request(owner.key, { method: 'POST', url: '/api/projects/', payload: { name: 'with groups' } })).json();
+      const batch = ['company', 'team'].map((type, i) => ({ event: '$groupidentify', distinct_id: 'admin', timestamp: `2024-01-0${i + 1}T00:00:00Z`, properties: { $group_type: type, $group_key: 'k', $group_set: {} } }));
+      expect((await t.request(null, { method: 'POST', url: '/batch/', payload: { api_key: project.api_token, batch } })).statusCode).toBe(200);
+      const res = await t.request(owner.key, { method: 'GET', url: `/flags/definitions?token=${project.api_token}` });
+      expect(res.json()).toEqual({ flags: [], group_type_mapping: { 0: 'company', 1: 'team' }, cohorts: {} });
     });
 
     it('refuses no key, a key without feature_flag:read, an unknown token and a project the key cannot see', async () => {

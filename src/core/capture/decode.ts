@@ -87,7 +87,6 @@ interface Caps {
 
 /** Peels the encodings off, in the order clients apply them: base64 outside, gzip inside. */
 async function decodeToText(data: Buffer, compression: Compression | undefined, caps: Caps): Promise<string> {
-  const { limit } = caps;
   // No encoding we know starts with '{' or '[', so JSON is JSON whatever the hint claims.
   if (startsLikeJson(data)) return utf8(data, caps);
   if (compression === 'lz64') return lz64(data.toString('latin1'), caps);

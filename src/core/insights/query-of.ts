@@ -8,7 +8,7 @@ export const MAX_JSON_DEPTH = 64;
 import { isObject, type JsonObject } from '../../query/nodes/read-json.js';
 import { readProperties } from '../../query/nodes/read-properties.js';
 import type { InsightQuery } from '../../query/nodes/schema.js';
-import { isCalculatedKind, kindOfLegacyInsight, readInsightQuery } from '../../query/runners/registry.js';
+import { isCalculatedKind, kindOfLegacyInsight, legacyInsightOf, readInsightQuery } from '../../query/runners/registry.js';
 
 /** Query kinds an insight may store; the ones not calculated yet are kept and shown as sent. */
 export const STORABLE_QUERY_KINDS = new Set([
@@ -21,12 +21,6 @@ export const INSIGHT_SOURCE_KINDS = new Set(['TrendsQuery', 'FunnelsQuery', 'Ret
 function calculatedSource(query: JsonObject): JsonObject | null {
   const source = query.kind === 'InsightVizNode' && isObject(query.source) ? query.source : query;
   return isCalculatedKind(source.kind) ? source : null;
-}
-
-/** The legacy insight kind of a filters dict: `insight`, or TRENDS when it names series. */
-function legacyKind(filters: JsonObject): string | null {
-  if (typeof filters.insight === 'string') return filters.insight.toUpperCase();
-  return Array.isArray(filters.events) || Array.isArray(filters.actions) ? 'TRENDS' : null;
 }
 
 /**
@@ -43,7 +37,7 @@ export function checkStoredQuery(query: JsonObject | null, filters: JsonObject |
 }
 
 function convertFilters(filters: JsonObject): InsightQuery | null {
-  const name = legacyKind(filters);
+  const name = legacyInsightOf(filters);
   const kind = name === null ? null : kindOfLegacyInsight(name);
   return kind ? kind.fromFilters(filters) : null;
 }

@@ -12,7 +12,7 @@ import type { ProjectsService } from '../projects/service.js';
 import { readSettings } from '../projects/view.js';
 import { buildRemoteConfig, isWellFormedToken, type RemoteConfig } from './remote-config.js';
 
-/** posthog-node's local-evaluation answer: Hoglet has no flags, cohorts or flag group types. */
+/** posthog-node's local-evaluation answer: Hoglet has no flags or cohorts yet. */
 export interface FlagDefinitions {
   flags: [];
   group_type_mapping: Record<string, string>;
@@ -22,11 +22,15 @@ export interface FlagDefinitions {
 /** A flags request is small; PostHog's flags service takes bodies of a few hundred kB. */
 const MAX_FLAGS_BODY_DECODED_BYTES = 10 * 1024 * 1024;
 
+/** The project's group types as capture numbered them. */
+export type GroupTypesOf = (teamId: number) => Promise<readonly { group_type: string; group_type_index: number }[]>;
+
 export class SdkConfigService {
   constructor(
     private readonly tokens: ProjectTokens,
     private readonly projectRows: ProjectsRepository,
     private readonly projects: ProjectsService,
+    private readonly groupTypesOf: GroupTypesOf,
   ) {}
 
   /** `/array/<token>/config`: 400 for a malformed token, 404 for one no project has. */
@@ -63,12 +67,15 @@ export class SdkConfigService {
 
   /**
    * posthog-node's flag definitions for local evaluation. The key must reach the project of
-   * `?token=` (or, without one, the caller's current project); the list is always empty.
+   * `?token=` (or, without one, the caller's current project); the list is always empty, the
+   * group type mapping the project's ({"0": "company"}, as PostHog sends it).
    */
   async flagDefinitions(principal: Principal, token: string | undefined): Promise<FlagDefinitions> {
     const projectParam = token === undefined || token === '' ? '@current' : String(await this.tokens.projectIdOf(token));
-    await this.projects.get(principal, projectParam);
-    return { flags: [], group_type_mapping: {}, cohorts: {} };
+    const project = await this.projects.get(principal, projectParam);
+    const types = await this.groupTypesOf(Number(project.id));
+    const mapping = Object.fromEntries(types.map((type) => [String(type.group_type_index), type.group_type]));
+    return { flags: [], group_type_mapping: mapping, cohorts: {} };
   }
 
   private async configOf(token: string): Promise<RemoteConfig> {

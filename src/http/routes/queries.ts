@@ -11,7 +11,9 @@ import { isActorsQuery, readActorsQuery } from '../../query/actors/read.js';
 import { filtersFromQueryString } from '../../query/nodes/legacy-filters.js';
 import { isObject } from '../../query/nodes/read-json.js';
 import { readFunnelsQuery } from '../../query/nodes/read-query.js';
-import { KINDS, readInsightQuery } from '../../query/runners/registry.js';
+import type { InsightQuery } from '../../query/nodes/schema.js';
+import type { QueryKind } from '../../query/runners/kind.js';
+import { KINDS, kindOfLegacyRequest, readInsightQuery } from '../../query/runners/registry.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
 import { linkTo, parseLimitOffset } from '../pagination.js';
@@ -144,15 +146,19 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
   });
 
   // PostHog's legacy calculation endpoints, one per kind: /insights/trend/, /insights/funnel/...
-  for (const kind of Object.values(KINDS)) {
+  for (const kind of Object.values(KINDS) as QueryKind<InsightQuery>[]) {
+    if (kind.legacyEndpoint === null) continue;
     for (const method of ['GET', 'POST'] as const) {
       app.route({
         method,
         url: `${prefix}/:project_id/insights/${kind.legacyEndpoint}/`,
         config: { scope: 'insight:read' },
         schema: { tags, params: Params, ...(method === 'POST' ? { body: AnyObject } : {}), response: { 200: AnyObject, ...errorResponses } },
-        handler: async (request) =>
-          legacyResponse(await queries.run(principalOf(request), projectOf(request), kind.fromFilters(legacyFilters(request)))),
+        handler: async (request) => {
+          const filters = legacyFilters(request);
+          const query = kindOfLegacyRequest(kind, filters).fromFilters(filters);
+          return legacyResponse(await queries.run(principalOf(request), projectOf(request), query));
+        },
       });
     }
   }

@@ -41,7 +41,7 @@ function cacheHeaders(reply: FastifyReply): void {
 const tokenOf = (request: FastifyRequest) => (request.params as { token: string }).token;
 
 export async function sdkConfigRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  const sdk = new SdkConfigService(services.projectTokens, services.repositories.projects, services.projects);
+  const sdk = new SdkConfigService(services.projectTokens, services.repositories.projects, services.projects, services.groupTypesOf);
 
   await sdkScope(app, (scope) => {
     scope.get(

@@ -2,7 +2,8 @@
 // column plus whatever the kind adds), one ordered page of them with their details. Actors are
 // persons (id, every distinct id now pointing at them, properties, created_at) or, when the
 // insight aggregates by a group type, groups (PostHog's group actors: key, type, properties).
-import { alias, and, asc, binary, call, constant, eq, field, leftJoin, not, select, subquery, table } from '../ast/build.js';
+import { alias, and, asc, binary, call, constant, eq, field, leftJoin, not, select, subquery } from '../ast/build.js';
+import { latestGroups, latestMappings, latestPersons } from '../catalog/latest.js';
 import type { OrderItem, Select } from '../ast/nodes.js';
 import type { QueryRun } from '../execute.js';
 
@@ -52,16 +53,17 @@ export async function actorPage(run: QueryRun, matching: Select, options: ActorP
   const extras = options.extras ?? [];
   const extraColumns = [...extras, ...(options.seenDistinctIds ? [options.seenDistinctIds] : [])].map((name) => alias(field(name, 'fp'), `x_${name}`));
   const groupIndex = options.groupIndex;
-  const details = groupIndex === undefined ? latestPersons() : latestGroups(groupIndex);
+  const prefix = groupIndex === undefined ? 'person' : 'group';
+  const details = groupIndex === undefined ? latestPersons(['properties', 'created_at']) : latestGroups(groupIndex, ['properties', 'created_at']);
   const rows = await run.rows<ActorRow>(select({
     select: [
       alias(call('toString', field('actor', 'fp')), 'id'),
-      alias(field('actor_properties', 'details'), 'properties'),
-      alias(call('toString', field('actor_created_at', 'details')), 'created_at'),
+      alias(field(`${prefix}_properties`, 'details'), 'properties'),
+      alias(call('toString', field(`${prefix}_created_at`, 'details')), 'created_at'),
       ...extraColumns,
     ],
     from: subquery(matching, 'fp'),
-    joins: [leftJoin(subquery(details, 'details'), eq(field('actor_key', 'details'), field('actor', 'fp')))],
+    joins: [leftJoin(subquery(details, 'details'), eq(field(`${prefix}_key`, 'details'), field('actor', 'fp')))],
     orderBy: [...(options.orderBy ?? []), asc(field('actor', 'fp'))],
     limit: options.limit + 1 + options.offset,
   }));
@@ -93,32 +95,6 @@ export async function actorPage(run: QueryRun, matching: Select, options: ActorP
   };
 }
 
-function latestPersons(): Select {
-  return select({
-    select: [
-      alias(field('id'), 'actor_key'),
-      alias(call('argMax', field('properties'), field('version')), 'actor_properties'),
-      alias(call('argMax', field('created_at'), field('version')), 'actor_created_at'),
-    ],
-    from: table('persons', 'p'),
-    groupBy: [field('id')],
-    having: eq(call('argMax', field('is_deleted'), field('version')), constant(false)),
-  });
-}
-
-function latestGroups(index: number): Select {
-  return select({
-    select: [
-      alias(field('group_key'), 'actor_key'),
-      alias(call('argMax', field('properties'), field('version')), 'actor_properties'),
-      alias(call('argMax', field('created_at'), field('version')), 'actor_created_at'),
-    ],
-    from: table('groups', 'g'),
-    where: eq(field('group_type_index'), constant(index)),
-    groupBy: [field('group_key')],
-  });
-}
-
 const parseProperties = (text: string | null): Record<string, unknown> => (text ? (JSON.parse(text) as Record<string, unknown>) : {});
 const isoTime = (text: string | null): string => (text ? `${text.replace(' ', 'T')}Z` : '');
 
@@ -130,26 +106,11 @@ const isoTime = (text: string | null): string => (text ? `${text.replace(' ', 'T
 async function personDistinctIds(run: QueryRun, personIds: readonly string[]): Promise<Map<string, string[]>> {
   if (personIds.length === 0) return new Map();
   const ids = constant([...personIds], 'Array(String)');
-  const everMapped = select({
-    select: [field('distinct_id')],
-    from: table('person_distinct_ids', 'mapped'),
-    where: binary('IN', call('toString', field('person_id')), ids),
-  });
-  const latest = select({
-    select: [
-      alias(field('distinct_id'), 'fn_distinct_id'),
-      alias(call('toString', call('argMax', field('person_id'), field('version'))), 'fn_person'),
-      alias(call('argMax', field('is_deleted'), field('version')), 'fn_deleted'),
-    ],
-    from: table('person_distinct_ids', 'pdi'),
-    where: binary('IN', field('distinct_id'), everMapped),
-    groupBy: [field('distinct_id')],
-  });
   const rows = await run.rows<{ person: string; distinct_ids: string[] }>(select({
-    select: [alias(field('fn_person'), 'person'), alias(call('arraySort', call('groupArray', field('fn_distinct_id'))), 'distinct_ids')],
-    from: subquery(latest, 'latest'),
-    where: and(not(field('fn_deleted')), binary('IN', field('fn_person'), ids)),
-    groupBy: [field('fn_person')],
+    select: [alias(field('mapped_person'), 'person'), alias(call('arraySort', call('groupArray', field('mapped_distinct_id'))), 'distinct_ids')],
+    from: subquery(latestMappings(ids), 'latest'),
+    where: and(not(field('mapped_deleted')), binary('IN', field('mapped_person'), ids)),
+    groupBy: [field('mapped_person')],
   }));
   return new Map(rows.map((r) => [r.person, r.distinct_ids]));
 }

@@ -10,6 +10,7 @@ export {
   resolveDateTo,
   useStartOfInterval,
 } from './date-range.js';
+export { stepIntervals } from './step.js';
 export { formatBucketDay, formatBucketLabel, formatSqlDateTime, formatWeekSpan } from './labels.js';
 export {
   type DeltaMapping,

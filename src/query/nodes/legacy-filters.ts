@@ -6,7 +6,7 @@ import { readFunnelsQuery, readTrendsQuery } from './read-query.js';
 import { fail, isObject, readArray, readOptionalInteger, type Json, type JsonObject } from './read-json.js';
 import type { FunnelsQuery, TrendsQuery } from './schema.js';
 
-type Origin = { list: 'events' | 'actions'; index: number };
+export type Origin = { list: 'events' | 'actions'; index: number };
 
 /** Query-string values arrive as text; JSON-looking ones (lists, objects, booleans) are parsed. */
 export function filtersFromQueryString(query: Record<string, unknown>): JsonObject {
@@ -83,7 +83,7 @@ export function funnelsQueryFromFilters(filters: JsonObject): FunnelsQuery {
 }
 
 /** events and actions merged into one series list in `order` (PostHog's filter_to_query). */
-function seriesFromEntities(filters: JsonObject): { series: JsonObject[]; origins: Origin[] } {
+export function seriesFromEntities(filters: JsonObject): { series: JsonObject[]; origins: Origin[] } {
   const entries: { entity: JsonObject; origin: Origin; order: number }[] = [];
   for (const list of ['events', 'actions'] as const) {
     if (filters[list] === undefined || filters[list] === null) continue;
@@ -114,7 +114,7 @@ function seriesFields(entity: JsonObject): JsonObject {
   };
 }
 
-function dateRange(filters: JsonObject): JsonObject {
+export function dateRange(filters: JsonObject): JsonObject {
   return { date_from: filters.date_from, date_to: filters.date_to, explicitDate: filters.explicit_date };
 }
 
@@ -161,7 +161,7 @@ const FIELD_NAMES: Record<string, string> = {
 };
 
 /** Renames a modern attr (series[2].math) to the legacy field it came from (actions[0].math). */
-function withLegacyAttrs<T>(origins: Origin[], read: () => T): T {
+export function withLegacyAttrs<T>(origins: Origin[], read: () => T): T {
   try {
     return read();
   } catch (error) {

@@ -80,7 +80,7 @@ export function readFunnelsQuery(node: JsonObject, path: string): FunnelsQuery {
 }
 
 /** The fields every insight query shares: date range, interval, properties, test accounts. */
-function readCommon(node: JsonObject, path: string) {
+export function readCommon(node: JsonObject, path: string) {
   return {
     dateRange: readDateRange(node.dateRange, join(path, 'dateRange')),
     interval: readChoice(node.interval, join(path, 'interval'), INTERVALS, 'day'),
@@ -89,7 +89,7 @@ function readCommon(node: JsonObject, path: string) {
   };
 }
 
-function readSeriesList(value: Json, path: string, min: number, max: number): readonly SeriesNode[] {
+export function readSeriesList(value: Json, path: string, min: number, max: number): readonly SeriesNode[] {
   const list = value === undefined || value === null ? [] : readArray(value, path);
   if (list.length < min) fail(path, min === 1 ? 'At least one series is required: give events or actions.' : `At least ${min} steps are required.`, 'min_length');
   if (list.length > max) fail(path, `At most ${max} series are allowed.`, 'max_length');
@@ -213,7 +213,7 @@ export function readBreakdownFilter(value: Json, path: string, reading: Breakdow
   });
 }
 
-function readCompareFilter(value: Json, path: string): CompareFilter | null {
+export function readCompareFilter(value: Json, path: string): CompareFilter | null {
   const filter = readOptionalObject(value, path);
   if (!filter || !readBoolean(filter.compare, join(path, 'compare'), false)) return null;
   const compareTo = readDate(filter.compare_to, join(path, 'compare_to'), true);

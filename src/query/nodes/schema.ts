@@ -197,5 +197,42 @@ export interface RetentionQuery {
   readonly aggregation_group_type_index?: number;
 }
 
-export type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery;
+export const STICKINESS_OPERATORS = ['gte', 'lte', 'exact', 'gt', 'lt'] as const;
+export type StickinessOperator = (typeof STICKINESS_OPERATORS)[number];
+
+export interface StickinessFilter {
+  readonly computedAs: 'non_cumulative' | 'cumulative';
+  /** An interval counts for an actor when their events in it satisfy this (default: at least one). */
+  readonly stickinessCriteria: { readonly operator: StickinessOperator; readonly value: number } | null;
+}
+
+export interface StickinessQuery {
+  readonly kind: 'StickinessQuery';
+  readonly series: readonly SeriesNode[];
+  readonly dateRange: DateRange;
+  readonly interval: Interval;
+  /** Intervals counted in groups of this many, back from date_to (null: one by one). */
+  readonly intervalCount: number | null;
+  readonly properties: Properties;
+  readonly filterTestAccounts: boolean;
+  readonly stickinessFilter: StickinessFilter;
+  readonly compareFilter: CompareFilter | null;
+}
+
+export const LIFECYCLE_STATUSES = ['new', 'returning', 'resurrecting', 'dormant'] as const;
+export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
+
+export interface LifecycleQuery {
+  readonly kind: 'LifecycleQuery';
+  /** PostHog's lifecycle reads its first series only. */
+  readonly series: readonly SeriesNode[];
+  readonly dateRange: DateRange;
+  readonly interval: Interval;
+  readonly properties: Properties;
+  readonly filterTestAccounts: boolean;
+  /** The actor is the group of this type (`$group_N`) instead of the person; absent = persons. */
+  readonly aggregation_group_type_index?: number;
+}
+
+export type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | StickinessQuery | LifecycleQuery;
 export type InsightKind = InsightQuery['kind'];

@@ -41,8 +41,11 @@ export interface QueryKind<Q extends InsightQuery> {
   readonly kind: Q['kind'];
   /** PostHog's legacy `filters.insight` for this kind (TRENDS, FUNNELS, RETENTION...). */
   readonly legacyInsight: string;
-  /** Its legacy calculation endpoint, /insights/<legacyEndpoint>/ (filters in the body or query string). */
-  readonly legacyEndpoint: string;
+  /**
+   * Its legacy calculation endpoint, /insights/<legacyEndpoint>/ (filters in the body or query
+   * string); null when legacy clients reach it through another kind's (stickiness through trend/).
+   */
+  readonly legacyEndpoint: string | null;
   /** Validates a node of this kind (attrs under `path`) and fills PostHog's defaults. */
   read(node: JsonObject, path: string): Q;
   /** The legacy filter dict in this kind's spelling, as the node it means. */

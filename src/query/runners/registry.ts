@@ -4,7 +4,9 @@ import { fail, join, readObject, type Json, type JsonObject } from '../nodes/rea
 import type { InsightKind, InsightQuery } from '../nodes/schema.js';
 import { funnelsKind } from './funnels/kind.js';
 import type { QueryKind } from './kind.js';
+import { lifecycleKind } from './lifecycle/kind.js';
 import { retentionKind } from './retention/kind.js';
+import { stickinessKind } from './stickiness/kind.js';
 import { trendsKind } from './trends/kind.js';
 
 type Registry = { readonly [K in InsightKind]: QueryKind<Extract<InsightQuery, { kind: K }>> };
@@ -13,6 +15,8 @@ export const KINDS: Registry = Object.freeze({
   TrendsQuery: trendsKind,
   FunnelsQuery: funnelsKind,
   RetentionQuery: retentionKind,
+  StickinessQuery: stickinessKind,
+  LifecycleQuery: lifecycleKind,
 });
 
 const KIND_NAMES = Object.keys(KINDS) as InsightKind[];
@@ -29,6 +33,30 @@ export function kindOfLegacyInsight(insight: string): QueryKind<InsightQuery> | 
   const name = insight.toUpperCase();
   const kind = KIND_NAMES.find((k) => KINDS[k].legacyInsight === name);
   return kind ? (KINDS[kind] as unknown as QueryKind<InsightQuery>) : null;
+}
+
+/** PostHog's legacy `shown_as` values that make a trends filter another kind. */
+const SHOWN_AS: Readonly<Record<string, string>> = { Stickiness: 'STICKINESS', Lifecycle: 'LIFECYCLE' };
+
+/**
+ * The legacy insight name a filter dict means: `shown_as` (Stickiness, Lifecycle) over
+ * `insight`, TRENDS when it only names series.
+ */
+export function legacyInsightOf(filters: JsonObject): string | null {
+  const shownAs = typeof filters.shown_as === 'string' ? SHOWN_AS[filters.shown_as] : undefined;
+  if (shownAs) return shownAs;
+  if (typeof filters.insight === 'string') return filters.insight.toUpperCase();
+  return Array.isArray(filters.events) || Array.isArray(filters.actions) ? 'TRENDS' : null;
+}
+
+/**
+ * The kind a legacy calculation endpoint answers: its own, unless the filters name a kind that has
+ * no endpoint of its own (PostHog's /insights/trend/ answers stickiness and lifecycle this way).
+ */
+export function kindOfLegacyRequest(endpointKind: QueryKind<InsightQuery>, filters: JsonObject): QueryKind<InsightQuery> {
+  const name = legacyInsightOf(filters);
+  const named = name === null ? null : kindOfLegacyInsight(name);
+  return named && named.legacyEndpoint === null ? named : endpointKind;
 }
 
 /** Validates a query node of any calculated kind, or an InsightVizNode around one. */

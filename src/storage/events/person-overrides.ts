@@ -3,7 +3,7 @@
 import { TABLES } from './tables.js';
 
 /**
- * The query engine builds the same join as AST (query/filters/event-source.ts); this plain-SQL
+ * The query engine builds the same join as AST (query/catalog/fields.ts); this plain-SQL
  * form is the independent reference that tests and the query benchmark check the engine against.
  *
  * SQL for a subquery of a project's events with `person_id` resolved through merges. The caller

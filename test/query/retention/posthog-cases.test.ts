@@ -1,68 +1,16 @@
-// PostHog's retention tests (posthog-cases.ts), each in a project of its own: the events captured
-// through the real /batch/ endpoint, the query through the real /query/ endpoint, and the answer
-// compared with the numbers PostHog's tests assert.
+// PostHog's retention tests (posthog-cases.ts), each in a project of its own (helpers/posthog-cases.ts:
+// events through /batch/, the query through /query/), compared with the numbers PostHog's tests assert.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
-import { runQuery } from '../../helpers/journeys.js';
+import { createTestApp, type TestApp } from '../../helpers/app.js';
+import { caseResults, prepareCase } from '../../helpers/posthog-cases.js';
 import { posthogRetentionCases, type RetentionCase } from './posthog-cases.js';
 
 /** Cases that need what Hoglet does not have yet, with the 400 they get meanwhile. */
 const NEEDS_COHORTS = (c: RetentionCase) => (c.query.breakdownFilter as { breakdown_type?: string } | undefined)?.breakdown_type === 'cohort';
 
 let t: TestApp;
-let projects = 0;
 beforeAll(async () => { t = await createTestApp('sqlite'); });
 afterAll(() => t.close());
-
-async function projectFor(c: RetentionCase): Promise<{ who: Credentials; query: Record<string, unknown> }> {
-  const who = await t.bootstrap(`retention-${++projects}@example.com`);
-  const settings: Record<string, unknown> = {};
-  if (c.timezone) settings.timezone = c.timezone;
-  if (c.weekStartDay !== undefined) settings.week_start_day = c.weekStartDay;
-  if (Object.keys(settings).length > 0) {
-    const res = await t.request(who.key, { method: 'PATCH', url: `/api/projects/${who.projectId}/`, payload: settings });
-    expect(res.statusCode, res.body).toBe(200);
-  }
-  let queryText = JSON.stringify(c.query);
-  for (const action of c.actions ?? []) {
-    const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/actions/`, payload: { name: action.name, steps: action.steps } });
-    expect(res.statusCode, res.body).toBe(201);
-    queryText = queryText.replaceAll(`"id":${action.id}`, `"id":${res.json().id}`);
-  }
-  await capture(who, c);
-  return { who, query: JSON.parse(queryText) };
-}
-
-/**
- * The case's events in one batch. Persons get their properties on their first event; group
- * types are registered in index order first (Hoglet numbers types as it meets them), and an
- * event's `$group_N` becomes `$groups` as an SDK sends it.
- */
-async function capture(who: Credentials, c: RetentionCase): Promise<void> {
-  const types = [...(c.groupTypes ?? [])].sort((a, b) => a.index - b.index);
-  const setup = types.map((type) => ({ event: '$groupidentify', distinct_id: 'group-setup', timestamp: '2015-01-02T00:00:00Z', properties: { $group_type: type.name, $group_key: 'setup', $group_set: {} } }));
-  const seen = new Set<string>();
-  const events = [...c.events].sort((a, b) => a.timestamp.localeCompare(b.timestamp)).map((e) => {
-    const properties: Record<string, unknown> = { ...(e.properties ?? {}) };
-    const groups: Record<string, string> = {};
-    for (const type of types) {
-      const key = properties[`$group_${type.index}`];
-      if (typeof key === 'string') groups[type.name] = key;
-      delete properties[`$group_${type.index}`];
-    }
-    if (Object.keys(groups).length > 0) properties.$groups = groups;
-    const person = c.persons?.[e.distinct_id];
-    if (person && !seen.has(e.distinct_id)) properties.$set = person;
-    seen.add(e.distinct_id);
-    return { event: e.event, distinct_id: e.distinct_id, timestamp: e.timestamp, properties };
-  });
-  for (const distinctId of Object.keys(c.persons ?? {})) expect(seen.has(distinctId), `${distinctId} has no event to carry its properties`).toBe(true);
-  for (const batch of [setup, events]) {
-    if (batch.length === 0) continue;
-    const res = await t.request(null, { method: 'POST', url: '/batch/', payload: { api_key: who.projectApiToken, batch } });
-    expect(res.statusCode, res.body).toBe(200);
-  }
-}
 
 type Row = { label: string; date: string; breakdown_value?: string | null; values: { count: number; label: string }[] };
 const key = (row: { label: string; breakdown_value?: string | null }) => `${row.breakdown_value ?? ''}|${row.label}`;
@@ -70,13 +18,13 @@ const key = (row: { label: string; breakdown_value?: string | null }) => `${row.
 describe("PostHog's retention tests", () => {
   for (const c of posthogRetentionCases) {
     it(c.name, async () => {
-      const { who, query } = await projectFor(c);
+      const prepared = await prepareCase(t, c);
       if (NEEDS_COHORTS(c)) {
-        const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query } });
+        const res = await t.request(prepared.who.key, { method: 'POST', url: `/api/projects/${prepared.who.projectId}/query/`, payload: { query: prepared.query } });
         expect(res.statusCode, 'cohort breakdowns arrive with cohorts (issue 19)').toBe(400);
         return;
       }
-      const rows = (await runQuery(t, who, query)).results as Row[];
+      const rows = (await caseResults(t, c, prepared)) as Row[];
       const counts = (row: Row) => row.values.map((v) => v.count);
       if (c.breakdownValues) expect(new Set(rows.map((r) => r.breakdown_value))).toEqual(new Set(c.breakdownValues));
       for (const absent of c.absentOrZero ?? []) {

@@ -27,6 +27,8 @@
 // - actions: create them first and replace the placeholder id (9001) in the query's entities with the real id.
 // - groupTypes: group type index -> name mapping the case needs (aggregation_group_type_index).
 
+import type { PortedCase } from '../../helpers/posthog-cases.js';
+
 export interface RetentionCaseEvent {
   distinct_id: string;
   event: string;
@@ -44,24 +46,14 @@ export interface RetentionExpectedRow {
   values: number[];
 }
 
-export interface RetentionCase {
+/** The project set-up, events and query (helpers/posthog-cases.ts), and what PostHog asserts. */
+export interface RetentionCase extends PortedCase {
   /** PostHog's test name (with a suffix when one test gives several cases). */
   name: string;
   /** PostHog file path + test class and function. */
   source: string;
   /** What was adapted, and what the case is about. */
   note?: string;
-  /** Project timezone when the test sets one (default UTC). */
-  timezone?: string;
-  /** Project week start when the test sets one (0 Sunday, 1 Monday). */
-  weekStartDay?: 0 | 1;
-  /** distinct_id -> person properties, set via $set on the person's first event. */
-  persons?: Record<string, Record<string, unknown>>;
-  /** Actions to create; `id` is a placeholder used in the query. */
-  actions?: { id: number; name: string; steps: Record<string, unknown>[] }[];
-  /** Group types to map before running (index -> name). */
-  groupTypes?: { index: number; name: string }[];
-  events: RetentionCaseEvent[];
   /** A RetentionQuery node in PostHog's schema. */
   query: Record<string, unknown>;
   expected: RetentionExpectedRow[];

@@ -5,6 +5,7 @@ import { readFunnelsQuery } from '../../nodes/read-query.js';
 import type { FunnelsQuery } from '../../nodes/schema.js';
 import { seriesActionIds, type QueryKind } from '../kind.js';
 import { funnelTable } from './csv.js';
+import { funnelStepActors } from './insight-actors.js';
 import { funnelsRunner } from './runner.js';
 
 const funnel = (series: unknown[], extra: Record<string, unknown> = {}) =>
@@ -19,6 +20,7 @@ export const funnelsKind: QueryKind<FunnelsQuery> = {
   actionIds: (query) => seriesActionIds([...query.series, ...query.funnelsFilter.exclusions]),
   cachePolicy: (query) => ({ interval: query.interval, readsFromStart: query.dateRange.date_from?.trim() === 'all' }),
   run: (query, context, run) => funnelsRunner.run(query, context, run),
+  actors: funnelStepActors,
   csv: funnelTable,
   safetyShapes: {
     'funnel steps with a property step and breakdown': (v) => funnel([{ kind: 'EventsNode', event: v }, { kind: 'EventsNode', event: v, properties: [{ key: v, value: v }] }], { breakdownFilter: { breakdown: v } }),

@@ -4,7 +4,7 @@
 import type { DateTime } from 'luxon';
 import { ValidationError } from '../../../errors.js';
 import type { QueryContext } from '../../context.js';
-import { alignToInterval, MAX_BUCKETS, resolveDateFrom, resolveDateTo, type Interval } from '../../dates/index.js';
+import { alignToInterval, MAX_BUCKETS, resolveDateFrom, resolveDateTo, stepIntervals as step, type Interval } from '../../dates/index.js';
 import type { RetentionPeriod, RetentionQuery } from '../../nodes/schema.js';
 
 export interface RetentionRange {
@@ -40,15 +40,4 @@ export function retentionRange(query: RetentionQuery, context: QueryContext, ear
     cohortStarts.push(step(dateFrom, interval, i));
   }
   return { interval, dateFrom, dateTo, cohortStarts };
-}
-
-/** `count` intervals after (or before) t, on the calendar as PostHog's timedelta/relativedelta steps. */
-export function step(t: DateTime, interval: Interval, count: number): DateTime {
-  switch (interval) {
-    case 'minute': return t.plus({ minutes: count });
-    case 'hour': return t.plus({ hours: count });
-    case 'day': return t.plus({ days: count });
-    case 'week': return t.plus({ weeks: count });
-    case 'month': return t.plus({ months: count });
-  }
 }

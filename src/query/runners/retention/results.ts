@@ -8,7 +8,8 @@ import type { RetentionPeriod, RetentionQuery } from '../../nodes/schema.js';
 import type { RetentionRange } from './range.js';
 
 export interface RetentionCellRow {
-  breakdown_value: string;
+  /** Absent without a breakdown. */
+  breakdown_value?: string;
   start_index: number | string;
   offset: number | string;
   actors: number | string;
@@ -39,8 +40,9 @@ export function retentionRows(query: RetentionQuery, range: RetentionRange, cell
     const start = Number(cell.start_index);
     const offset = Number(cell.offset);
     if (start < 0 || start >= cohorts || offset < 0 || offset >= totalIntervals) continue;
-    let matrix = matrices.get(cell.breakdown_value);
-    if (!matrix) matrices.set(cell.breakdown_value, (matrix = empty()));
+    const value = cell.breakdown_value ?? '';
+    let matrix = matrices.get(value);
+    if (!matrix) matrices.set(value, (matrix = empty()));
     matrix[start]![offset] = Number(cell.actors);
   }
   const rowsOf = (matrix: Matrix, breakdownValue?: string): RetentionRow[] => matrix.map((counts, i) => ({

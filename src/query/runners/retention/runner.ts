@@ -33,10 +33,7 @@ export async function rangeOf(query: RetentionQuery, context: QueryContext, run:
 export async function runRetention(query: RetentionQuery, context: QueryContext, run: QueryRun): Promise<RetentionResult> {
   checkActions(query, context);
   const range = await rangeOf(query, context, run);
-  const { totalIntervals, cumulative } = query.retentionFilter;
-  const cells = range.cohortStarts.length === 0
-    ? []
-    : await run.rows<RetentionCellRow>(retentionCells(retentionActors(query, context, range), totalIntervals, cumulative));
+  const cells = range.cohortStarts.length === 0 ? [] : await run.rows<RetentionCellRow>(retentionCells(retentionActors(query, context, range), query));
   return {
     results: retentionRows(query, range, cells),
     resolved_date_range: { date_from: range.dateFrom.toISO()!, date_to: range.dateTo.toISO()! },

@@ -6,55 +6,52 @@
 //
 // Interval indexes count from the range's first interval (buckets/interval-index.ts), so "came
 // back k intervals later" is `has(returns, start + k)`.
-import { alias, and, array, binary, call, constant, eq, field, lambda, or, select, subquery } from '../../ast/build.js';
+import { alias, and, array, binary, call, constant, field, lambda, or, select, subquery } from '../../ast/build.js';
 import type { Expr, Select } from '../../ast/nodes.js';
 import { instant } from '../../buckets/bucket-start.js';
 import { intervalIndex } from '../../buckets/interval-index.js';
 import type { QueryContext } from '../../context.js';
-import { actionExpr } from '../../filters/actions.js';
+import { actorOf, actorPresent } from '../../filters/actor.js';
 import { breakdownText } from '../../filters/breakdown-value.js';
+import { entityMatch } from '../../filters/entity-match.js';
 import { EventSource } from '../../filters/event-source.js';
 import { propertyGroupExpr } from '../../filters/properties.js';
-import type { RetentionEntity, RetentionQuery } from '../../nodes/schema.js';
+import type { RetentionQuery } from '../../nodes/schema.js';
 import { utcText } from '../event-range.js';
 import type { RetentionRange } from './range.js';
 
-/** Columns: actor, breakdown_value, starts (Array(Int64)), returns (Array(Int64)). */
+/** Columns: actor, starts (Array(Int64)), returns (Array(Int64)), and breakdown_value when broken down. */
 export function retentionActors(query: RetentionQuery, context: QueryContext, range: RetentionRange): Select {
   const { timezone, weekStartDay } = context.project;
   const filter = query.retentionFilter;
   const source = new EventSource();
   const groupIndex = query.aggregation_group_type_index;
-  const actor = groupIndex === undefined ? source.personId() : source.groupKey(groupIndex);
-  const matches = (entity: RetentionEntity, withProperties: boolean): Expr => {
-    const props = withProperties ? propertyGroupExpr(entity.properties, source, timezone) : undefined;
-    if (entity.kind === 'ActionsNode') return and(actionExpr(context.actions.get(entity.id), source, timezone), props);
-    return and(entity.event === null ? undefined : eq(source.event, constant(entity.event)), props) ?? constant(true);
-  };
-  const isStart = matches(filter.targetEntity, true);
-  const isReturn = matches(filter.returningEntity, true);
+  const actorGroup = groupIndex ?? null;
+  const actor = actorOf(actorGroup, source);
+  const isStart = entityMatch(filter.targetEntity, context, source);
+  const isReturn = entityMatch(filter.returningEntity, context, source);
   // First-ever occurrence: the actor's first event of the target, whatever its properties, must match them.
   const firstEver = filter.retentionType === 'retention_first_ever_occurrence';
   const firstTime = filter.retentionType === 'retention_first_time' || firstEver;
-  const isAnyStart = firstEver ? matches(filter.targetEntity, false) : isStart;
+  const isAnyStart = firstEver ? entityMatch(filter.targetEntity, context, source, 'without properties') : isStart;
   const from = binary('>=', source.timestamp, instant(utcText(range.dateFrom)));
   const breakdown = query.breakdownFilter;
 
   // Every expression is built before the joins are collected: reading a person or group property adds its join.
+  // The same entity starting and returning (the common case) needs one array for both.
+  const oneEntity = !firstTime && filter.minimumOccurrences <= 1 && JSON.stringify(filter.targetEntity) === JSON.stringify(filter.returningEntity);
   const columns = [
     alias(actor, 'rt_actor'),
-    alias(breakdown ? breakdownText(breakdown, source, '') : constant(''), 'rt_bv'),
+    ...(breakdown ? [alias(breakdownText(breakdown, source, ''), 'rt_bv')] : []),
     alias(intervalIndex(source.timestamp, range.dateFrom, range.interval, timezone, weekStartDay), 'rt_index'),
-    alias(source.timestamp, 'rt_ts'),
-    alias(isStart, 'rt_start'),
-    alias(isAnyStart, 'rt_any_start'),
-    alias(isReturn, 'rt_return'),
+    ...(firstTime ? [alias(source.timestamp, 'rt_ts'), alias(isAnyStart, 'rt_any_start')] : []),
+    ...(oneEntity ? [] : [alias(isStart, 'rt_start'), alias(isReturn, 'rt_return')]),
   ];
   const where = and(
-    groupIndex === undefined ? undefined : binary('!=', actor, constant('')),
+    actorPresent(actorGroup, source),
     binary('<', source.timestamp, instant(utcText(range.dateTo))),
     // First-time kinds look for the start event in all history; returns count inside the range.
-    firstTime ? or(isAnyStart, and(from, isReturn)) : and(from, or(isStart, isReturn)),
+    firstTime ? or(isAnyStart, and(from, isReturn)) : and(from, oneEntity ? isStart : or(isStart, isReturn)),
     propertyGroupExpr(query.properties, source, timezone),
     query.filterTestAccounts ? propertyGroupExpr(context.testAccountFilters, source, timezone) : undefined,
   );
@@ -62,19 +59,29 @@ export function retentionActors(query: RetentionQuery, context: QueryContext, ra
 
   const index = field('rt_index');
   const inRange = binary('>=', index, constant(0, 'Int64'));
-  const bv = field('rt_bv');
   // First-ever buckets an actor by the value on their first start event; the others by each event's value.
-  const perValue = !(firstEver && breakdown);
+  const perValue = breakdown !== null && !firstEver;
+  // Without a breakdown no value column is carried: a constant string key slows every GROUP BY after it.
+  const value = !breakdown ? [] : [alias(perValue ? field('rt_bv') : call('argMinIf', field('rt_bv'), field('rt_ts'), field('rt_any_start')), 'breakdown_value')];
+  if (oneEntity) {
+    // Every event read is both a start and a return, and lies in the range.
+    const intervals = call('groupUniqArray', index);
+    return select({
+      select: [alias(field('rt_actor'), 'actor'), ...value, alias(intervals, 'starts'), alias(field('starts'), 'returns')],
+      from: subquery(events, 'retention_events'),
+      groupBy: perValue ? [field('rt_actor'), field('rt_bv')] : [field('rt_actor')],
+    });
+  }
   const starts = firstTime ? firstStart(firstEver) : call('groupUniqArrayIf', index, and(field('rt_start'), inRange));
   return select({
     select: [
       alias(field('rt_actor'), 'actor'),
-      alias(perValue ? bv : call('argMinIf', bv, field('rt_ts'), field('rt_any_start')), 'breakdown_value'),
+      ...value,
       alias(starts, 'starts'),
       alias(returnIntervals(filter.minimumOccurrences, and(field('rt_return'), inRange)), 'returns'),
     ],
     from: subquery(events, 'retention_events'),
-    groupBy: perValue ? [field('rt_actor'), bv] : [field('rt_actor')],
+    groupBy: perValue ? [field('rt_actor'), field('rt_bv')] : [field('rt_actor')],
   });
 }
 
@@ -98,23 +105,28 @@ function returnIntervals(minimum: number, isReturn: Expr): Expr {
 }
 
 /**
- * Columns: breakdown_value, start_index, offset, actors. Each actor counts once per start interval
+ * Columns: start_index, offset, actors, and breakdown_value when broken down. Each actor counts once per start interval
  * at offset 0 and at every later offset (below totalIntervals) they came back at; cumulative
  * counts them at every offset up to the last they came back at.
  */
-export function retentionCells(actors: Select, totalIntervals: number, cumulative: boolean): Select {
+export function retentionCells(actors: Select, query: RetentionQuery): Select {
+  const { totalIntervals, cumulative } = query.retentionFilter;
+  const value = query.breakdownFilter ? [field('breakdown_value')] : [];
   const start = field('start_index');
-  const cameBack = call('arrayFilter',
-    lambda(['rt_k'], or(eq(field('rt_k'), constant(0)), call('has', field('returns'), binary('+', start, field('rt_k'))))),
-    call('range', constant(totalIntervals)));
-  const offsets = cumulative ? call('range', binary('+', call('arrayMax', cameBack), constant(1))) : cameBack;
+  // The later offsets the actor came back at: each return interval minus the start, inside the row.
+  const later = call('arrayFilter',
+    lambda(['rt_k'], and(binary('>=', field('rt_k'), constant(1, 'Int64')), binary('<', field('rt_k'), constant(totalIntervals, 'Int64')))),
+    call('arrayMap', lambda(['rt_r'], binary('-', field('rt_r'), start)), field('returns')));
+  const offsets = cumulative
+    ? call('range', binary('+', call('arrayMax', call('arrayPushFront', later, constant(0, 'Int64'))), constant(1, 'Int64')))
+    : call('arrayPushFront', later, constant(0, 'Int64'));
   const perStart = select({
-    select: [field('breakdown_value'), alias(call('arrayJoin', field('starts')), 'start_index'), field('returns')],
+    select: [...value, alias(call('arrayJoin', field('starts')), 'start_index'), field('returns')],
     from: subquery(actors, 'retention_actors'),
   });
   return select({
-    select: [field('breakdown_value'), start, alias(call('arrayJoin', offsets), 'offset'), alias(call('count'), 'actors')],
+    select: [...value, start, alias(call('arrayJoin', offsets), 'offset'), alias(call('count'), 'actors')],
     from: subquery(perStart, 'retention_starts'),
-    groupBy: [field('breakdown_value'), start, field('offset')],
+    groupBy: [...value, start, field('offset')],
   });
 }

@@ -1,6 +1,6 @@
 // Whom a series counts: persons, or, with math_group_type_index, the groups of that type (PostHog's
 // is_groups_math: unique_group, and dau / weekly_active / monthly_active given an index).
-import { binary, constant } from '../../ast/build.js';
+import { actorOf, actorPresent } from '../../filters/actor.js';
 import type { Expr } from '../../ast/nodes.js';
 import type { EventSource } from '../../filters/event-source.js';
 import { GROUP_CAPABLE_MATHS, type SeriesNode } from '../../nodes/schema.js';
@@ -12,12 +12,10 @@ export function countedGroupType(series: SeriesNode): number | null {
 }
 
 export function seriesActor(series: SeriesNode, source: EventSource): Expr {
-  const group = countedGroupType(series);
-  return group === null ? source.personId() : source.groupKey(group);
+  return actorOf(countedGroupType(series), source);
 }
 
-/** When groups are counted, an event without a group of that type ('' in its column) is no group's and is left out. */
+/** When groups are counted, events without a group of that type are left out. */
 export function actorFilter(series: SeriesNode, source: EventSource): Expr | undefined {
-  const group = countedGroupType(series);
-  return group === null ? undefined : binary('!=', source.groupKey(group), constant(''));
+  return actorPresent(countedGroupType(series), source);
 }
