@@ -402,6 +402,123 @@ function readLifecycleResponse(body, range) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Funnel correlation of the 3-step funnel: its entrants from the same walk as above (converted =
+// reached step 3; window = after step 1 and before step 3, or before step 1 + 14 days for those who
+// dropped off); events: every other event name an entrant did strictly inside their window;
+// properties: `$initial_browser::<value>` of each entrant's person (latest version). The odds ratio
+// with a prior of one, support of at least min(25, 2 % of entrants), top 10 each way, in JS.
+
+const CORRELATION_STEPS = ['$pageview', 'signed_up', 'purchase'];
+
+function entrantsSql(db) {
+  return `SELECT person_id, max_step >= 3 AS converted, t[1] AS first_us, if(max_step >= 3, t[3], t[1] + ${WINDOW_US}) AS end_us
+    FROM (
+      SELECT person_id, ${funnelWalkColumns(3)}, state.3 AS max_step, state.4 AS t
+      FROM (${resolvedEvents(db, 'e.timestamp AS timestamp, e.event AS event', 'e.event IN {steps:Array(String)}')})
+      GROUP BY person_id
+    )
+    WHERE max_step >= 1`;
+}
+
+function correlationSql(db, type) {
+  const candidates = type === 'events'
+    ? `SELECT ev.event AS candidate, uniqExactIf(en.person_id, en.converted) AS s, uniqExactIf(en.person_id, NOT en.converted) AS f
+       FROM (${resolvedEvents(db, 'e.timestamp AS timestamp, e.event AS event', 'e.event NOT IN {steps:Array(String)}')}) AS ev
+       INNER JOIN entrants AS en ON en.person_id = ev.person_id
+       WHERE toUnixTimestamp64Micro(ev.timestamp) > en.first_us AND toUnixTimestamp64Micro(ev.timestamp) < en.end_us
+       GROUP BY candidate`
+    : `SELECT concat('$initial_browser::', JSONExtractString(p.properties, '$initial_browser')) AS candidate,
+         uniqExactIf(en.person_id, en.converted) AS s, uniqExactIf(en.person_id, NOT en.converted) AS f
+       FROM entrants AS en
+       LEFT JOIN (SELECT id, argMax(properties, version) AS properties FROM ${db}.persons WHERE team_id = {team:UInt64} GROUP BY id) AS p ON p.id = en.person_id
+       GROUP BY candidate`;
+  return `WITH entrants AS (${entrantsSql(db)})
+    SELECT candidate, s, f, (SELECT countIf(converted) FROM entrants) AS total_s, (SELECT countIf(NOT converted) FROM entrants) AS total_f
+    FROM (${candidates})`;
+}
+
+/** PostHog's rules on the candidate counts (written independently of Hoglet's). */
+function readCorrelationRows(rows) {
+  const S = Number(rows[0]?.total_s ?? 0);
+  const F = Number(rows[0]?.total_f ?? 0);
+  if (S === 0 || F === 0) return { correlation: { events: [], skewed: true } };
+  const support = Math.min(25, 0.02 * (S + F));
+  const scored = rows
+    .map((r) => ({ event: r.candidate, s: Number(r.s), f: Number(r.f) }))
+    .filter((c) => c.s + c.f >= support)
+    .map((c) => ({ ...c, odds: ((c.s + 1) * (F - c.f + 1)) / ((S - c.s + 1) * (c.f + 1)) }));
+  const up = scored.filter((c) => c.odds > 1).sort((a, b) => b.odds - a.odds || (a.event < b.event ? -1 : 1)).slice(0, 10);
+  const down = scored.filter((c) => c.odds <= 1).sort((a, b) => a.odds - b.odds || (a.event < b.event ? -1 : 1)).slice(0, 10);
+  const item = (c) => ({ event: c.event, success_count: c.s, failure_count: c.f, odds_ratio: c.odds });
+  return { correlation: { events: [...up, ...down].map(item), skewed: S / F > 10 || F / S > 10 } };
+}
+
+function readCorrelationResponse(body) {
+  const { events, skewed } = body.results;
+  return { correlation: { events: events.map((e) => ({ event: e.event.event, success_count: e.success_count, failure_count: e.failure_count, odds_ratio: e.odds_ratio })), skewed } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paths of `$pageview` URLs over 8 UTC days (`-7d`): per person the URLs (one trailing slash
+// dropped) in time order, split into sessions at gaps of 30 minutes or more; in a session a URL
+// equal to the next one is dropped; the first 5 (from the start point's first occurrence when
+// there is one); edges between consecutive positions "<i>_<url>", counted with the average
+// milliseconds between them; the 50 heaviest (value desc, source, target), then only those
+// reachable from a first position.
+
+const PATHS_STEP_LIMIT = 5;
+const PATHS_EDGE_LIMIT = 50;
+export const PATHS_START = 'https://example.com/pricing';
+
+function pathsSql(db, withStart) {
+  const url = "replaceRegexpOne(JSONExtractString(e.properties, '$current_url'), '^(.+)/$', '\\\\1')";
+  const limited = withStart
+    ? 'if(indexOf(collapsed.2, {start:String}) > 0, arraySlice(collapsed, indexOf(collapsed.2, {start:String}), {steps:UInt32}), [])'
+    : 'arraySlice(collapsed, 1, {steps:UInt32})';
+  return `SELECT source, target, count() AS value, avg(gap) AS average_conversion_time
+    FROM (
+      SELECT arrayJoin(arrayMap(i -> (concat(toString(i), '_', path[i].2), concat(toString(i + 1), '_', path[i + 1].2), path[i + 1].1 - path[i].1),
+        range(1, toInt64(length(path))))) AS edge, edge.1 AS source, edge.2 AS target, edge.3 AS gap
+      FROM (
+        SELECT ${limited} AS path
+        FROM (
+          SELECT arrayFilter((x, following) -> x.2 != following, session, arrayPushBack(arrayPopFront(session.2), '')) AS collapsed
+          FROM (
+            SELECT arrayJoin(arraySplit((x, gap) -> gap >= 1800000, events, arrayDifference(events.1))) AS session
+            FROM (
+              SELECT person_id, arraySort(groupArray((toUnixTimestamp64Milli(e.timestamp), url))) AS events
+              FROM (${resolvedEvents(db, `e.timestamp, ${url} AS url`, "e.event = '$pageview'")}) AS e
+              GROUP BY person_id
+            )
+          )
+        )
+      )
+      WHERE length(path) > 1
+    )
+    GROUP BY source, target
+    ORDER BY value DESC, source, target
+    LIMIT {edges:UInt32}`;
+}
+
+/** The ordered edges, then only those reachable from a first position (written independently of Hoglet's). */
+function readPathRows(rows) {
+  const edges = rows.map((r) => ({ source: r.source, target: r.target, value: Number(r.value), average_conversion_time: Number(r.average_conversion_time) }));
+  const reachable = new Set(edges.filter((e) => e.source.startsWith('1_')).map((e) => e.source));
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const e of edges) if (reachable.has(e.source) && !reachable.has(e.target)) { reachable.add(e.target); grew = true; }
+  }
+  return { edges: edges.filter((e) => reachable.has(e.source)) };
+}
+
+/** The range of `-7d` on the UTC day of `nowMs`. */
+function weekRange(nowMs) {
+  const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
+  return { from: `${isoDay(today - 7 * DAY_MS)} 00:00:00.000000`, to: `${isoDay(today + DAY_MS)} 00:00:00.000000` };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The cases.
 
 /**
@@ -492,7 +609,43 @@ export function benchCases({ db, team, range, nowMs = Date.now() }) {
       read: (body) => readLifecycleResponse(body, range),
     },
   };
-  return [trend, breakdown, funnel3, ...stepFunnels, ...retention, stickiness, lifecycle];
+  const week = weekRange(nowMs);
+  const pathsCase = (id, label, withStart) => ({
+    id,
+    label,
+    hand: {
+      sql: pathsSql(db, withStart),
+      params: { team, from: week.from, to: week.to, steps: PATHS_STEP_LIMIT, edges: PATHS_EDGE_LIMIT, ...(withStart ? { start: PATHS_START } : {}) },
+      read: readPathRows,
+    },
+    hoglet: {
+      query: { kind: 'PathsQuery', dateRange: { date_from: '-7d' }, pathsFilter: { includeEventTypes: ['$pageview'], ...(withStart ? { startPoint: PATHS_START } : {}) } },
+      read: (body) => ({ edges: body.results }),
+    },
+  });
+  const paths = [
+    pathsCase('paths-7d', '7-day paths of `$pageview` URLs (5 steps, 50 edges)', false),
+    pathsCase('paths-7d-start', 'the same from a start point (`/pricing`)', true),
+  ];
+  const correlationCase = (id, label, type) => ({
+    id,
+    label,
+    hand: { sql: correlationSql(db, type), params: { ...base, steps: CORRELATION_STEPS }, read: readCorrelationRows },
+    hoglet: {
+      query: {
+        kind: 'FunnelCorrelationQuery',
+        source: { kind: 'FunnelsActorsQuery', source: funnelQuery(CORRELATION_STEPS) },
+        funnelCorrelationType: type,
+        ...(type === 'properties' ? { funnelCorrelationNames: ['$initial_browser'] } : {}),
+      },
+      read: readCorrelationResponse,
+    },
+  });
+  const correlation = [
+    correlationCase('correlation-events', 'event correlation of the 3-step funnel', 'events'),
+    correlationCase('correlation-properties', 'property correlation of the 3-step funnel on `$initial_browser`', 'properties'),
+  ];
+  return [trend, breakdown, funnel3, ...stepFunnels, ...retention, stickiness, lifecycle, ...paths, ...correlation];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -280,6 +280,11 @@ const QUERY_ENV = ['BENCH_EVENTS', 'BENCH_PERSONS', 'BENCH_RUNS', 'BENCH_DATA_DI
 function describeAnswer(row) {
   const answer = row.answer;
   if (!answer) return '';
+  if (answer.correlation) {
+    const [top] = answer.correlation.events;
+    return `${answer.correlation.events.length} items${answer.correlation.skewed ? ', skewed' : ''}${top ? `; top ${top.event} (odds ${top.odds_ratio.toFixed(2)})` : ''}`;
+  }
+  if (answer.edges) return `${answer.edges.length} edges; heaviest ${answer.edges.slice(0, 2).map((e) => `${e.source} → ${e.target} ${fmtInt(e.value)}`).join(', ')}`;
   if (answer.stickiness) return `persons by days active: ${answer.stickiness.slice(0, 5).map(fmtInt).join(', ')}, …`;
   if (answer.lifecycle) {
     const sum = (values) => values.reduce((a, b) => a + b, 0);

@@ -1,6 +1,6 @@
 // What a runner knows about the project it queries: clock, settings and the actions it may name.
 import type { DateTime } from 'luxon';
-import type { PropertyGroup } from './nodes/schema.js';
+import type { PathCleaningRule, PropertyGroup } from './nodes/schema.js';
 
 /** An action as the engine needs it: steps with event, URL matching and property filters. */
 export interface ActionDefinition {
@@ -35,4 +35,6 @@ export interface QueryContext {
   readonly actions: ReadonlyMap<number, ActionDefinition>;
   /** The project's test-account filters, parsed; empty unless the query filters test accounts. */
   readonly testAccountFilters: PropertyGroup;
+  /** The project's path cleaning rules; empty unless the query applies them (paths with pathReplacements). */
+  readonly pathCleaningRules: readonly PathCleaningRule[];
 }

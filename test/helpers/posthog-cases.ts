@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import type { ActionDefinition, QueryContext } from '../../src/query/context.js';
 import { QueryExecutor } from '../../src/query/execute.js';
 import { EMPTY_GROUP } from '../../src/query/nodes/read-properties.js';
+import type { PathCleaningRule } from '../../src/query/nodes/schema.js';
 import { kindOf, readInsightQuery } from '../../src/query/runners/registry.js';
 import type { Credentials, TestApp } from './app.js';
 import { runQuery } from './journeys.js';
@@ -22,6 +23,8 @@ export interface PortedCase {
   groupTypes?: { index: number; name: string }[];
   events: { distinct_id: string; event: string; timestamp: string; properties?: Record<string, unknown> }[];
   now?: string;
+  /** Project settings to set through the Projects API first (path_cleaning_filters...). */
+  projectSettings?: Record<string, unknown>;
   query: Record<string, unknown>;
 }
 
@@ -36,7 +39,7 @@ export interface PreparedCase {
 
 export async function prepareCase(t: TestApp, c: PortedCase): Promise<PreparedCase> {
   const who = await t.bootstrap(`ported-case-${++projects}@example.com`);
-  const settings: Record<string, unknown> = {};
+  const settings: Record<string, unknown> = { ...c.projectSettings };
   if (c.timezone) settings.timezone = c.timezone;
   if (c.weekStartDay !== undefined) settings.week_start_day = c.weekStartDay;
   if (Object.keys(settings).length > 0) {
@@ -95,6 +98,7 @@ export async function caseResults(t: TestApp, c: PortedCase, prepared: PreparedC
     now: DateTime.fromISO(c.now, { zone: 'UTC' }),
     actions,
     testAccountFilters: EMPTY_GROUP,
+    pathCleaningRules: kindOf(query).appliesPathCleaning?.(query) ? (c.projectSettings?.path_cleaning_filters as PathCleaningRule[] | undefined) ?? [] : [],
   };
   const run = new QueryExecutor(t.services.events).start(prepared.who.projectId);
   return (await kindOf(query).run(query, context, run)).results as any[];

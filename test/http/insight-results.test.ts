@@ -218,8 +218,8 @@ describe.each(META_STORES)('insight results and refresh modes on %s', (store) =>
     const legacyRetention = await create(null, { filters: { insight: 'RETENTION', target_entity: { id: '$pageview', type: 'events' }, date_to: '2024-01-03', total_intervals: 3 } });
     expect((await retrieve(legacyRetention.id, '?refresh=blocking')).result.map((row: { values: { count: number }[] }) => row.values.map((v) => v.count)))
       .toEqual([[1, 1, 0], [2, 0, 0], [0, 0, 0]]);
-    const paths = await create({ kind: 'InsightVizNode', source: { kind: 'PathsQuery', pathsFilter: {} } });
-    expect(await retrieve(paths.id, '?refresh=blocking')).toMatchObject({ result: null, query_status: null });
+    const hogql = await create({ kind: 'DataVisualizationNode', source: { kind: 'HogQLQuery', query: 'select 1' } });
+    expect(await retrieve(hogql.id, '?refresh=blocking')).toMatchObject({ result: null, query_status: null });
   });
 
   it('refuses a refresh mode it does not know', async () => {

@@ -83,11 +83,13 @@ describe('cache key', () => {
       now: DateTime.fromISO('2024-01-01T00:00:00Z'),
       actions: new Map([[9, { id: 9, name: 'b', steps: [step] }], [3, { id: 3, name: 'a', steps: [step] }]]),
       testAccountFilters: { type: 'AND' as const, values: [] },
+      pathCleaningRules: [{ regex: '/u/\\d+', alias: '/u/:id' }],
     };
     expect(definitionsOf(context)).toEqual({
       project: context.project,
       actions: [{ id: 3, name: 'a', steps: [step] }, { id: 9, name: 'b', steps: [step] }],
       testAccountFilters: context.testAccountFilters,
+      pathCleaningRules: context.pathCleaningRules,
     });
     const later = { ...context, now: context.now.plus({ hours: 5 }) };
     expect(cacheKey({ ...base, definitions: definitionsOf(later) })).toBe(cacheKey({ ...base, definitions: definitionsOf(context) }));

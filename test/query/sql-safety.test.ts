@@ -46,13 +46,18 @@ describe('compiled SQL', () => {
   beforeAll(async () => {
     t = await createTestApp('sqlite');
     who = await t.bootstrap('safety@example.com');
-    await journeys(t, who, { alice: [ev('$pageview', '2024-01-02T10:00:00Z', { $browser: 'Chrome' })] });
+    // bob converts through $pageview -> b, alice drops off: a correlation has candidates to count.
+    await journeys(t, who, {
+      alice: [ev('$pageview', '2024-01-02T10:00:00Z', { $browser: 'Chrome' })],
+      bob: [ev('$pageview', '2024-01-03T10:00:00Z'), ev('other', '2024-01-03T10:30:00Z'), ev('b', '2024-01-03T11:00:00Z')],
+    });
     executor = new QueryExecutor(t.services.events);
     context = {
       project: { id: who.projectId, timezone: 'UTC', weekStartDay: 0 },
       now: DateTime.fromISO('2024-01-08T00:00:00Z'),
       actions: new Map(),
       testAccountFilters: EMPTY_GROUP,
+      pathCleaningRules: [],
     };
   });
   afterAll(() => t.close());

@@ -8,7 +8,7 @@ export const MAX_JSON_DEPTH = 64;
 import { isObject, type JsonObject } from '../../query/nodes/read-json.js';
 import { readProperties } from '../../query/nodes/read-properties.js';
 import type { InsightQuery } from '../../query/nodes/schema.js';
-import { isCalculatedKind, kindOfLegacyInsight, legacyInsightOf, readInsightQuery } from '../../query/runners/registry.js';
+import { isCalculatedKind, kindOfLegacyInsight, legacyInsightOf, readInsightQuery, withRangedPart } from '../../query/runners/registry.js';
 
 /** Query kinds an insight may store; the ones not calculated yet are kept and shown as sent. */
 export const STORABLE_QUERY_KINDS = new Set([
@@ -56,19 +56,22 @@ export function insightQueryOf(query: unknown, filters: unknown): InsightQuery |
   }
 }
 
-/** A dashboard's overrides: its date range replaces the insight's, its properties are added. */
+/**
+ * A dashboard's overrides: its date range replaces the insight's, its properties are added (to the
+ * part of the query that has them: a correlation's funnel).
+ */
 export function withDashboardFilters(query: InsightQuery, filters: JsonObject): InsightQuery {
-  let result = query;
   const dateFrom = filters.date_from;
-  if (typeof dateFrom === 'string' && dateFrom !== '') {
-    const dateTo = typeof filters.date_to === 'string' && filters.date_to !== '' ? filters.date_to : null;
-    result = { ...result, dateRange: { date_from: dateFrom, date_to: dateTo, explicitDate: filters.explicitDate === true } };
-  }
   const extra = readProperties(filters.properties ?? null, 'filters.properties');
-  if (extra.values.length > 0) {
-    result = { ...result, properties: { type: 'AND', values: [result.properties, extra] } };
-  }
-  return result;
+  return withRangedPart(query, (ranged) => {
+    let result = ranged;
+    if (typeof dateFrom === 'string' && dateFrom !== '') {
+      const dateTo = typeof filters.date_to === 'string' && filters.date_to !== '' ? filters.date_to : null;
+      result = { ...result, dateRange: { date_from: dateFrom, date_to: dateTo, explicitDate: filters.explicitDate === true } };
+    }
+    if (extra.values.length > 0) result = { ...result, properties: { type: 'AND', values: [result.properties, extra] } };
+    return result;
+  });
 }
 
 /** Checks a dashboard's `filters` when it is written. */

@@ -11,9 +11,9 @@ import { readSettings } from '../projects/view.js';
 import type { ActionDefinition, QueryContext } from '../../query/context.js';
 import type { QueryExecutor } from '../../query/execute.js';
 import { readProperties } from '../../query/nodes/read-properties.js';
-import type { InsightQuery } from '../../query/nodes/schema.js';
+import type { InsightQuery, PathCleaningRule } from '../../query/nodes/schema.js';
 import { funnelActors } from '../../query/runners/funnels/runner.js';
-import { kindOf } from '../../query/runners/registry.js';
+import { kindOf, rangedPart } from '../../query/runners/registry.js';
 import type { ActorsRequest } from '../../query/actors/read.js';
 import { ValidationError } from '../../errors.js';
 import type { FunnelsQuery } from '../../query/nodes/schema.js';
@@ -165,13 +165,22 @@ export class InsightQueryService {
     const found = await Promise.all(actionIds.map((id) => this.actions.getForQuery(project.id, id)));
     for (const action of found) if (action) actions.set(action.id, action as ActionDefinition);
     // Only a query that filters test accounts depends on the filters.
-    const stored = query.filterTestAccounts ? readSettings(project).test_account_filters : null;
+    const stored = rangedPart(query).filterTestAccounts ? readSettings(project).test_account_filters : null;
     const testAccountFilters = readProperties(typeof stored === 'object' ? stored : null, 'test_account_filters');
     return {
       project: { id: project.id, timezone: clock.timezone, weekStartDay: clock.weekStartDay },
       now: this.clock(),
       actions,
       testAccountFilters,
+      pathCleaningRules: kindOf(query).appliesPathCleaning?.(query) ? pathCleaningRules(readSettings(project).path_cleaning_filters) : [],
     };
   }
+}
+
+/** The project's path_cleaning_filters as rules: entries without a string regex are skipped. */
+function pathCleaningRules(stored: unknown): PathCleaningRule[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.flatMap((rule) => (rule && typeof rule === 'object' && typeof rule.regex === 'string'
+    ? [{ regex: rule.regex as string, alias: typeof rule.alias === 'string' ? rule.alias : '' }]
+    : []));
 }

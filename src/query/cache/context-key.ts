@@ -15,5 +15,6 @@ export function definitionsOf(context: QueryContext): Record<Exclude<keyof Query
     // By id, so the order the query named them in does not matter; a missing action is absent.
     actions: [...context.actions.values()].sort((a, b) => a.id - b.id),
     testAccountFilters: context.testAccountFilters,
+    pathCleaningRules: context.pathCleaningRules,
   };
 }

@@ -234,5 +234,58 @@ export interface LifecycleQuery {
   readonly aggregation_group_type_index?: number;
 }
 
-export type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | StickinessQuery | LifecycleQuery;
+export const PATH_TYPES = ['$pageview', '$screen', 'custom_event', 'hogql'] as const;
+export type PathType = (typeof PATH_TYPES)[number];
+
+/** A path cleaning rule: every match of `regex` (RE2) is replaced by `alias` (`\\1` for groups). */
+export interface PathCleaningRule {
+  readonly regex: string;
+  readonly alias: string;
+}
+
+export interface PathsFilter {
+  /** Empty: every event. */
+  readonly includeEventTypes: readonly PathType[];
+  readonly startPoint: string | null;
+  readonly endPoint: string | null;
+  readonly stepLimit: number;
+  readonly pathGroupings: readonly string[];
+  readonly excludeEvents: readonly string[];
+  /** Apply the project's path_cleaning_filters first. */
+  readonly pathReplacements: boolean;
+  readonly localPathCleaningFilters: readonly PathCleaningRule[];
+  readonly edgeLimit: number;
+  readonly minEdgeWeight: number | null;
+  readonly maxEdgeWeight: number | null;
+}
+
+export interface PathsQuery {
+  readonly kind: 'PathsQuery';
+  readonly dateRange: DateRange;
+  readonly properties: Properties;
+  readonly filterTestAccounts: boolean;
+  readonly pathsFilter: PathsFilter;
+}
+
+export const CORRELATION_TYPES = ['events', 'properties', 'event_with_properties'] as const;
+export type CorrelationType = (typeof CORRELATION_TYPES)[number];
+
+/** What tells a funnel's converters from its drop-offs (PostHog's FunnelCorrelationQuery). */
+export interface FunnelCorrelationQuery {
+  readonly kind: 'FunnelCorrelationQuery';
+  /** The funnel (FunnelsActorsQuery.source) whose entrants are compared. */
+  readonly source: FunnelsQuery;
+  readonly funnelCorrelationType: CorrelationType;
+  /** properties: person (or group) property names, or ['$all']. */
+  readonly funnelCorrelationNames: readonly string[];
+  readonly funnelCorrelationExcludeNames: readonly string[];
+  /** event_with_properties: the events whose properties are compared. */
+  readonly funnelCorrelationEventNames: readonly string[];
+  /** events: event names left out. */
+  readonly funnelCorrelationExcludeEventNames: readonly string[];
+  /** event_with_properties: property names left out. */
+  readonly funnelCorrelationEventExcludePropertyNames: readonly string[];
+}
+
+export type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | StickinessQuery | LifecycleQuery | PathsQuery | FunnelCorrelationQuery;
 export type InsightKind = InsightQuery['kind'];

@@ -8,7 +8,8 @@ const ALLOWED = [
   // strings and JSON
   'toString', 'lower', 'upper', 'length', 'empty', 'notEmpty', 'concat', 'substring', 'position',
   'match', 'like', 'ilike', 'notLike', 'notILike', 'replaceRegexpAll', 'replaceRegexpOne', 'trimRight',
-  'JSONExtract', 'JSONExtractString', 'JSONExtractRaw', 'JSONHas', 'JSONType', 'JSONExtractFloat',
+  'multiMatchAnyIndex', 'startsWith',
+  'JSONExtract', 'JSONExtractString', 'JSONExtractRaw', 'JSONHas', 'JSONType', 'JSONExtractFloat', 'JSONExtractKeysAndValues',
   // numbers
   'toFloat64', 'toFloat64OrNull', 'toInt64', 'toUInt64', 'toInt64OrNull', 'round', 'floor', 'ceil', 'abs',
   'intDiv', 'plus', 'minus', 'multiply', 'divide', 'modulo', 'pow', 'isFinite', 'isNaN',
@@ -23,7 +24,7 @@ const ALLOWED = [
   'arrayEnumerate', 'arrayCount', 'arraySum', 'arrayMax', 'arrayMin', 'arrayExists', 'arrayFirst',
   'arrayFirstIndex', 'arrayLastIndex', 'arrayFold', 'arraySlice', 'arrayConcat', 'arrayDistinct',
   'arrayCompact', 'arrayZip', 'arrayPushBack', 'arrayElement', 'indexOf', 'range', 'emptyArrayString',
-  'arrayCumSum', 'arrayDifference', 'countEqual', 'toRelativeDayNum', 'toRelativeMonthNum', 'arrayResize', 'arrayPopBack', 'arrayPopFront',
+  'arrayCumSum', 'arrayDifference', 'arraySplit', 'toUnixTimestamp64Milli', 'countEqual', 'toRelativeDayNum', 'toRelativeMonthNum', 'arrayResize', 'arrayPopBack', 'arrayPopFront',
   'arrayWithConstant', 'arrayFlatten', 'arrayPushFront', 'emptyArrayInt64', 'toUInt8', 'bitTest', 'bitOr', 'bitXor', 'bitCount',
   'bitAnd', 'bitShiftLeft', 'bitShiftRight', 'toUInt32', 'toUInt128', 'toUInt256',
   // aggregates

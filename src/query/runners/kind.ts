@@ -6,7 +6,10 @@ import type { QueryContext } from '../context.js';
 import type { Interval } from '../dates/index.js';
 import type { QueryRun } from '../execute.js';
 import type { JsonObject } from '../nodes/read-json.js';
-import type { InsightQuery } from '../nodes/schema.js';
+import type { FunnelCorrelationQuery, InsightQuery } from '../nodes/schema.js';
+
+/** The kinds that carry their own date range, properties and test-account switch. */
+export type RangedQuery = Exclude<InsightQuery, FunnelCorrelationQuery>;
 
 /** What a run answers: PostHog's `results`, and the response fields it adds beside them. */
 export interface RunOutput {
@@ -52,6 +55,14 @@ export interface QueryKind<Q extends InsightQuery> {
   fromFilters(filters: JsonObject): Q;
   /** Actions the query names, fetched before it runs (and covered by its cache key). */
   actionIds(query: Q): readonly number[];
+  /**
+   * The query with `change` applied to the part that has a date range and filters (a dashboard's
+   * overrides, test accounts); absent: the query itself is that part.
+   */
+  ranged?(query: Q): RangedQuery;
+  withRanged?(query: Q, change: (ranged: RangedQuery) => RangedQuery): Q;
+  /** Whether it applies the project's path cleaning rules (read into the context, and keyed). */
+  appliesPathCleaning?(query: Q): boolean;
   cachePolicy(query: Q): CachePolicy;
   run(query: Q, context: QueryContext, run: QueryRun): Promise<RunOutput>;
   /**

@@ -2,9 +2,11 @@
 // caching, running and exporting all go through a kind's module found here.
 import { fail, join, readObject, type Json, type JsonObject } from '../nodes/read-json.js';
 import type { InsightKind, InsightQuery } from '../nodes/schema.js';
+import { correlationKind } from './correlation/kind.js';
 import { funnelsKind } from './funnels/kind.js';
-import type { QueryKind } from './kind.js';
+import type { QueryKind, RangedQuery } from './kind.js';
 import { lifecycleKind } from './lifecycle/kind.js';
+import { pathsKind } from './paths/kind.js';
 import { retentionKind } from './retention/kind.js';
 import { stickinessKind } from './stickiness/kind.js';
 import { trendsKind } from './trends/kind.js';
@@ -17,6 +19,8 @@ export const KINDS: Registry = Object.freeze({
   RetentionQuery: retentionKind,
   StickinessQuery: stickinessKind,
   LifecycleQuery: lifecycleKind,
+  PathsQuery: pathsKind,
+  FunnelCorrelationQuery: correlationKind,
 });
 
 const KIND_NAMES = Object.keys(KINDS) as InsightKind[];
@@ -26,6 +30,18 @@ export const isCalculatedKind = (kind: unknown): kind is InsightKind => typeof k
 /** The module of a query's kind, typed for code that handles any kind alike. */
 export function kindOf(query: InsightQuery): QueryKind<InsightQuery> {
   return KINDS[query.kind] as unknown as QueryKind<InsightQuery>;
+}
+
+/** The part of a query with a date range and filters (a correlation's funnel; most kinds themselves). */
+export function rangedPart(query: InsightQuery): RangedQuery {
+  const kind = kindOf(query);
+  return kind.ranged ? kind.ranged(query) : (query as RangedQuery);
+}
+
+/** The query with `change` applied to its ranged part. */
+export function withRangedPart(query: InsightQuery, change: (ranged: RangedQuery) => RangedQuery): InsightQuery {
+  const kind = kindOf(query);
+  return kind.withRanged ? kind.withRanged(query, change) : change(query as RangedQuery);
 }
 
 /** The module whose legacy `filters.insight` is this name (any case), or null. */

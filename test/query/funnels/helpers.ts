@@ -20,6 +20,7 @@ export function context(who: Credentials, actions: QueryContext['actions'] = new
     now: DateTime.fromISO('2024-02-01T00:00:00Z', { zone: 'UTC' }),
     actions,
     testAccountFilters: { type: 'AND', values: [] },
+    pathCleaningRules: [],
   };
 }
 

@@ -41,8 +41,16 @@ export function orderedInitialState(n: number): Expr {
   );
 }
 
+/** Which walk: strict clears every attempt at an event of no step; exclusions add their masks. */
+export interface OrderedWalk {
+  readonly order: 'ordered' | 'strict';
+  readonly exclusions: 'with exclusions' | 'none';
+}
+
 /** The fold over already sorted, de-duplicated elements. */
-export function orderedFold(elements: Expr, n: number, windowMicros: number, strict: boolean, withExclusions: boolean): Expr {
+export function orderedFold(elements: Expr, n: number, windowMicros: number, walk: OrderedWalk): Expr {
+  const strict = walk.order === 'strict';
+  const withExclusions = walk.exclusions === 'with exclusions';
   const W = num(windowMicros);
   const f = (name: string) => field(name);
   // The entry below each step; below step 1 is a virtual entry started by this very event.

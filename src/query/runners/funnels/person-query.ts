@@ -31,6 +31,8 @@ export interface PersonQueryInput {
   readonly period?: (timestamp: Expr) => Expr;
   /** Also collect the distinct ids each person used (actors). */
   readonly distinctIds?: boolean;
+  /** Also give `step_times`: the µs of each step of the counted attempt (correlation's windows). */
+  readonly stepTimes?: boolean;
 }
 
 export interface PersonQuery {
@@ -110,7 +112,7 @@ export function personQuery(input: PersonQueryInput): PersonQuery {
       alias(field('fn_actor'), 'actor'),
       alias(personValue, 'breakdown_value'),
       alias(sorted, 'fn_events'),
-      ...foldColumns(prepareElements(evs, spec, filter.funnelOrderType, packed), spec, filter.funnelOrderType),
+      ...foldColumns(prepareElements(evs, spec, filter.funnelOrderType, packed), spec, filter.funnelOrderType, input.stepTimes ? 'with step times' : 'conversion times only'),
       ...(input.distinctIds ? [alias(call('groupUniqArray', field('fn_distinct_id')), 'distinct_ids')] : []),
     ],
     from: subquery(events, 'funnel_events'),
@@ -164,8 +166,11 @@ export function prepareElements(sortedEvents: Expr, spec: FunnelSpec, order: Ord
   return withExclusions ? splitExclusions(kept) : kept;
 }
 
-/** fn_state (the fold), reached (Int64, 0 = not counted) and times (seconds between steps). */
-export function foldColumns(elements: Expr, spec: FunnelSpec, order: OrderType): Expr[] {
+/**
+ * fn_state (the fold), reached (Int64, 0 = not counted) and times (seconds between steps); with
+ * step times also step_times (µs of each step reached by the counted attempt).
+ */
+export function foldColumns(elements: Expr, spec: FunnelSpec, order: OrderType, columns: 'conversion times only' | 'with step times' = 'conversion times only'): Expr[] {
   const n = spec.stepCount;
   const unordered = order === 'unordered';
   const oneStep = order === 'ordered' && spec.oneStepPerEvent && spec.exclusions.length === 0;
@@ -173,7 +178,7 @@ export function foldColumns(elements: Expr, spec: FunnelSpec, order: OrderType):
     ? unorderedFold(elements, n, spec.windowMicros)
     : oneStep
       ? oneStepFold(elements, n, spec.windowMicros)
-      : orderedFold(elements, n, spec.windowMicros, order === 'strict', spec.exclusions.length > 0);
+      : orderedFold(elements, n, spec.windowMicros, { order: order === 'strict' ? 'strict' : 'ordered', exclusions: spec.exclusions.length > 0 ? 'with exclusions' : 'none' });
   const stateField = field('fn_state');
   const reached = unordered
     ? unorderedReached(stateField)
@@ -183,6 +188,7 @@ export function foldColumns(elements: Expr, spec: FunnelSpec, order: OrderType):
     alias(state, 'fn_state'),
     alias(call('toInt64', reached), 'reached'),
     alias(call('arrayMap', lambda(['d'], binary('/', call('toFloat64', field('d')), constant(1e6, 'Float64'))), call('arrayDifference', times)), 'times'),
+    ...(columns === 'with step times' ? [alias(times, 'step_times')] : []),
   ];
 }
 

@@ -1,0 +1,89 @@
+// Reads a PathsQuery node with PostHog's defaults: every event type, 5 steps, 50 edges. Path
+// items from a HogQL expression and funnel paths are refused until they are supported.
+import {
+  fail, join, readArray, readBoolean, readObject, readOptionalInteger, readOptionalObject, readOptionalString, readString,
+  type JsonObject,
+} from '../../nodes/read-json.js';
+import { readProperties } from '../../nodes/read-properties.js';
+import { readDateRange } from '../../nodes/read-query.js';
+import { PATH_TYPES, type PathCleaningRule, type PathType, type PathsQuery } from '../../nodes/schema.js';
+
+export const DEFAULT_STEP_LIMIT = 5;
+export const DEFAULT_EDGE_LIMIT = 50;
+/** Bounds on what a request can make the engine do per session path and per answer. */
+const MAX_STEP_LIMIT = 100;
+const MAX_EDGE_LIMIT = 10_000;
+const MAX_RULES = 100;
+const TEXT_LENGTH = 1_000;
+
+export function readPathsQuery(node: JsonObject, path: string): PathsQuery {
+  const filterPath = join(path, 'pathsFilter');
+  const filter = readOptionalObject(node.pathsFilter, filterPath) ?? {};
+  if (node.funnelPathsFilter !== undefined && node.funnelPathsFilter !== null) {
+    fail(join(path, 'funnelPathsFilter'), 'Funnel paths (paths before, after or between funnel steps) are not supported yet.');
+  }
+  const types = readTypes(filter.includeEventTypes, join(filterPath, 'includeEventTypes'));
+  // PostHog treats 0 as "not set" for the edge limit and weights.
+  const positive = (value: unknown, at: string, max: number) => readOptionalInteger(value === 0 ? null : value, at, 1, max);
+  return Object.freeze({
+    kind: 'PathsQuery',
+    dateRange: readDateRange(node.dateRange, join(path, 'dateRange')),
+    properties: readProperties(node.properties, join(path, 'properties')),
+    filterTestAccounts: readBoolean(node.filterTestAccounts, join(path, 'filterTestAccounts'), false),
+    pathsFilter: Object.freeze({
+      includeEventTypes: types,
+      startPoint: readPoint(filter.startPoint, join(filterPath, 'startPoint')),
+      endPoint: readPoint(filter.endPoint, join(filterPath, 'endPoint')),
+      // A step limit of 0 is refused (PostHog reads it as the default): no path has no steps.
+      stepLimit: readOptionalInteger(filter.stepLimit, join(filterPath, 'stepLimit'), 1, MAX_STEP_LIMIT) ?? DEFAULT_STEP_LIMIT,
+      pathGroupings: readTexts(filter.pathGroupings, join(filterPath, 'pathGroupings')),
+      excludeEvents: readTexts(filter.excludeEvents, join(filterPath, 'excludeEvents')),
+      pathReplacements: readBoolean(filter.pathReplacements, join(filterPath, 'pathReplacements'), false),
+      localPathCleaningFilters: readRules(filter.localPathCleaningFilters, join(filterPath, 'localPathCleaningFilters')),
+      edgeLimit: positive(filter.edgeLimit, join(filterPath, 'edgeLimit'), MAX_EDGE_LIMIT) ?? DEFAULT_EDGE_LIMIT,
+      minEdgeWeight: positive(filter.minEdgeWeight, join(filterPath, 'minEdgeWeight'), Number.MAX_SAFE_INTEGER),
+      maxEdgeWeight: positive(filter.maxEdgeWeight, join(filterPath, 'maxEdgeWeight'), Number.MAX_SAFE_INTEGER),
+    }),
+  });
+}
+
+function readTypes(value: unknown, path: string): readonly PathType[] {
+  if (value === undefined || value === null) return [];
+  const types = readArray(value, path).map((item, i) => {
+    const text = readString(item, join(path, i), 50);
+    if (!(PATH_TYPES as readonly string[]).includes(text)) fail(join(path, i), `"${text}" is not a valid choice.`, 'invalid_choice');
+    return text as PathType;
+  });
+  if (types.includes('hogql')) fail(path, 'Path items from a HogQL expression are not supported yet.', 'invalid_choice');
+  return Object.freeze([...new Set(types)]);
+}
+
+function readPoint(value: unknown, path: string): string | null {
+  const text = readOptionalString(value, path, TEXT_LENGTH);
+  return text === null || text === '' ? null : text;
+}
+
+function readTexts(value: unknown, path: string): readonly string[] {
+  if (value === undefined || value === null) return [];
+  const items = readArray(value, path);
+  if (items.length > MAX_RULES) fail(path, `At most ${MAX_RULES} are allowed.`, 'max_length');
+  return Object.freeze(items.map((item, i) => readString(item, join(path, i), TEXT_LENGTH)));
+}
+
+/** Each rule's regex must compile (RE2 refuses some JavaScript syntax too; the engine answers those). */
+export function readRules(value: unknown, path: string): readonly PathCleaningRule[] {
+  if (value === undefined || value === null) return [];
+  const items = readArray(value, path);
+  if (items.length > MAX_RULES) fail(path, `At most ${MAX_RULES} rules are allowed.`, 'max_length');
+  return Object.freeze(items.map((item, i) => {
+    const rulePath = join(path, i);
+    const rule = readObject(item, rulePath);
+    const regex = readString(rule.regex, join(rulePath, 'regex'), TEXT_LENGTH);
+    try {
+      new RegExp(regex);
+    } catch {
+      fail(join(rulePath, 'regex'), `"${regex.slice(0, 100)}" is not a valid regular expression.`, 'invalid_regex');
+    }
+    return Object.freeze({ regex, alias: readOptionalString(rule.alias, join(rulePath, 'alias'), TEXT_LENGTH) ?? '' });
+  }));
+}
