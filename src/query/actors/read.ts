@@ -1,11 +1,13 @@
-// PostHog's actor queries as /query/ takes them: an ActorsQuery around an InsightActorsQuery, or
-// an InsightActorsQuery alone. The insight node inside is read by its kind; the InsightActorsQuery's
+// PostHog's actor queries as /query/ takes them: an ActorsQuery around an InsightActorsQuery (or a
+// FunnelCorrelationActorsQuery), or one of those alone. The insight node inside is read by its kind; the InsightActorsQuery's
 // other fields (interval, funnelStep, breakdown...) say which number's actors, and the kind reads them.
 import { fail, join, readArray, readObject, readOptionalInteger, readString, type Json, type JsonObject } from '../nodes/read-json.js';
 import type { InsightQuery } from '../nodes/schema.js';
 import { readInsightQuery } from '../runners/registry.js';
 
-export const ACTOR_QUERY_KINDS = new Set(['ActorsQuery', 'InsightActorsQuery']);
+/** The actor queries /query/ answers; the insight ones name the number whose actors they want. */
+const INSIGHT_ACTOR_KINDS = new Set(['InsightActorsQuery', 'FunnelCorrelationActorsQuery']);
+export const ACTOR_QUERY_KINDS = new Set(['ActorsQuery', ...INSIGHT_ACTOR_KINDS]);
 /** PostHog's ActorsQuery page size, and the most one page may hold here. */
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;
@@ -27,8 +29,8 @@ export function readActorsQuery(value: Json, path = 'query'): ActorsRequest {
   const wrapped = node.kind === 'ActorsQuery';
   const insightActorsPath = wrapped ? join(path, 'source') : path;
   const insightActors = wrapped ? readObject(node.source, insightActorsPath) : node;
-  if (insightActors.kind !== 'InsightActorsQuery') {
-    fail(join(insightActorsPath, 'kind'), 'Only the actors of an insight (an InsightActorsQuery source) are supported yet.', 'invalid_choice');
+  if (!INSIGHT_ACTOR_KINDS.has(insightActors.kind as string)) {
+    fail(join(insightActorsPath, 'kind'), 'Only the actors of an insight (an InsightActorsQuery or FunnelCorrelationActorsQuery source) are supported yet.', 'invalid_choice');
   }
   const { kind: _kind, source, ...target } = insightActors;
   return {

@@ -257,6 +257,22 @@ export interface PathsFilter {
   readonly edgeLimit: number;
   readonly minEdgeWeight: number | null;
   readonly maxEdgeWeight: number | null;
+  /** Only for the actors of a node or edge: their paths leave this node, ... */
+  readonly pathStartKey: string | null;
+  /** ... reach this node (after pathStartKey when both are given: the edge), ... */
+  readonly pathEndKey: string | null;
+  /** ... or end at this node. */
+  readonly pathDropoffKey: string | null;
+}
+
+export const FUNNEL_PATH_TYPES = ['funnel_path_before_step', 'funnel_path_after_step', 'funnel_path_between_steps'] as const;
+
+/** Paths of a funnel step's actors: before or after their step event, or between it and the step before. */
+export interface FunnelPaths {
+  readonly funnelPathType: (typeof FUNNEL_PATH_TYPES)[number];
+  /** 1-based step of the funnel (converted to it). */
+  readonly funnelStep: number;
+  readonly funnelSource: FunnelsQuery;
 }
 
 export interface PathsQuery {
@@ -265,6 +281,7 @@ export interface PathsQuery {
   readonly properties: Properties;
   readonly filterTestAccounts: boolean;
   readonly pathsFilter: PathsFilter;
+  readonly funnelPathsFilter: FunnelPaths | null;
 }
 
 export const CORRELATION_TYPES = ['events', 'properties', 'event_with_properties'] as const;

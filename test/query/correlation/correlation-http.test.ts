@@ -63,6 +63,28 @@ describe('funnel correlation through /query/', () => {
   });
 });
 
+describe('the actors of a correlation item', () => {
+  const actorsOf = async (source: unknown, target: Record<string, unknown>) => {
+    const res = await t.request(who.key, { method: 'POST', url: `${api()}/query/`, payload: { query: { kind: 'ActorsQuery', source: { kind: 'FunnelCorrelationActorsQuery', source, ...target }, select: ['person'] } } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().results.map(([person]: [{ distinct_ids: string[] }]) => person.distinct_ids[0]).sort();
+  };
+  const buyers = ['buyer0', 'buyer1', 'buyer2', 'buyer3', 'buyer4'];
+  const leavers = ['leaver0', 'leaver1', 'leaver2', 'leaver3', 'leaver4'];
+
+  it('lists the converters or the drop-offs behind an event, a property value or an event property', async () => {
+    expect(await actorsOf(correlation('events'), { funnelCorrelationPersonConverted: true, funnelCorrelationPersonEntity: { kind: 'EventsNode', event: 'watched_video' } })).toEqual(buyers);
+    expect(await actorsOf(correlation('events'), { funnelCorrelationPersonConverted: false, funnelCorrelationPersonEntity: { kind: 'EventsNode', event: 'watched_video' } })).toEqual([]);
+    expect(await actorsOf(correlation('events'), { funnelCorrelationPersonConverted: false, funnelCorrelationPersonEntity: { kind: 'EventsNode', event: 'saw_error' } })).toEqual(leavers);
+    const plan = correlation('properties', { funnelCorrelationNames: ['plan'] });
+    expect(await actorsOf(plan, { funnelCorrelationPersonConverted: true, funnelCorrelationPropertyValues: [{ key: 'plan', value: 'pro', operator: 'exact', type: 'person' }] })).toEqual(buyers);
+    const props = correlation('event_with_properties', { funnelCorrelationEventNames: ['saw_error'] });
+    expect(await actorsOf(props, { funnelCorrelationPersonConverted: false, funnelCorrelationPersonEntity: { kind: 'EventsNode', event: 'saw_error', properties: [{ key: 'code', value: '500', type: 'event' }] } })).toEqual(leavers);
+    const missing = await t.request(who.key, { method: 'POST', url: `${api()}/query/`, payload: { query: { kind: 'FunnelCorrelationActorsQuery', source: correlation('events') } } });
+    expect(missing.json()).toMatchObject({ type: 'validation_error', attr: 'funnelCorrelationPersonConverted' });
+  });
+});
+
 describe('legacy funnel correlation', () => {
   const body = { events: [{ id: 'signed_up', order: 0 }, { id: 'purchased', order: 1 }], date_from: '2024-03-01', date_to: '2024-03-07', funnel_correlation_type: 'events' };
 
@@ -86,5 +108,11 @@ describe('legacy funnel correlation', () => {
     expect((await t.request(who.key, { method: 'GET', url })).json()).toMatchObject({ is_cached: true });
     const csv = (await t.request(who.key, { method: 'GET', url: `${url}results.csv` })).body.split('\r\n');
     expect(csv.slice(1, 3)).toEqual(['event,correlation_type,odds_ratio,success_count,failure_count', 'watched_video,success,36,5,0']);
+
+    // A dashboard's date range applies to the funnel inside: a week without those journeys.
+    const dashboard = (await t.request(who.key, { method: 'POST', url: `${api()}/dashboards/`, payload: { name: 'Why', filters: { date_from: '2024-04-01', date_to: '2024-04-07' } } })).json();
+    await t.request(who.key, { method: 'PATCH', url, payload: { dashboards: [dashboard.id] } });
+    const viaDashboard = (await t.request(who.key, { method: 'GET', url: `${url}?from_dashboard=${dashboard.id}&refresh=blocking` })).json();
+    expect(viaDashboard.result).toEqual({ events: [], skewed: true });
   });
 });

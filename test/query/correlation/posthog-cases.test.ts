@@ -1,7 +1,6 @@
 // PostHog's funnel correlation tests (posthog-cases.ts), each in a project of its own
 // (helpers/posthog-cases.ts: events through /batch/, the query through /query/), compared with the
-// items PostHog's tests assert. Autocapture element correlation waits for its support: meanwhile
-// those cases must be refused with a 400, never answered.
+// items PostHog's tests assert.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { caseResults, prepareCase } from '../../helpers/posthog-cases.js';
@@ -25,11 +24,6 @@ describe("PostHog's funnel correlation tests", () => {
         expect(res.json()).toMatchObject({ type: 'validation_error', attr: 'query.source.source.series' });
         return;
       }
-      if ((c.query.funnelCorrelationEventNames as string[] | undefined)?.includes('$autocapture')) {
-        const res = await t.request(prepared.who.key, { method: 'POST', url: `/api/projects/${prepared.who.projectId}/query/`, payload: { query: prepared.query } });
-        expect(res.statusCode, 'autocapture elements are not supported yet').toBe(400);
-        return;
-      }
       const result = (await caseResults(t, c, prepared)) as unknown as { events: Item[]; skewed: boolean };
       const shown = (items: { event: string; success_count: number; failure_count: number; correlation_type: string }[]) =>
         items.map((i) => `${i.event} ${i.correlation_type} ${i.success_count}/${i.failure_count}`);
@@ -47,6 +41,11 @@ describe("PostHog's funnel correlation tests", () => {
         if (item) expect(item.odds_ratio, e.event).toBeCloseTo(e.odds_ratio, 7);
       }
       if (c.expectedSkewed !== undefined) expect(result.skewed).toBe(c.expectedSkewed);
+      // Autocapture items carry their event type and the elements parsed from the chain.
+      for (const [name, definition] of Object.entries(c.eventDefinitions ?? {})) {
+        const item = result.events.find((i) => i.event.event === name);
+        expect(item?.event, name).toEqual({ event: name, ...definition });
+      }
     });
   }
 });

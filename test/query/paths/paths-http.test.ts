@@ -70,6 +70,46 @@ describe('paths through /query/', () => {
   });
 });
 
+describe('the actors of a node or an edge, and funnel paths', () => {
+  const actorsOf = async (filter: Record<string, unknown>, target: Record<string, unknown> = {}) => {
+    const res = await t.request(who.key, { method: 'POST', url: `${api()}/query/`, payload: { query: { kind: 'InsightActorsQuery', source: paths(filter), ...target } } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().results.map(([person]: [{ distinct_ids: string[] }]) => person.distinct_ids.join(',')).sort();
+  };
+
+  it('lists who took an edge, reached a node, or stopped at one', async () => {
+    expect(await actorsOf({ pathStartKey: '1_/', pathEndKey: '2_/pricing' })).toEqual(['ann', 'bob']);
+    expect(await actorsOf({}, { pathStartKey: '2_/pricing', pathEndKey: '3_/signup' })).toEqual(['ann']);
+    expect(await actorsOf({}, { pathEndKey: '2_/signup' })).toEqual(['cat']);
+    expect(await actorsOf({}, { pathDropoffKey: '2_/pricing' })).toEqual(['bob']);
+    const none = await t.request(who.key, { method: 'POST', url: `${api()}/query/`, payload: { query: { kind: 'InsightActorsQuery', source: paths() } } });
+    expect(none.json()).toMatchObject({ type: 'validation_error', attr: 'pathStartKey' });
+  });
+
+  it("follows a funnel step's actors: after, before and between their step events", async () => {
+    const funnelSource = { kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'clicked' }], dateRange: WEEK };
+    const funnelPaths = (type: string, step: number) => ({ ...paths({ includeEventTypes: [] }), funnelPathsFilter: { funnelPathType: type, funnelStep: step, funnelSource } });
+    // Only cat clicked: after her click, / -> clicked -> /signup becomes clicked -> /signup.
+    expect(edges((await runQuery(t, who, funnelPaths('funnel_path_after_step', 2))).results)).toEqual(['1_clicked > 2_/signup: 1']);
+    expect(edges((await runQuery(t, who, funnelPaths('funnel_path_before_step', 2))).results)).toEqual(['1_/ > 2_clicked: 1']);
+    expect(edges((await runQuery(t, who, funnelPaths('funnel_path_between_steps', 2))).results)).toEqual(['1_/ > 2_clicked: 1']);
+    for (const [query, attr] of [
+      [funnelPaths('funnel_path_after_step', -2), 'query.funnelPathsFilter.funnelStep'],
+      [funnelPaths('funnel_path_between_steps', 1), 'query.funnelPathsFilter.funnelStep'],
+      [funnelPaths('funnel_path_sideways', 1), 'query.funnelPathsFilter.funnelPathType'],
+    ] as const) {
+      const res = await t.request(who.key, { method: 'POST', url: `${api()}/query/`, payload: { query } });
+      expect(res.json(), attr).toMatchObject({ type: 'validation_error', attr });
+    }
+    const legacy = await t.request(who.key, { method: 'POST', url: `${api()}/insights/path/`, payload: {
+      date_from: WEEK.date_from, date_to: WEEK.date_to, funnel_paths: 'funnel_path_after_step',
+      funnel_filter: { events: [{ id: '$pageview', order: 0 }, { id: 'clicked', order: 1 }], date_from: WEEK.date_from, date_to: WEEK.date_to, funnel_step: 2 },
+    } });
+    expect(legacy.statusCode, legacy.body).toBe(200);
+    expect(edges(legacy.json().result)).toEqual(['1_clicked > 2_/signup: 1']);
+  });
+});
+
 describe('legacy paths', () => {
   it('/insights/path/ takes the legacy keys in the body and the query string', async () => {
     const body = { insight: 'PATHS', include_event_types: ['$pageview'], start_point: '/', step_limit: 2, date_from: WEEK.date_from, date_to: WEEK.date_to };

@@ -1,6 +1,5 @@
 // PostHog's paths tests (posthog-cases.ts), each in a project of its own (helpers/posthog-cases.ts:
 // events through /batch/, the query through /query/), compared with the edges PostHog's tests assert.
-// Funnel paths wait for their support: meanwhile they must be refused with a 400, never answered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { caseResults, prepareCase } from '../../helpers/posthog-cases.js';
@@ -16,12 +15,6 @@ describe("PostHog's paths tests", () => {
   for (const c of posthogPathsCases) {
     it(c.name, async () => {
       const prepared = await prepareCase(t, c);
-      if (c.query.funnelPathsFilter) {
-        const res = await t.request(prepared.who.key, { method: 'POST', url: `/api/projects/${prepared.who.projectId}/query/`, payload: { query: prepared.query } });
-        expect(res.statusCode, 'funnel paths are not supported yet').toBe(400);
-        expect(res.json()).toMatchObject({ attr: 'query.funnelPathsFilter' });
-        return;
-      }
       const edges = (await caseResults(t, c, prepared)) as Edge[];
       const shown = (list: { source: string; target: string; value: number }[]) => list.map((e) => `${e.source} -> ${e.target}: ${e.value}`);
       if (c.partial) {

@@ -4,6 +4,7 @@
 import type { FunnelCorrelationQuery } from '../../nodes/schema.js';
 import { funnelsKind } from '../funnels/kind.js';
 import type { QueryKind } from '../kind.js';
+import { correlationActors } from './actors.js';
 import { correlationTable } from './csv.js';
 import { correlationQueryFromFilters } from './legacy.js';
 import { readCorrelationQuery } from './read.js';
@@ -27,6 +28,7 @@ export const correlationKind: QueryKind<FunnelCorrelationQuery> = {
   withRanged: (query, change) => ({ ...query, source: change(query.source) as FunnelCorrelationQuery['source'] }),
   cachePolicy: (query) => funnelsKind.cachePolicy(query.source),
   run: runCorrelation,
+  actors: correlationActors,
   csv: correlationTable,
   safetyShapes: {
     'event correlation leaving names out': (v) => correlation('events', { funnelCorrelationExcludeEventNames: [v] }),

@@ -32,9 +32,6 @@ export function readCorrelationQuery(node: JsonObject, path: string): FunnelCorr
   }
   if (type === 'event_with_properties') {
     if (query.funnelCorrelationEventNames.length === 0) fail(join(path, 'funnelCorrelationEventNames'), 'Event property correlation needs the event names.', 'required');
-    if (query.funnelCorrelationEventNames.includes('$autocapture')) {
-      fail(join(path, 'funnelCorrelationEventNames'), 'Correlating autocapture elements is not supported yet.');
-    }
   }
   return query;
 }

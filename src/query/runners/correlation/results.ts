@@ -2,6 +2,8 @@
 // below the minimum support left out, the top 10 that go with converting (highest first), then
 // the top 10 that go with dropping off (lowest first).
 import type { FunnelCorrelationQuery } from '../../nodes/schema.js';
+import { chainToElements } from './elements.js';
+import { AUTOCAPTURE_PREFIX, AUTOCAPTURE_SEPARATOR } from './sql.js';
 
 export interface CandidateRow {
   candidate: string;
@@ -28,6 +30,15 @@ const MIN_SUPPORT = 25;
 const MIN_SUPPORT_SHARE = 0.02;
 const SKEW = 10;
 
+/** The item's `event` object: autocapture candidates carry their event type and parsed elements. */
+function serialized(name: string): CorrelationItem['event'] {
+  if (!name.startsWith(AUTOCAPTURE_PREFIX)) return { event: name, properties: {}, elements: [] };
+  const rest = name.slice(AUTOCAPTURE_PREFIX.length);
+  const at = rest.indexOf(AUTOCAPTURE_SEPARATOR);
+  const eventType = at < 0 ? '' : rest.slice(0, at);
+  return { event: name, properties: { $event_type: eventType }, elements: chainToElements(at < 0 ? rest : rest.slice(at + AUTOCAPTURE_SEPARATOR.length)) };
+}
+
 export function correlationResult(query: FunnelCorrelationQuery, converted: number, dropped: number, rows: readonly CandidateRow[]): CorrelationResult {
   if (converted === 0 || dropped === 0) return { events: [], skewed: true };
   const minimum = Math.min(MIN_SUPPORT, MIN_SUPPORT_SHARE * (converted + dropped));
@@ -38,7 +49,7 @@ export function correlationResult(query: FunnelCorrelationQuery, converted: numb
     .map(({ name, s, f }): CorrelationItem => {
       const odds = ((s + 1) * (dropped - f + 1)) / ((converted - s + 1) * (f + 1));
       return {
-        event: { event: name, properties: {}, elements: [] },
+        event: serialized(name),
         success_count: s,
         failure_count: f,
         odds_ratio: odds,

@@ -6,7 +6,7 @@
 //   counts:  per candidate (an event name; "key::value" of the actor's properties; or
 //            "event::key::value" of an event's properties) the converters and drop-offs it touches,
 //            events counted only strictly inside each actor's window
-import { alias, and, binary, call, constant, eq, field, innerJoin, lambda, leftJoin, not, select, subquery } from '../../ast/build.js';
+import { alias, and, array, binary, call, constant, eq, field, innerJoin, lambda, leftJoin, not, select, subquery } from '../../ast/build.js';
 import type { Expr, Select } from '../../ast/nodes.js';
 import { instant } from '../../buckets/bucket-start.js';
 import { latestGroups, latestPersons } from '../../catalog/latest.js';
@@ -20,6 +20,11 @@ import { personQuery } from '../funnels/person-query.js';
 import { windowMicros } from '../funnels/spec.js';
 
 const num = (n: number) => constant(n, 'Int64');
+
+const AUTOCAPTURE = '$autocapture';
+/** PostHog's names of autocapture candidates: `$autocapture::elements_chain::<event type>__~~__<chain>`. */
+export const AUTOCAPTURE_PREFIX = '$autocapture::elements_chain::';
+export const AUTOCAPTURE_SEPARATOR = '__~~__';
 const names = (list: readonly string[]) => constant([...list], 'Array(String)');
 
 const groupOf = (query: FunnelCorrelationQuery): ActorGroup => query.source.aggregation_group_type_index ?? null;
@@ -58,7 +63,7 @@ const counts = (candidate: string): Expr[] => [
 ];
 
 /** The events of the entrants inside their windows and the funnel's range, joined to each entrant. */
-function entrantEvents(query: FunnelCorrelationQuery, context: QueryContext, window: FunnelRange, columns: (source: EventSource) => Expr[], where: (source: EventSource) => Expr | undefined): Select {
+export function entrantEvents(query: FunnelCorrelationQuery, context: QueryContext, window: FunnelRange, columns: (source: EventSource) => Expr[], where: (source: EventSource) => Expr | undefined): Select {
   const source = new EventSource();
   const actor = actorOf(groupOf(query), source);
   const micros = call('toUnixTimestamp64Micro', source.timestamp);
@@ -101,7 +106,11 @@ export function eventPropertyCandidates(query: FunnelCorrelationQuery, context: 
     (source) => {
       const pairs = call('JSONExtractKeysAndValues', source.properties, constant('String'));
       const kept = excluded.length > 0 ? call('arrayFilter', lambda(['cr_kv'], not(binary('IN', call('tupleElement', field('cr_kv'), num(1)), names(excluded)))), pairs) : pairs;
-      return [alias(call('arrayJoin', call('arrayMap', lambda(['cr_kv'], call('concat', source.event, constant('::'), call('tupleElement', field('cr_kv'), num(1)), constant('::'), call('tupleElement', field('cr_kv'), num(2)))), kept)), 'candidate')];
+      const named = call('arrayMap', lambda(['cr_kv'], call('concat', source.event, constant('::'), call('tupleElement', field('cr_kv'), num(1)), constant('::'), call('tupleElement', field('cr_kv'), num(2)))), kept);
+      if (!query.funnelCorrelationEventNames.includes(AUTOCAPTURE)) return [alias(call('arrayJoin', named), 'candidate')];
+      // An autocapture event is one candidate: what was done (click, submit...) to which elements.
+      const clicked = call('concat', constant(AUTOCAPTURE_PREFIX), call('JSONExtractString', source.properties, constant('$event_type')), constant(AUTOCAPTURE_SEPARATOR), source.elementsChain);
+      return [alias(call('arrayJoin', call('if', eq(source.event, constant(AUTOCAPTURE)), array(clicked), named)), 'candidate')];
     },
     (source) => binary('IN', source.event, names(query.funnelCorrelationEventNames)));
   return select({ select: counts('candidate'), from: subquery(events, 'candidate_events'), groupBy: [field('candidate')] });

@@ -1,8 +1,8 @@
 // Legacy paths filters (/insights/path/, `insight: "PATHS"`) as a PathsQuery, PostHog's
 // filter_to_query: snake_case keys to pathsFilter, path_type as one event type.
 import { ValidationError } from '../../../errors.js';
-import { dateRange } from '../../nodes/legacy-filters.js';
-import type { JsonObject } from '../../nodes/read-json.js';
+import { dateRange, funnelsQueryFromFilters } from '../../nodes/legacy-filters.js';
+import { isObject, type JsonObject } from '../../nodes/read-json.js';
 import type { PathsQuery } from '../../nodes/schema.js';
 import { readPathsQuery } from './read.js';
 
@@ -25,7 +25,10 @@ export function pathsQueryFromFilters(filters: JsonObject): PathsQuery {
   for (const [legacy, modern] of Object.entries(KEYS)) if (filters[legacy] !== undefined) pathsFilter[modern] = filters[legacy];
   // The older single `path_type` names one event type.
   if (pathsFilter.includeEventTypes === undefined && typeof filters.path_type === 'string') pathsFilter.includeEventTypes = [filters.path_type];
-  const funnel = filters.funnel_paths !== undefined && filters.funnel_paths !== null ? { funnelPathType: filters.funnel_paths } : undefined;
+  // Funnel paths: the funnel is the legacy filter's own events/actions and funnel keys (funnel_filter), at funnel_step.
+  const funnel = filters.funnel_paths !== undefined && filters.funnel_paths !== null
+    ? { funnelPathType: filters.funnel_paths, funnelStep: (filters.funnel_filter as JsonObject | undefined)?.funnel_step, funnelSource: isObject(filters.funnel_filter) ? funnelsQueryFromFilters(filters.funnel_filter) : undefined }
+    : undefined;
   try {
     return readPathsQuery({
       kind: 'PathsQuery',

@@ -1,12 +1,12 @@
 // Reads a PathsQuery node with PostHog's defaults: every event type, 5 steps, 50 edges. Path
-// items from a HogQL expression and funnel paths are refused until they are supported.
+// items from a HogQL expression and drop-off funnel paths are refused until they are supported.
 import {
-  fail, join, readArray, readBoolean, readObject, readOptionalInteger, readOptionalObject, readOptionalString, readString,
+  fail, join, readArray, readBoolean, readChoice, readObject, readOptionalInteger, readOptionalObject, readOptionalString, readString,
   type JsonObject,
 } from '../../nodes/read-json.js';
 import { readProperties } from '../../nodes/read-properties.js';
-import { readDateRange } from '../../nodes/read-query.js';
-import { PATH_TYPES, type PathCleaningRule, type PathType, type PathsQuery } from '../../nodes/schema.js';
+import { readDateRange, readFunnelsQuery } from '../../nodes/read-query.js';
+import { FUNNEL_PATH_TYPES, PATH_TYPES, type FunnelPaths, type PathCleaningRule, type PathType, type PathsQuery } from '../../nodes/schema.js';
 
 export const DEFAULT_STEP_LIMIT = 5;
 export const DEFAULT_EDGE_LIMIT = 50;
@@ -19,9 +19,6 @@ const TEXT_LENGTH = 1_000;
 export function readPathsQuery(node: JsonObject, path: string): PathsQuery {
   const filterPath = join(path, 'pathsFilter');
   const filter = readOptionalObject(node.pathsFilter, filterPath) ?? {};
-  if (node.funnelPathsFilter !== undefined && node.funnelPathsFilter !== null) {
-    fail(join(path, 'funnelPathsFilter'), 'Funnel paths (paths before, after or between funnel steps) are not supported yet.');
-  }
   const types = readTypes(filter.includeEventTypes, join(filterPath, 'includeEventTypes'));
   // PostHog treats 0 as "not set" for the edge limit and weights.
   const positive = (value: unknown, at: string, max: number) => readOptionalInteger(value === 0 ? null : value, at, 1, max);
@@ -43,8 +40,27 @@ export function readPathsQuery(node: JsonObject, path: string): PathsQuery {
       edgeLimit: positive(filter.edgeLimit, join(filterPath, 'edgeLimit'), MAX_EDGE_LIMIT) ?? DEFAULT_EDGE_LIMIT,
       minEdgeWeight: positive(filter.minEdgeWeight, join(filterPath, 'minEdgeWeight'), Number.MAX_SAFE_INTEGER),
       maxEdgeWeight: positive(filter.maxEdgeWeight, join(filterPath, 'maxEdgeWeight'), Number.MAX_SAFE_INTEGER),
+      pathStartKey: readPoint(filter.pathStartKey, join(filterPath, 'pathStartKey')),
+      pathEndKey: readPoint(filter.pathEndKey, join(filterPath, 'pathEndKey')),
+      pathDropoffKey: readPoint(filter.pathDropoffKey, join(filterPath, 'pathDropoffKey')),
     }),
+    funnelPathsFilter: readFunnelPaths(node.funnelPathsFilter, join(path, 'funnelPathsFilter')),
   });
+}
+
+function readFunnelPaths(value: unknown, path: string): FunnelPaths | null {
+  const filter = readOptionalObject(value, path);
+  if (!filter) return null;
+  const type = readChoice(filter.funnelPathType, join(path, 'funnelPathType'), FUNNEL_PATH_TYPES, null);
+  if (type === null) fail(join(path, 'funnelPathType'), `Give the funnel path type: ${FUNNEL_PATH_TYPES.join(', ')}.`, 'required');
+  const sourcePath = join(path, 'funnelSource');
+  const source = readFunnelsQuery(readObject(filter.funnelSource, sourcePath), sourcePath);
+  const steps = source.series.length;
+  const step = readOptionalInteger(filter.funnelStep, join(path, 'funnelStep'), -steps, steps);
+  if (step === null || step === 0) fail(join(path, 'funnelStep'), `Give the funnel step, from 1 to ${steps}.`, 'required');
+  if (step < 0) fail(join(path, 'funnelStep'), 'Paths of the people who dropped off before a step are not supported yet.');
+  if (type === 'funnel_path_between_steps' && step < 2) fail(join(path, 'funnelStep'), 'Paths between steps need a step from 2: the paths from the step before it.', 'min_value');
+  return Object.freeze({ funnelPathType: type, funnelStep: step, funnelSource: source });
 }
 
 function readTypes(value: unknown, path: string): readonly PathType[] {

@@ -6,14 +6,17 @@
 //   edges:    each consecutive pair as "<position>_<item>" nodes -> count and average milliseconds
 //
 // Weights, order, limit and reachability are applied to the (few) edges in JavaScript.
-import { alias, and, array, binary, call, constant, eq, field, lambda, not, or, select, subquery, tuple } from '../../ast/build.js';
-import type { Expr, Select } from '../../ast/nodes.js';
+import { alias, and, array, binary, call, constant, eq, field, innerJoin, lambda, not, or, select, subquery, tuple } from '../../ast/build.js';
+import type { Expr, Join, Select } from '../../ast/nodes.js';
 import { instant } from '../../buckets/bucket-start.js';
 import type { QueryContext } from '../../context.js';
 import type { ResolvedDateRange } from '../../dates/index.js';
 import { EventSource } from '../../filters/event-source.js';
 import { propertyGroupExpr } from '../../filters/properties.js';
-import type { PathCleaningRule, PathsQuery } from '../../nodes/schema.js';
+import type { FunnelPaths, PathCleaningRule, PathsQuery } from '../../nodes/schema.js';
+import { personQuery } from '../funnels/person-query.js';
+import type { FunnelRange } from '../funnels/range.js';
+import { windowMicros } from '../funnels/spec.js';
 import { utcText } from '../event-range.js';
 
 /** PostHog's session gap for paths: 30 minutes, in milliseconds. */
@@ -57,11 +60,39 @@ function typeFilter(source: EventSource, query: PathsQuery): Expr | undefined {
     : eq(source.event, text(type)))));
 }
 
+/** A funnel's actors of the step funnel paths follow, with the µs of that step and the one before. */
+function funnelStepActors(funnel: FunnelPaths, context: QueryContext, window: FunnelRange): Select {
+  const { select: persons } = personQuery({ query: funnel.funnelSource, context, fromUtc: window.fromUtc, toUtc: window.toUtc, stepTimes: true });
+  const step = funnel.funnelStep;
+  return select({
+    select: [
+      alias(field('actor'), 'fp_actor'),
+      alias(call('arrayElement', field('step_times'), num(step)), 'fp_step_us'),
+      alias(call('arrayElement', field('step_times'), num(Math.max(1, step - 1))), 'fp_previous_us'),
+    ],
+    from: subquery(persons, 'funnel_persons'),
+    where: binary('>=', field('reached'), num(step)),
+  });
+}
+
+/** Funnel paths: only the step's actors, only their events before, after or between the step events. */
+function funnelPathsJoin(funnel: FunnelPaths, context: QueryContext, window: FunnelRange, source: EventSource): { join: Join; where: Expr } {
+  const micros = call('toUnixTimestamp64Micro', source.timestamp);
+  const step = field('fp_step_us', 'funnel_actor');
+  const where = funnel.funnelPathType === 'funnel_path_after_step'
+    ? binary('>=', micros, step)
+    : funnel.funnelPathType === 'funnel_path_before_step'
+      ? binary('<=', micros, step)
+      : and(binary('>=', micros, field('fp_previous_us', 'funnel_actor')), binary('<=', micros, step));
+  return { join: innerJoin(subquery(funnelStepActors(funnel, context, window), 'funnel_actor'), eq(field('fp_actor', 'funnel_actor'), source.personId())), where };
+}
+
 /** Columns: pa_actor, pa_ms, pa_item. */
-function pathEvents(query: PathsQuery, range: ResolvedDateRange, context: QueryContext): Select {
+function pathEvents(query: PathsQuery, range: ResolvedDateRange, context: QueryContext, funnelWindow: FunnelRange | null): Select {
   const { timezone } = context.project;
   const filter = query.pathsFilter;
   const source = new EventSource();
+  const funnel = query.funnelPathsFilter && funnelWindow ? funnelPathsJoin(query.funnelPathsFilter, context, funnelWindow, source) : null;
   const rules = filter.pathReplacements ? [...context.pathCleaningRules, ...filter.localPathCleaningFilters] : filter.localPathCleaningFilters;
   const columns = [
     alias(source.personId(), 'pa_actor'),
@@ -74,8 +105,9 @@ function pathEvents(query: PathsQuery, range: ResolvedDateRange, context: QueryC
     typeFilter(source, query),
     propertyGroupExpr(query.properties, source, timezone),
     query.filterTestAccounts ? propertyGroupExpr(context.testAccountFilters, source, timezone) : undefined,
+    funnel?.where,
   );
-  const events = select({ select: columns, from: source.from(), joins: source.joins(), where });
+  const events = select({ select: columns, from: source.from(), joins: [...source.joins(), ...(funnel ? [funnel.join] : [])], where });
   // PostHog leaves excluded items out only when event types are chosen.
   if (filter.excludeEvents.length === 0 || filter.includeEventTypes.length === 0) return events;
   return select({
@@ -118,28 +150,41 @@ function limitedPath(path: Expr, query: PathsQuery): Expr {
 /** A start or end point alone loses one trailing slash, as URLs do. */
 const single = (point: string) => (point.length > 1 && point.endsWith('/') ? point.slice(0, -1) : point);
 
-/** Columns: source, target, value, average_conversion_time (ms). */
-export function pathEdges(query: PathsQuery, range: ResolvedDateRange, context: QueryContext): Select {
+/** Columns: pa_actor, pa_path (one row per session path, after points and the step limit). */
+export function sessionPaths(query: PathsQuery, range: ResolvedDateRange, context: QueryContext, funnelWindow: FunnelRange | null): Select {
   const perActor = select({
-    select: [alias(call('arraySort', lambda(['pa_x'], ms(field('pa_x'))), call('groupArray', tuple(field('pa_ms'), field('pa_item')))), 'pa_events')],
-    from: subquery(pathEvents(query, range, context), 'path_events'),
+    select: [
+      alias(field('pa_actor'), 'pa_actor'),
+      alias(call('arraySort', lambda(['pa_x'], ms(field('pa_x'))), call('groupArray', tuple(field('pa_ms'), field('pa_item')))), 'pa_events'),
+    ],
+    from: subquery(pathEvents(query, range, context, funnelWindow), 'path_events'),
     groupBy: [field('pa_actor')],
   });
-  // A session starts at every gap of 30 minutes or more.
+  // A session starts at every gap of 30 minutes or more (funnel paths: of the funnel's window).
+  const gapMs = query.funnelPathsFilter ? Math.round(windowMicros(query.funnelPathsFilter.funnelSource) / 1000) : SESSION_GAP_MS;
   const gaps = call('arrayDifference', call('arrayMap', lambda(['pa_x'], ms(field('pa_x'))), field('pa_events')));
-  const sessions = call('arraySplit', lambda(['pa_x', 'pa_gap'], binary('>=', field('pa_gap'), num(SESSION_GAP_MS))), field('pa_events'), gaps);
+  const sessions = call('arraySplit', lambda(['pa_x', 'pa_gap'], binary('>=', field('pa_gap'), num(gapMs))), field('pa_events'), gaps);
   const perSession = select({
-    select: [alias(call('arrayJoin', sessions), 'pa_session')],
+    select: [field('pa_actor'), alias(call('arrayJoin', sessions), 'pa_session')],
     from: subquery(perActor, 'path_actors'),
   });
   // Within a session an item equal to the next one is dropped (so the last of a run stays), and a trailing ''.
   const session = field('pa_session');
   const nextItems = call('arrayPushBack', call('arrayPopFront', call('arrayMap', lambda(['pa_x'], item(field('pa_x'))), session)), text(''));
   const collapsed = call('arrayFilter', lambda(['pa_x', 'pa_next'], binary('!=', item(field('pa_x')), field('pa_next'))), session, nextItems);
-  const paths = select({
-    select: [alias(limitedPath(collapsed, query), 'pa_path')],
+  return select({
+    select: [field('pa_actor'), alias(limitedPath(collapsed, query), 'pa_path')],
     from: subquery(perSession, 'path_sessions'),
   });
+}
+
+/** A path's node keys, "<position>_<item>", as the edges name them. */
+export function pathNodes(path: Expr): Expr {
+  return call('arrayMap', lambda(['pa_i'], call('concat', call('toString', field('pa_i')), text('_'), item(call('arrayElement', path, field('pa_i'))))), call('arrayEnumerate', path));
+}
+
+/** Columns: source, target, value, average_conversion_time (ms). */
+export function pathEdges(paths: Select): Select {
   const path = field('pa_path');
   const node = (i: Expr) => call('concat', call('toString', i), text('_'), item(call('arrayElement', path, i)));
   const steps = call('arrayMap', lambda(['pa_i'], tuple(
