@@ -25,16 +25,27 @@ export function filtersFromQueryString(query: Record<string, unknown>): JsonObje
   return out;
 }
 
-export function trendsQueryFromFilters(filters: JsonObject): TrendsQuery {
+/**
+ * A series-based legacy filter (trends, stickiness, lifecycle) read as `read` reads its node: the
+ * node fields they share (series, dates, interval, properties, test accounts) plus `extra`, with
+ * errors named by the legacy field.
+ */
+export function fromSeriesFilters<T>(filters: JsonObject, kind: string, extra: JsonObject, read: (node: JsonObject, path: string) => T): T {
   const { series, origins } = seriesFromEntities(filters);
-  return withLegacyAttrs(origins, () => readTrendsQuery({
-    kind: 'TrendsQuery',
+  return withLegacyAttrs(origins, () => read({
+    kind,
     series,
     dateRange: dateRange(filters),
     // PostHog's filter_to_query downgrades the old minute interval to hour.
     interval: filters.interval === 'minute' ? 'hour' : filters.interval,
     properties: filters.properties,
     filterTestAccounts: filters.filter_test_accounts,
+    ...extra,
+  }, ''));
+}
+
+export function trendsQueryFromFilters(filters: JsonObject): TrendsQuery {
+  return fromSeriesFilters(filters, 'TrendsQuery', {
     trendsFilter: {
       display: filters.display,
       formula: filters.formula,
@@ -46,7 +57,7 @@ export function trendsQueryFromFilters(filters: JsonObject): TrendsQuery {
     // The spec's legacy bodies read aggregation_group_type_index 0 as "users", which trends count
     // anyway; any other index is passed on for the node reader to refuse.
     ...([0, '0'].includes(filters.aggregation_group_type_index as never) ? {} : { aggregation_group_type_index: filters.aggregation_group_type_index }),
-  }, ''));
+  }, readTrendsQuery);
 }
 
 export function funnelsQueryFromFilters(filters: JsonObject): FunnelsQuery {

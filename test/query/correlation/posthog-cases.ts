@@ -64,6 +64,7 @@
 // - eventDefinitions: for items whose serialized `event` is not { event, properties: {}, elements: [] }, the
 //   `properties` and `elements` PostHog returns (or, where the note says so, derives by its serializer).
 
+import type { ChainElement } from '../../../src/query/runners/correlation/elements.js';
 import type { PortedCase } from '../../helpers/posthog-cases.js';
 
 export interface CorrelationExpectedItem {
@@ -75,18 +76,8 @@ export interface CorrelationExpectedItem {
   correlation_type: 'success' | 'failure';
 }
 
-export interface CorrelationElement {
-  event: null;
-  text: string | null;
-  tag_name: string | null;
-  attr_class: string[] | null;
-  href: string | null;
-  attr_id: string | null;
-  nth_child: number | null;
-  nth_of_type: number | null;
-  attributes: Record<string, string>;
-  order: number;
-}
+/** PostHog's serialized element (ElementSerializer fields). */
+export type CorrelationElement = ChainElement;
 
 /** The project set-up, events and query (helpers/posthog-cases.ts), and what PostHog asserts. */
 export interface CorrelationCase extends PortedCase {
