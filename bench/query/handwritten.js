@@ -335,9 +335,9 @@ function retentionCase(id, label, period, intervals, nowMs, db, team) {
 //   Lifecycle: per person the sorted days with a `$pageview` (from the day before the range to the
 //   day after; events sent with `$process_person_profile: false` left out, as PostHog leaves them
 //   out, tested on the raw JSON only when the text names the flag) and the day the person was
-//   created (persons.created_at, latest version); a day is
-//   new (the creation day), returning (active the day before) or resurrecting; an active day not
-//   followed by one makes the next day dormant (counted negative). Days inside the range only.
+//   created (persons.created_at, latest version); an active day is new when it is the first and
+//   the creation day, returning when the day before was active, else resurrecting; an active day
+//   not followed by one makes the next day dormant (counted negative). Days inside the range only.
 
 function stickinessSql(db) {
   return `SELECT active_days, count() AS actors
@@ -362,7 +362,7 @@ function lifecycleSql(db) {
       FROM (
         SELECT days, created,
           arrayJoin(arrayConcat(
-            arrayMap((d, i) -> (d, multiIf(d = created, 'new', i > 1 AND days[i - 1] = d - 1, 'returning', 'resurrecting')), days, arrayEnumerate(days)),
+            arrayMap((d, i) -> (d, multiIf(i = 1 AND d = created, 'new', i > 1 AND days[i - 1] = d - 1, 'returning', 'resurrecting')), days, arrayEnumerate(days)),
             arrayMap(d -> (d + 1, 'dormant'), arrayFilter((d, i) -> i = length(days) OR days[i + 1] != d + 1, days, arrayEnumerate(days)))
           )) AS entry
         FROM (

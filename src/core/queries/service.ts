@@ -14,6 +14,7 @@ import { readProperties } from '../../query/nodes/read-properties.js';
 import type { InsightQuery, PathCleaningRule } from '../../query/nodes/schema.js';
 import { funnelActors } from '../../query/runners/funnels/runner.js';
 import { kindOf, rangedPart } from '../../query/runners/registry.js';
+import { ruleProblem } from '../../query/runners/paths/read.js';
 import type { ActorsRequest } from '../../query/actors/read.js';
 import { ValidationError } from '../../errors.js';
 import type { FunnelsQuery } from '../../query/nodes/schema.js';
@@ -177,10 +178,18 @@ export class InsightQueryService {
   }
 }
 
-/** The project's path_cleaning_filters as rules: entries without a string regex are skipped. */
+/**
+ * The project's path_cleaning_filters as rules: entries without a string regex are skipped; a rule
+ * the engine would refuse is a 400 that says to fix the project's setting.
+ */
 function pathCleaningRules(stored: unknown): PathCleaningRule[] {
   if (!Array.isArray(stored)) return [];
-  return stored.flatMap((rule) => (rule && typeof rule === 'object' && typeof rule.regex === 'string'
+  const rules = stored.flatMap((rule) => (rule && typeof rule === 'object' && typeof rule.regex === 'string'
     ? [{ regex: rule.regex as string, alias: typeof rule.alias === 'string' ? rule.alias : '' }]
     : []));
+  rules.forEach((rule, i) => {
+    const problem = ruleProblem(rule);
+    if (problem) throw new ValidationError(`The project's path cleaning rule ${i + 1}: ${problem.detail}`, `path_cleaning_filters[${i}].${problem.field}`, problem.code);
+  });
+  return rules;
 }

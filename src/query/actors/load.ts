@@ -65,10 +65,12 @@ export async function actorPage(run: QueryRun, matching: Select, options: ActorP
     from: subquery(matching, 'fp'),
     joins: [leftJoin(subquery(details, 'details'), eq(field(`${prefix}_key`, 'details'), field('actor', 'fp')))],
     orderBy: [...(options.orderBy ?? []), asc(field('actor', 'fp'))],
-    limit: options.limit + 1 + options.offset,
+    // One row more than the page tells whether there is a next one.
+    limit: options.limit + 1,
+    offset: options.offset,
   }));
-  const page = rows.slice(options.offset, options.offset + options.limit);
-  const hasMore = rows.length > options.offset + options.limit;
+  const page = rows.slice(0, options.limit);
+  const hasMore = rows.length > options.limit;
   const extrasOf = (row: ActorRow) => Object.fromEntries(extras.map((name) => [name, row[`x_${name}`]]));
   if (groupIndex !== undefined) {
     return {

@@ -112,6 +112,8 @@ export interface Select {
   readonly having?: Expr;
   readonly orderBy?: readonly OrderItem[];
   readonly limit?: number;
+  /** Rows skipped before the LIMIT ones (needs a limit). */
+  readonly offset?: number;
 }
 
 export interface Union {

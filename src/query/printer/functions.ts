@@ -16,7 +16,7 @@ const ALLOWED = [
   // dates
   'toDateTime', 'toDateTime64', 'toDate', 'toTimeZone', 'parseDateTime64BestEffortOrNull', 'parseDateTimeBestEffortOrNull',
   'toStartOfMinute', 'toStartOfHour', 'toStartOfDay', 'toStartOfWeek', 'toStartOfMonth', 'toStartOfInterval',
-  'toUnixTimestamp', 'toUnixTimestamp64Micro', 'dateDiff', 'dateAdd', 'dateSub', 'addDays', 'subtractDays',
+  'toUnixTimestamp', 'toUnixTimestamp64Micro', 'dateDiff', 'age', 'dateAdd', 'dateSub', 'addDays', 'subtractDays',
   'toIntervalSecond', 'toIntervalMinute', 'toIntervalHour', 'toIntervalDay', 'toIntervalWeek', 'toIntervalMonth',
   'toIntervalYear', 'now64', 'formatDateTime', 'fromUnixTimestamp64Micro',
   // arrays and tuples

@@ -89,6 +89,7 @@ class Printer {
     if (s.having) parts.push(`HAVING ${this.expr(s.having)}`);
     if (s.orderBy?.length) parts.push(`ORDER BY ${this.orderItems(s.orderBy)}`);
     if (s.limit !== undefined) parts.push(`LIMIT ${this.count(s.limit)}`);
+    if (s.offset !== undefined && s.offset > 0) parts.push(`OFFSET ${this.count(s.offset)}`);
     return parts.join(' ');
   }
 

@@ -77,8 +77,12 @@ export function kindOfLegacyRequest(endpointKind: QueryKind<InsightQuery>, filte
 
 /** Validates a query node of any calculated kind, or an InsightVizNode around one. */
 export function readInsightQuery(value: Json, path = 'query'): InsightQuery {
-  const node: JsonObject = readObject(value, path);
-  if (node.kind === 'InsightVizNode') return readInsightQuery(node.source, join(path, 'source'));
+  let node: JsonObject = readObject(value, path);
+  // Unwrapped in a loop: a request could nest wrappers deeper than the call stack.
+  while (node.kind === 'InsightVizNode') {
+    path = join(path, 'source');
+    node = readObject(node.source, path);
+  }
   if (isCalculatedKind(node.kind)) return KINDS[node.kind].read(node, path);
   return fail(join(path, 'kind'), `Query kind "${String(node.kind).slice(0, 50)}" is not supported here; use ${KIND_NAMES.join(', ')} or an InsightVizNode around one.`, 'invalid_choice');
 }

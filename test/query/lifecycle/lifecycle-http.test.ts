@@ -62,6 +62,18 @@ describe('lifecycle through /query/', () => {
       expect(res.json()).toMatchObject({ type: 'validation_error', attr });
     }
   });
+
+  it('calls a person new only in their first active interval (events imported out of order)', async () => {
+    const who2 = await t.bootstrap('lifecycle-imports@example.com');
+    // The 10 January event arrives first and creates the person; the 5 January one is imported after.
+    await journeys(t, who2, { zed: [ev('$pageview', '2024-01-10T10:00:00Z')] });
+    await journeys(t, who2, { zed: [ev('$pageview', '2024-01-05T10:00:00Z')] });
+    const { results } = await runQuery(t, who2, lifecycle({ dateRange: { date_from: '2024-01-01', date_to: '2024-01-12' } }));
+    const byStatusOf = byStatus(results);
+    expect(byStatusOf.new!.every((n: number) => n === 0)).toBe(true);
+    expect(byStatusOf.resurrecting![4]).toBe(1);
+    expect(byStatusOf.resurrecting![9]).toBe(1);
+  });
 });
 
 describe('the actors behind a bar', () => {

@@ -49,6 +49,12 @@ describe('paths through /query/', () => {
   it("applies the project's path cleaning rules when pathReplacements is on", async () => {
     const patched = await t.request(who.key, { method: 'PATCH', url: `${api()}/`, payload: { path_cleaning_filters: [{ regex: '/blog/\\d+', alias: '/blog/<n>' }] } });
     expect(patched.statusCode, patched.body).toBe(200);
+    // A project rule the engine would refuse is a 400 that names the setting.
+    await t.request(who.key, { method: 'PATCH', url: `${api()}/`, payload: { path_cleaning_filters: [{ regex: '/blog/\\d+', alias: '/blog/\\2' }] } });
+    const broken = await t.request(who.key, { method: 'POST', url: `${api()}/query/`, payload: { query: paths({ pathReplacements: true }) } });
+    expect(broken.statusCode, broken.body).toBe(400);
+    expect(broken.json()).toMatchObject({ type: 'validation_error', attr: 'path_cleaning_filters[0].alias' });
+    await t.request(who.key, { method: 'PATCH', url: `${api()}/`, payload: { path_cleaning_filters: [{ regex: '/blog/\\d+', alias: '/blog/<n>' }] } });
     // bob's /blog/1 -> /blog/2 becomes one cleaned item: the edge is gone.
     expect(edges((await runQuery(t, who, paths({ pathReplacements: true }))).results)).not.toContain('1_/blog/1 > 2_/blog/2: 1');
     expect(edges((await runQuery(t, who, paths())).results)).toContain('1_/blog/1 > 2_/blog/2: 1');
@@ -62,6 +68,8 @@ describe('paths through /query/', () => {
       [{ includeEventTypes: ['hogql'] }, 'query.pathsFilter.includeEventTypes'],
       [{ localPathCleaningFilters: [{ regex: '(unclosed', alias: 'x' }] }, 'query.pathsFilter.localPathCleaningFilters[0].regex'],
       [{ edgeLimit: -1 }, 'query.pathsFilter.edgeLimit'],
+      [{ localPathCleaningFilters: [{ regex: '/blog/\\d+', alias: '/blog/\\1' }] }, 'query.pathsFilter.localPathCleaningFilters[0].alias'],
+      [{ pathGroupings: Array.from({ length: 21 }, (_, i) => `/g${i}/*`) }, 'query.pathsFilter.pathGroupings'],
     ] as const) {
       const res = await t.request(who.key, { method: 'POST', url: `${api()}/query/`, payload: { query: paths(filter) } });
       expect(res.statusCode, `${attr}: ${res.body}`).toBe(400);

@@ -100,6 +100,17 @@ describe('retention through /query/', () => {
   });
 });
 
+describe('deeply wrapped queries', () => {
+  it('unwraps InsightVizNodes nested deeper than the call stack instead of failing with a 500', async () => {
+    const depth = 20_000;
+    // Written as text: serialising such an object would overflow this test's own stack.
+    const body = `{"query":${'{"kind":"InsightVizNode","source":'.repeat(depth)}${JSON.stringify(retention())}${'}'.repeat(depth)}}`;
+    const res = await t.app.inject({ method: 'POST', url: `${api()}/query/`, payload: body, headers: { authorization: `Bearer ${who.key}`, 'content-type': 'application/json' } });
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    expect(matrix(res.json().results)).toEqual(EXPECTED);
+  });
+});
+
 describe('the legacy /insights/retention/ endpoint', () => {
   it('takes the legacy filter in the query string and in the body', async () => {
     const params = new URLSearchParams({ target_entity: JSON.stringify(PAGEVIEW), period: 'Day', total_intervals: '6', date_to: '2024-03-06' });

@@ -59,6 +59,14 @@ describe('stickiness through /query/', () => {
     expect(weeks).toMatchObject({ data: [2, 1, 0], labels: ['1 week', '2 weeks', '3 weeks'] });
   });
 
+  it('counts intervalCount groups as whole intervals back from date_to, as PostHog (age)', async () => {
+    // 20 January and 1 February are both less than a whole month before 15 February 23:59: one group.
+    const who2 = await t.bootstrap('stickiness-months@example.com');
+    await journeys(t, who2, { eve: [ev('$pageview', '2020-01-20T12:00:00Z'), ev('$pageview', '2020-02-01T12:00:00Z')] });
+    const months = (await runQuery(t, who2, stickiness([PAGEVIEW], { interval: 'month', intervalCount: 1, dateRange: { date_from: '2020-01-01', date_to: '2020-02-15' } }))).results[0];
+    expect(months).toMatchObject({ data: [1, 0], labels: ['1 month', '2 months'] });
+  });
+
   it('compares with the previous period, current first', async () => {
     const { results } = await runQuery(t, who, stickiness([PAGEVIEW], { compareFilter: { compare: true } }));
     expect(results.map((r: { compare_label: string }) => r.compare_label)).toEqual(['current', 'previous']);
@@ -76,6 +84,7 @@ describe('stickiness through /query/', () => {
   it('refuses what it cannot answer with a 400 naming the field', async () => {
     for (const [query, attr] of [
       [stickiness([PAGEVIEW], { intervalCount: 0 }), 'query.intervalCount'],
+      [stickiness([PAGEVIEW], { interval: 'week', intervalCount: 2 }), 'query.intervalCount'],
       [stickiness([PAGEVIEW], { interval: 'fortnight' }), 'query.interval'],
       [stickiness([PAGEVIEW], { stickinessFilter: { stickinessCriteria: { operator: 'most', value: 1 } } }), 'query.stickinessFilter.stickinessCriteria.operator'],
       [stickiness([PAGEVIEW], { stickinessFilter: { stickinessCriteria: { operator: 'gte' } } }), 'query.stickinessFilter.stickinessCriteria.value'],

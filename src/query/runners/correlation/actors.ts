@@ -17,8 +17,12 @@ import { entrantEvents, funnelEntrants } from './sql.js';
 const num = (n: number) => constant(n, 'Int64');
 
 /** `[{key, value}]` pairs, from property filters as PostHog sends them. */
+const MAX_PAIRS = 20;
+
 function readPairs(value: unknown, path: string): { key: string; value: string }[] {
-  return readArray(value ?? [], path).map((item, i) => {
+  const items = readArray(value ?? [], path);
+  if (items.length > MAX_PAIRS) fail(path, `At most ${MAX_PAIRS} property values are allowed.`, 'max_length');
+  return items.map((item, i) => {
     const pair = readObject(item, join(path, i));
     const raw = Array.isArray(pair.value) ? pair.value[0] : pair.value;
     return { key: readString(pair.key, join(join(path, i), 'key'), 400), value: raw === undefined || raw === null ? '' : String(raw) };

@@ -39,13 +39,21 @@ function serialized(name: string): CorrelationItem['event'] {
   return { event: name, properties: { $event_type: eventType }, elements: chainToElements(at < 0 ? rest : rest.slice(at + AUTOCAPTURE_SEPARATOR.length)) };
 }
 
+/**
+ * How many entrants a candidate must touch: min(25, 2 % of them); event properties seen by two
+ * entrants or fewer are noise too (PostHog's rule for that type).
+ */
+export function minimumSupport(query: FunnelCorrelationQuery, converted: number, dropped: number): number {
+  const minimum = Math.min(MIN_SUPPORT, MIN_SUPPORT_SHARE * (converted + dropped));
+  return query.funnelCorrelationType === 'event_with_properties' ? Math.max(minimum, 3) : minimum;
+}
+
 export function correlationResult(query: FunnelCorrelationQuery, converted: number, dropped: number, rows: readonly CandidateRow[]): CorrelationResult {
   if (converted === 0 || dropped === 0) return { events: [], skewed: true };
-  const minimum = Math.min(MIN_SUPPORT, MIN_SUPPORT_SHARE * (converted + dropped));
+  const minimum = minimumSupport(query, converted, dropped);
   const items = rows
     .map((row) => ({ name: row.candidate, s: Number(row.success_count), f: Number(row.failure_count) }))
-    // Event properties seen by two actors or fewer are noise (PostHog's rule for that type).
-    .filter(({ s, f }) => s + f >= minimum && (query.funnelCorrelationType !== 'event_with_properties' || s + f > 2))
+    .filter(({ s, f }) => s + f >= minimum)
     .map(({ name, s, f }): CorrelationItem => {
       const odds = ((s + 1) * (dropped - f + 1)) / ((converted - s + 1) * (f + 1));
       return {

@@ -5,8 +5,8 @@ import type { QueryRun } from '../../execute.js';
 import type { FunnelCorrelationQuery } from '../../nodes/schema.js';
 import { funnelRange } from '../funnels/range.js';
 import type { RunOutput } from '../kind.js';
-import { correlationResult, type CandidateRow, type CorrelationResult } from './results.js';
-import { entrantTotals, eventCandidates, eventPropertyCandidates, funnelEntrants, propertyCandidates } from './sql.js';
+import { correlationResult, minimumSupport, type CandidateRow, type CorrelationResult } from './results.js';
+import { entrantTotals, eventCandidates, eventPropertyCandidates, funnelEntrants, propertyCandidates, supported } from './sql.js';
 
 export interface CorrelationOutput extends RunOutput {
   results: CorrelationResult;
@@ -19,7 +19,8 @@ export async function runCorrelation(query: FunnelCorrelationQuery, context: Que
   const [totals] = await run.rows<{ converted: number | string; dropped: number | string }>(entrantTotals(funnelEntrants(query, context, window)));
   const converted = Number(totals?.converted ?? 0);
   const dropped = Number(totals?.dropped ?? 0);
-  const rows = converted === 0 || dropped === 0 ? [] : await run.rows<CandidateRow>(CANDIDATES[query.funnelCorrelationType](query, context, window));
+  const candidates = () => supported(CANDIDATES[query.funnelCorrelationType](query, context, window), minimumSupport(query, converted, dropped));
+  const rows = converted === 0 || dropped === 0 ? [] : await run.rows<CandidateRow>(candidates());
   return {
     results: correlationResult(query, converted, dropped, rows),
     resolved_date_range: { date_from: window.range.dateFrom.toISO()!, date_to: window.range.dateTo.toISO()! },

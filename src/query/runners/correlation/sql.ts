@@ -48,6 +48,15 @@ export function funnelEntrants(query: FunnelCorrelationQuery, context: QueryCont
   });
 }
 
+/** Only the candidates touching at least `minimum` entrants (the rest never reach JavaScript). */
+export function supported(candidates: Select, minimum: number): Select {
+  return select({
+    select: [field('candidate'), field('success_count'), field('failure_count')],
+    from: subquery(candidates, 'candidates'),
+    where: binary('>=', binary('+', field('success_count'), field('failure_count')), constant(minimum, 'Float64')),
+  });
+}
+
 /** Columns: converted, dropped. */
 export function entrantTotals(entrants: Select): Select {
   return select({

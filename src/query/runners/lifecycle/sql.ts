@@ -74,7 +74,9 @@ export function lifecycleStatuses(query: LifecycleQuery, range: ResolvedDateRang
   const previous = at(binary('-', field('lc_p'), constant(1)));
   const next = at(binary('+', field('lc_p'), constant(1)));
   const status = call('multiIf',
-    eq(i, field('created')), constant('new'),
+    // Only the first active interval can be the creation one (events before a person's creation
+    // come from imports: PostHog calls them resurrecting).
+    and(eq(field('lc_p'), constant(1)), eq(i, field('created'))), constant('new'),
     and(binary('>', field('lc_p'), constant(1)), eq(previous, binary('-', i, constant(1, 'Int64')))), constant('returning'),
     constant('resurrecting'));
   const hasNext = binary('<', field('lc_p'), call('length', field('active')));

@@ -26,7 +26,7 @@ export const pathsKind: QueryKind<PathsQuery> = {
   csv: pathsTable,
   safetyShapes: {
     'paths from a start point with cleaning, groupings and exclusions': (v) => paths({
-      includeEventTypes: ['$pageview', 'custom_event'], startPoint: v, excludeEvents: [v], pathGroupings: [`${v}*`],
+      includeEventTypes: ['$pageview', 'custom_event'], startPoint: v, excludeEvents: [v], pathGroupings: [`${v.slice(0, 150)}*`],
       localPathCleaningFilters: [{ regex: 'a+', alias: v }],
     }, { properties: [{ key: v, value: v, operator: 'exact', type: 'event' }] }),
     'paths between two points': (v) => paths({ startPoint: v, endPoint: v, stepLimit: 4 }),

@@ -14,6 +14,9 @@ export const DEFAULT_EDGE_LIMIT = 50;
 const MAX_STEP_LIMIT = 100;
 const MAX_EDGE_LIMIT = 10_000;
 const MAX_RULES = 100;
+/** Groupings compile into one multi-pattern matcher per query: kept small. */
+const MAX_GROUPINGS = 20;
+const GROUPING_LENGTH = 200;
 const TEXT_LENGTH = 1_000;
 
 export function readPathsQuery(node: JsonObject, path: string): PathsQuery {
@@ -33,7 +36,7 @@ export function readPathsQuery(node: JsonObject, path: string): PathsQuery {
       endPoint: readPoint(filter.endPoint, join(filterPath, 'endPoint')),
       // A step limit of 0 is refused (PostHog reads it as the default): no path has no steps.
       stepLimit: readOptionalInteger(filter.stepLimit, join(filterPath, 'stepLimit'), 1, MAX_STEP_LIMIT) ?? DEFAULT_STEP_LIMIT,
-      pathGroupings: readTexts(filter.pathGroupings, join(filterPath, 'pathGroupings')),
+      pathGroupings: readTexts(filter.pathGroupings, join(filterPath, 'pathGroupings'), MAX_GROUPINGS, GROUPING_LENGTH),
       excludeEvents: readTexts(filter.excludeEvents, join(filterPath, 'excludeEvents')),
       pathReplacements: readBoolean(filter.pathReplacements, join(filterPath, 'pathReplacements'), false),
       localPathCleaningFilters: readRules(filter.localPathCleaningFilters, join(filterPath, 'localPathCleaningFilters')),
@@ -59,6 +62,10 @@ function readFunnelPaths(value: unknown, path: string): FunnelPaths | null {
   const step = readOptionalInteger(filter.funnelStep, join(path, 'funnelStep'), -steps, steps);
   if (step === null || step === 0) fail(join(path, 'funnelStep'), `Give the funnel step, from 1 to ${steps}.`, 'required');
   if (step < 0) fail(join(path, 'funnelStep'), 'Paths of the people who dropped off before a step are not supported yet.');
+  // Paths follow persons, one window per person: a group funnel or a funnel counting a person once
+  // per breakdown value would not say whose paths or which window.
+  if (source.aggregation_group_type_index !== undefined) fail(join(sourcePath, 'aggregation_group_type_index'), 'Funnel paths follow persons: remove the group aggregation.');
+  if (source.breakdownFilter) fail(join(sourcePath, 'breakdownFilter'), 'Funnel paths follow a funnel without breakdown: remove it.');
   if (type === 'funnel_path_between_steps' && step < 2) fail(join(path, 'funnelStep'), 'Paths between steps need a step from 2: the paths from the step before it.', 'min_value');
   return Object.freeze({ funnelPathType: type, funnelStep: step, funnelSource: source });
 }
@@ -79,11 +86,11 @@ function readPoint(value: unknown, path: string): string | null {
   return text === null || text === '' ? null : text;
 }
 
-function readTexts(value: unknown, path: string): readonly string[] {
+function readTexts(value: unknown, path: string, max = MAX_RULES, length = TEXT_LENGTH): readonly string[] {
   if (value === undefined || value === null) return [];
   const items = readArray(value, path);
-  if (items.length > MAX_RULES) fail(path, `At most ${MAX_RULES} are allowed.`, 'max_length');
-  return Object.freeze(items.map((item, i) => readString(item, join(path, i), TEXT_LENGTH)));
+  if (items.length > max) fail(path, `At most ${max} are allowed.`, 'max_length');
+  return Object.freeze(items.map((item, i) => readString(item, join(path, i), length)));
 }
 
 /** Each rule's regex must compile (RE2 refuses some JavaScript syntax too; the engine answers those). */
@@ -95,11 +102,25 @@ export function readRules(value: unknown, path: string): readonly PathCleaningRu
     const rulePath = join(path, i);
     const rule = readObject(item, rulePath);
     const regex = readString(rule.regex, join(rulePath, 'regex'), TEXT_LENGTH);
-    try {
-      new RegExp(regex);
-    } catch {
-      fail(join(rulePath, 'regex'), `"${regex.slice(0, 100)}" is not a valid regular expression.`, 'invalid_regex');
-    }
-    return Object.freeze({ regex, alias: readOptionalString(rule.alias, join(rulePath, 'alias'), TEXT_LENGTH) ?? '' });
+    const alias = readOptionalString(rule.alias, join(rulePath, 'alias'), TEXT_LENGTH) ?? '';
+    const problem = ruleProblem({ regex, alias });
+    if (problem) fail(join(rulePath, problem.field), problem.detail, problem.code);
+    return Object.freeze({ regex, alias });
   }));
+}
+
+/**
+ * What is wrong with a cleaning rule, or null: a regex that does not compile, or a replacement
+ * naming a group (`\\2`) the regex does not have (the engine would refuse the whole query).
+ */
+export function ruleProblem(rule: PathCleaningRule): { field: 'regex' | 'alias'; detail: string; code: string } | null {
+  let groups: number;
+  try {
+    groups = (new RegExp(`${rule.regex}|`).exec('')?.length ?? 1) - 1;
+  } catch {
+    return { field: 'regex', detail: `"${rule.regex.slice(0, 100)}" is not a valid regular expression.`, code: 'invalid_regex' };
+  }
+  const named = [...rule.alias.matchAll(/\\(\d)/g)].map((m) => Number(m[1]));
+  const missing = named.find((n) => n > groups);
+  return missing === undefined ? null : { field: 'alias', detail: `The replacement names group ${missing}, but the regex has ${groups}.`, code: 'invalid_input' };
 }

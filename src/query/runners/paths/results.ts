@@ -1,5 +1,6 @@
-// Edges -> PostHog's answer: the weight bounds, then value (desc), source, target (byte order),
-// the edge limit, and only edges reachable from a first step.
+// Edges -> PostHog's answer: the statement already applied the weight bounds, the order and the
+// edge limit (they are applied again here, cheaply, so the answer never rests on the engine's
+// string order); then only edges reachable from a first step.
 import type { PathsQuery } from '../../nodes/schema.js';
 
 export interface PathEdge {

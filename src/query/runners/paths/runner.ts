@@ -28,7 +28,7 @@ export async function pathsOf(query: PathsQuery, context: QueryContext, run: Que
 
 export async function runPaths(query: PathsQuery, context: QueryContext, run: QueryRun): Promise<PathsResult> {
   const { range, paths } = await pathsOf(query, context, run);
-  const rows = paths === null ? [] : await run.rows<PathEdgeRow>(pathEdges(paths));
+  const rows = paths === null ? [] : await run.rows<PathEdgeRow>(pathEdges(paths, query));
   return {
     results: pathResults(query, rows),
     resolved_date_range: { date_from: range.dateFrom.toISO()!, date_to: range.dateTo.toISO()! },

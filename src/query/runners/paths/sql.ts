@@ -6,7 +6,7 @@
 //   edges:    each consecutive pair as "<position>_<item>" nodes -> count and average milliseconds
 //
 // Weights, order, limit and reachability are applied to the (few) edges in JavaScript.
-import { alias, and, array, binary, call, constant, eq, field, innerJoin, lambda, not, or, select, subquery, tuple } from '../../ast/build.js';
+import { alias, allOf, and, array, asc, binary, call, constant, desc, eq, field, innerJoin, lambda, not, or, select, subquery, tuple } from '../../ast/build.js';
 import type { Expr, Join, Select } from '../../ast/nodes.js';
 import { instant } from '../../buckets/bucket-start.js';
 import type { QueryContext } from '../../context.js';
@@ -183,8 +183,12 @@ export function pathNodes(path: Expr): Expr {
   return call('arrayMap', lambda(['pa_i'], call('concat', call('toString', field('pa_i')), text('_'), item(call('arrayElement', path, field('pa_i'))))), call('arrayEnumerate', path));
 }
 
-/** Columns: source, target, value, average_conversion_time (ms). */
-export function pathEdges(paths: Select): Select {
+/**
+ * Columns: source, target, value, average_conversion_time (ms): the edges within the weight bounds,
+ * heaviest first (source, target by bytes), at most edgeLimit of them.
+ */
+export function pathEdges(paths: Select, query: PathsQuery): Select {
+  const { minEdgeWeight, maxEdgeWeight, edgeLimit } = query.pathsFilter;
   const path = field('pa_path');
   const node = (i: Expr) => call('concat', call('toString', i), text('_'), item(call('arrayElement', path, i)));
   const steps = call('arrayMap', lambda(['pa_i'], tuple(
@@ -206,5 +210,11 @@ export function pathEdges(paths: Select): Select {
     ],
     from: subquery(edges, 'path_edges'),
     groupBy: [field('source'), field('target')],
+    having: allOf(
+      minEdgeWeight === null ? undefined : binary('>=', call('count'), num(minEdgeWeight)),
+      maxEdgeWeight === null ? undefined : binary('<=', call('count'), num(maxEdgeWeight)),
+    ),
+    orderBy: [desc(field('value')), asc(field('source')), asc(field('target'))],
+    limit: edgeLimit,
   });
 }

@@ -11,11 +11,16 @@ export function readStickinessQuery(node: JsonObject, path: string): StickinessQ
   checkMaths(series, join(path, 'series'));
   const filterPath = join(path, 'stickinessFilter');
   const filter = readOptionalObject(node.stickinessFilter, filterPath) ?? {};
+  const common = readCommon(node, path);
+  const intervalCount = readOptionalInteger(node.intervalCount, join(path, 'intervalCount'), 1, 1000);
+  if (intervalCount !== null && intervalCount > 1 && common.interval === 'week') {
+    fail(join(path, 'intervalCount'), 'Weeks cannot be grouped with intervalCount; use days or months.');
+  }
   return Object.freeze({
     kind: 'StickinessQuery',
     series,
-    ...readCommon(node, path),
-    intervalCount: readOptionalInteger(node.intervalCount, join(path, 'intervalCount'), 1, 1000),
+    ...common,
+    intervalCount,
     stickinessFilter: Object.freeze({
       computedAs: readChoice(filter.computedAs, join(filterPath, 'computedAs'), ['non_cumulative', 'cumulative'] as const, 'non_cumulative'),
       stickinessCriteria: readCriteria(filter.stickinessCriteria, join(filterPath, 'stickinessCriteria')),

@@ -16,13 +16,19 @@ export interface StickinessResult extends RunOutput {
 export async function runStickiness(query: StickinessQuery, context: QueryContext, run: QueryRun): Promise<StickinessResult> {
   const periods = await stickinessPeriods(query, context, run);
   const jobs = query.series.flatMap((series, order) => periods.map((period) => ({ series, order, period })));
-  const items = await Promise.all(jobs.map(async ({ series, order, period }) => {
+  // One statement at a time: the engine's query lane runs them in turn anyway, and a request of
+  // 50 series compared would otherwise queue 100 at once.
+  const items: (StickinessItem | null)[] = [];
+  for (const { series, order, period } of jobs) {
     const action = series.kind === 'ActionsNode' ? context.actions.get(series.id) : undefined;
-    if (series.kind === 'ActionsNode' && !action) return null;
+    if (series.kind === 'ActionsNode' && !action) {
+      items.push(null);
+      continue;
+    }
     const slots = intervalSlots(query, period.range);
     const rows = slots === 0 ? [] : await run.rows<HistogramRow>(stickinessHistogram(stickinessActors(query, series, period.range, context)));
-    return stickinessItem(query, series, order, stickinessLabel(series, action?.name), slots, rows, period.compareLabel);
-  }));
+    items.push(stickinessItem(query, series, order, stickinessLabel(series, action?.name), slots, rows, period.compareLabel));
+  }
   const current = periods[0]!.range;
   return {
     results: items.filter((item): item is StickinessItem => item !== null),

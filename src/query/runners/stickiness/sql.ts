@@ -4,8 +4,8 @@
 //   actors:          GROUP BY actor -> num_intervals
 //   histogram:       GROUP BY num_intervals -> actors
 //
-// With intervalCount c the intervals are counted in groups of c back from date_to (PostHog's
-// floor(age(interval, timestamp, date_to) / c)), so the last group always ends at date_to.
+// With intervalCount c the intervals are counted in groups of c back from date_to, as PostHog
+// does: floor(age(interval, timestamp, date_to) / c).
 import { alias, and, binary, call, constant, field, select, subquery } from '../../ast/build.js';
 import type { Select } from '../../ast/nodes.js';
 import { instant } from '../../buckets/bucket-start.js';
@@ -35,10 +35,13 @@ export function stickinessActors(query: StickinessQuery, series: SeriesNode, ran
   const { timezone, weekStartDay } = context.project;
   const source = new EventSource();
   const group = stickinessActor(series);
-  const index = intervalIndex(source.timestamp, range.buckets[0]!, range.interval, timezone, weekStartDay);
+  // With intervalCount, PostHog's groups: whole intervals from the event to date_to (ClickHouse's
+  // age()), in groups of intervalCount, so the last group always ends at date_to.
   const slot = query.intervalCount === null
-    ? index
-    : call('intDiv', binary('-', constant(range.buckets.length - 1, 'Int64'), index), constant(query.intervalCount, 'Int64'));
+    ? intervalIndex(source.timestamp, range.buckets[0]!, range.interval, timezone, weekStartDay)
+    : call('intDiv',
+      call('age', constant(range.interval), call('toTimeZone', source.timestamp, constant(timezone)), instant(utcText(range.dateTo, true))),
+      constant(query.intervalCount, 'Int64'));
   const criteria = query.stickinessFilter.stickinessCriteria;
   // Every expression is built before the joins are collected.
   const columns = [alias(actorOf(group, source), 'st_actor'), alias(slot, 'st_slot')];
