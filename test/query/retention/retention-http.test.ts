@@ -169,6 +169,10 @@ describe('the actors of a cohort', () => {
     const query = retention({}, { breakdownFilter: { breakdown: 'plan', breakdown_type: 'person' } });
     const pro = await actorsOf({ kind: 'InsightActorsQuery', source: query, interval: 1, breakdown: 'pro' });
     expect(byDistinctId(pro.results)).toEqual({ alice: [0, 2] });
+    // With one value shown, Other holds the rest ('' and free): in cohort 1 that is bob.
+    const limited = retention({}, { breakdownFilter: { breakdown: 'plan', breakdown_type: 'person', breakdown_limit: 1 } });
+    const other = await actorsOf({ kind: 'InsightActorsQuery', source: limited, interval: 1, breakdown: '$$_posthog_breakdown_other_$$' });
+    expect(byDistinctId(other.results)).toEqual({ bob: [0, 1] });
     for (const [body, attr] of [
       [{ kind: 'InsightActorsQuery', source: retention(), interval: 6 }, 'interval'],
       [{ kind: 'InsightActorsQuery', source: retention() }, 'interval'],

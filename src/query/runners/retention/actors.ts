@@ -1,16 +1,19 @@
 // The actors of one retention cohort (PostHog's InsightActorsQuery with `interval`), each with
 // `appearances`: the offsets they are counted at in that cohort's row, 0 first. Broken down,
-// `breakdown` picks one value's cohort. Ordered as PostHog's retention modal lists them: most
-// appearances first.
+// `breakdown` picks one value's cohort (Other: every value past the limit). Ordered as PostHog's
+// retention modal lists them: most appearances first.
 import { actorPage } from '../../actors/load.js';
-import { alias, and, binary, call, constant, desc, eq, field, lambda, or, select, subquery } from '../../ast/build.js';
+import { alias, and, binary, call, constant, desc, eq, field, lambda, not, or, select, subquery } from '../../ast/build.js';
+import type { Expr } from '../../ast/nodes.js';
 import type { QueryContext } from '../../context.js';
+import { OTHER_BREAKDOWN } from '../../filters/breakdown-labels.js';
 import type { QueryRun } from '../../execute.js';
 import { fail, readOptionalInteger, type JsonObject } from '../../nodes/read-json.js';
 import type { RetentionQuery } from '../../nodes/schema.js';
 import type { ActorsOutput, ActorsPageRequest } from '../kind.js';
 import { checkActions, rangeOf } from './runner.js';
-import { retentionActors } from './sql.js';
+import { shownValues, type RetentionCellRow } from './results.js';
+import { retentionActors, retentionCells } from './sql.js';
 
 export async function retentionCohortActors(
   query: RetentionQuery, target: JsonObject, context: QueryContext, run: QueryRun, page: ActorsPageRequest,
@@ -25,6 +28,13 @@ export async function retentionCohortActors(
     lambda(['rt_k'], or(eq(field('rt_k'), constant(0)), call('has', returns, binary('+', constant(cohort, 'Int64'), field('rt_k'))))),
     call('range', constant(totalIntervals)));
   const breakdown = target.breakdown;
+  let valueCondition: Expr | undefined;
+  if (query.breakdownFilter && breakdown !== undefined && breakdown !== null) {
+    // Other: every value outside the ones with rows of their own.
+    valueCondition = String(breakdown) === OTHER_BREAKDOWN
+      ? not(binary('IN', field('breakdown_value'), constant(shownValues(query, range, await run.rows<RetentionCellRow>(retentionCells(retentionActors(query, context, range), query))), 'Array(String)')))
+      : eq(field('breakdown_value'), constant(String(breakdown)));
+  }
   const matching = select({
     select: [
       field('actor'),
@@ -33,7 +43,7 @@ export async function retentionCohortActors(
     from: subquery(retentionActors(query, context, range), 'retention_actors'),
     where: and(
       call('has', field('starts'), constant(cohort, 'Int64')),
-      query.breakdownFilter && breakdown !== undefined && breakdown !== null ? eq(field('breakdown_value'), constant(String(breakdown))) : undefined,
+      valueCondition,
     ),
   });
   const { actors, hasMore } = await actorPage(run, select({

@@ -31,8 +31,8 @@ export interface RetentionRow {
 /** A cohort count matrix: counts[cohort][offset]. */
 type Matrix = number[][];
 
-export function retentionRows(query: RetentionQuery, range: RetentionRange, cells: readonly RetentionCellRow[]): RetentionRow[] {
-  const { period, totalIntervals } = query.retentionFilter;
+function matricesOf(query: RetentionQuery, range: RetentionRange, cells: readonly RetentionCellRow[]) {
+  const { totalIntervals } = query.retentionFilter;
   const cohorts = range.cohortStarts.length;
   const empty = (): Matrix => Array.from({ length: cohorts }, () => new Array<number>(totalIntervals).fill(0));
   const matrices = new Map<string, Matrix>();
@@ -45,6 +45,18 @@ export function retentionRows(query: RetentionQuery, range: RetentionRange, cell
     if (!matrix) matrices.set(value, (matrix = empty()));
     matrix[start]![offset] = Number(cell.actors);
   }
+  return { matrices, empty };
+}
+
+/** The breakdown values that keep their own rows (the rest make up Other). */
+export function shownValues(query: RetentionQuery, range: RetentionRange, cells: readonly RetentionCellRow[]): string[] {
+  const { matrices, empty } = matricesOf(query, range, cells);
+  return rankedValues(matrices, query.breakdownFilter?.breakdown_limit ?? 25, empty).map(([value]) => value).filter((value) => value !== OTHER_BREAKDOWN);
+}
+
+export function retentionRows(query: RetentionQuery, range: RetentionRange, cells: readonly RetentionCellRow[]): RetentionRow[] {
+  const { period } = query.retentionFilter;
+  const { matrices, empty } = matricesOf(query, range, cells);
   const rowsOf = (matrix: Matrix, breakdownValue?: string): RetentionRow[] => matrix.map((counts, i) => ({
     values: counts.map((count, k) => ({ count, label: periodLabel(period, k) })),
     label: periodLabel(period, i),
