@@ -25,6 +25,7 @@
 //     t_k > t_(k-1), of t_k - t_(k-1) in seconds (microsecond precision, not rounded); null for
 //     step 1 or when no person qualifies. (The data set has no two step events of one person at
 //     the same time, so PostHog's tie rules are not exercised.)
+import { hogqlCases } from './hogql-cases.js';
 export const NULL_BREAKDOWN = '$$_posthog_breakdown_null_$$';
 export const OTHER_BREAKDOWN = '$$_posthog_breakdown_other_$$';
 export const BREAKDOWN_LIMIT = 25;
@@ -645,7 +646,7 @@ export function benchCases({ db, team, range, nowMs = Date.now() }) {
     correlationCase('correlation-events', 'event correlation of the 3-step funnel', 'events'),
     correlationCase('correlation-properties', 'property correlation of the 3-step funnel on `$initial_browser`', 'properties'),
   ];
-  return [trend, breakdown, funnel3, ...stepFunnels, ...retention, stickiness, lifecycle, ...paths, ...correlation];
+  return [trend, breakdown, funnel3, ...stepFunnels, ...retention, stickiness, lifecycle, ...paths, ...correlation, ...hogqlCases({ db, team, nowMs })];
 }
 
 // ---------------------------------------------------------------------------------------------

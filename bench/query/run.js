@@ -170,7 +170,8 @@ async function hogletAnswer(c) {
     ),
   );
   if (response.statusCode !== 200) return { ms, status: response.statusCode, body: response.body.slice(0, 500) };
-  return { ms, status: 200, answer: c.hoglet.read(response.json()) };
+  const body = response.json();
+  return { ms, status: 200, answer: c.hoglet.read(body), timings: c.hoglet.timings?.(body) ?? null };
 }
 
 function compare(c, expected, actual, what) {
@@ -214,6 +215,13 @@ async function runCase(c) {
       hoglet = 'skip';
       row.hogletNote = `error ${result.status}`;
       failures.push(`${c.id}: Hoglet answered ${result.status}: ${result.body}`);
+    } else if (i === 0 && result.timings) {
+      const first = Object.entries(result.timings).map(([stage, ms]) => `${stage} ${fmtMs(ms)} ms`).join(', ');
+      notes.push(`${c.id}: first run (nothing cached): ${first}.`);
+      if (!compare(c, reference, result.answer, 'Hoglet\'s answer (warm-up)')) {
+        hoglet = 'skip';
+        row.hogletNote = 'wrong answer';
+      }
     } else if (!compare(c, reference, result.answer, 'Hoglet\'s answer (warm-up)')) {
       hoglet = 'skip'; // its timings would measure a different computation
       row.hogletNote = 'wrong answer';
@@ -224,6 +232,8 @@ async function runCase(c) {
   log(`${c.id}: ${RUNS} measured runs${hoglet === 'try' ? ', alternating hand-written and Hoglet' : ', hand-written only'}`);
   const handMs = [];
   const hogletMs = [];
+  /** Stages Hoglet reports apart (HogQL: parse and translate), ms per measured run. */
+  const stages = {};
   for (let i = 0; i < RUNS; i++) {
     const hand = await handAnswer(c.hand);
     handMs.push(hand.ms);
@@ -235,6 +245,7 @@ async function runCase(c) {
         hoglet = 'skip';
       } else {
         hogletMs.push(result.ms);
+        for (const [stage, ms] of Object.entries(result.timings ?? {})) (stages[stage] ??= []).push(ms);
         if (!compare(c, reference, result.answer, 'Hoglet\'s answer')) {
           row.hogletNote = 'wrong answer';
           hoglet = 'skip';
@@ -244,6 +255,8 @@ async function runCase(c) {
   }
   row.hand = summary(handMs);
   if (hoglet === 'try' && hogletMs.length === RUNS) row.hoglet = summary(hogletMs);
+  const stageText = Object.entries(stages).map(([stage, ms]) => `${stage} median ${fmtMs(summary(ms).median)} ms`).join(', ');
+  if (stageText) notes.push(`${c.id}: of Hoglet's time, ${stageText} (the parse is cached after the first run of a text).`);
   log(
     `${c.id}: hand-written median ${fmtMs(row.hand.median)} ms (min ${fmtMs(row.hand.min)}, max ${fmtMs(row.hand.max)})` +
       (row.hoglet ? `; Hoglet median ${fmtMs(row.hoglet.median)} ms, ratio ${(row.hoglet.median / row.hand.median).toFixed(2)}` : `; Hoglet ${row.hogletNote}`),

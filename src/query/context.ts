@@ -3,6 +3,8 @@ import type { DateTime } from 'luxon';
 import type { PathCleaningRule, PropertyGroup } from './nodes/schema.js';
 
 /** An action as the engine needs it: steps with event, URL matching and property filters. */
+import type { HogQLNode } from './hogql/translate/hogql-ast.js';
+
 export interface ActionDefinition {
   readonly id: number;
   readonly name: string;
@@ -26,6 +28,8 @@ export interface ProjectSettings {
   readonly id: number;
   readonly timezone: string;
   readonly weekStartDay: 0 | 1;
+  /** Person properties that name a person on screen, first present wins (person_display_name_properties). */
+  readonly personDisplayNameProperties?: readonly string[];
 }
 
 export interface QueryContext {
@@ -37,4 +41,6 @@ export interface QueryContext {
   readonly testAccountFilters: PropertyGroup;
   /** The project's path cleaning rules; empty unless the query applies them (paths with pathReplacements). */
   readonly pathCleaningRules: readonly PathCleaningRule[];
+  /** The query's HogQL expressions (math_hogql, hogql filters and breakdowns), parsed, by text. */
+  readonly hogql?: ReadonlyMap<string, HogQLNode>;
 }

@@ -3,18 +3,29 @@
 // The SQL text stays inside: it is never part of a response.
 import { randomUUID } from 'node:crypto';
 import { QueryRejectedError, QueryTimeoutError } from '../errors.js';
-import type { EventStore } from '../storage/events/event-store.js';
+import type { ClickHouseSettings } from '@clickhouse/client';
+import type { EventStore, QueryOptions } from '../storage/events/event-store.js';
 import type { Query } from './ast/nodes.js';
 import { scopeToProject } from './passes/scope-to-project.js';
+import { userQueryError } from './user-query-errors.js';
 import { printQuery, type PrintedQuery } from './printer/print.js';
 
 export interface QueryLimits {
   readonly timeoutSeconds: number;
   /** Rows one statement may return; more is an error, never a silent truncation. */
   readonly maxResultRows: number;
+  /** Memory one user-written (HogQL) statement may take in the engine (default 4 GiB). */
+  readonly maxMemoryBytes?: number;
 }
 
-export const DEFAULT_QUERY_LIMITS: QueryLimits = Object.freeze({ timeoutSeconds: 30, maxResultRows: 100_000 });
+export const DEFAULT_QUERY_LIMITS: QueryLimits = Object.freeze({ timeoutSeconds: 30, maxResultRows: 100_000, maxMemoryBytes: 4 * 1024 ** 3 });
+
+/** A statement's answer as a table: column names and engine types, then rows of values. */
+export interface ResultTable {
+  readonly names: string[];
+  readonly types: string[];
+  readonly rows: unknown[][];
+}
 
 export interface StatementTiming {
   readonly sql: string;
@@ -31,15 +42,34 @@ export class QueryRun {
     readonly clientQueryId: string,
     /** Once aborted, no further statement of the run starts and the running one stops here. */
     private readonly signal?: AbortSignal,
+    /** The statements carry text a user wrote (HogQL): the engine refusing them is the user's fault. */
+    private readonly userWritten = false,
   ) {}
 
   async rows<Row>(query: Query): Promise<Row[]> {
     if (this.signal?.aborted) throw cancelledError();
     const printed = this.executor.print(query, this.teamId);
     const started = performance.now();
-    const rows = await this.executor.execute<Row>(printed, this.teamId, this.clientQueryId, this.signal);
+    const rows = await this.executor.execute<Row>(printed, this.teamId, this.clientQueryId, this.signal, { userWritten: this.userWritten });
     this.statements.push({ sql: printed.sql, ms: Math.round((performance.now() - started) * 10) / 10 });
     return rows;
+  }
+
+  /**
+   * A user's query (HogQL): rows as arrays with the engine's column types, under the settings
+   * PostHog runs HogQL with (NULL IN (NULL) is true) and a memory ceiling.
+   */
+  async table(query: Query): Promise<ResultTable> {
+    if (this.signal?.aborted) throw cancelledError();
+    const printed = this.executor.print(query, this.teamId);
+    const started = performance.now();
+    const [names = [], types = [], ...rows] = await this.executor.execute<unknown[]>(printed, this.teamId, this.clientQueryId, this.signal, {
+      format: 'JSONCompactEachRowWithNamesAndTypes',
+      userWritten: true,
+      settings: { transform_null_in: 1, output_format_json_quote_64bit_integers: 0, max_memory_usage: String(this.executor.limits.maxMemoryBytes ?? DEFAULT_QUERY_LIMITS.maxMemoryBytes) },
+    });
+    this.statements.push({ sql: printed.sql, ms: Math.round((performance.now() - started) * 10) / 10 });
+    return { names: names as string[], types: types as string[], rows };
   }
 }
 
@@ -67,15 +97,21 @@ export class QueryExecutor {
     readonly limits: QueryLimits = DEFAULT_QUERY_LIMITS,
   ) {}
 
-  start(teamId: number, clientQueryId: string = randomUUID(), signal?: AbortSignal): QueryRun {
-    return new QueryRun(this, teamId, clientQueryId, signal);
+  start(teamId: number, clientQueryId: string = randomUUID(), signal?: AbortSignal, options: { userWritten?: boolean } = {}): QueryRun {
+    return new QueryRun(this, teamId, clientQueryId, signal, options.userWritten === true);
   }
 
   print(query: Query, teamId: number): PrintedQuery {
     return printQuery(scopeToProject(query, teamId), this.store.layout.database);
   }
 
-  async execute<Row>(printed: PrintedQuery, teamId: number, clientQueryId: string, signal?: AbortSignal): Promise<Row[]> {
+  async execute<Row>(
+    printed: PrintedQuery,
+    teamId: number,
+    clientQueryId: string,
+    signal?: AbortSignal,
+    shape: { format?: QueryOptions['format']; settings?: ClickHouseSettings; userWritten?: boolean } = {},
+  ): Promise<Row[]> {
     const key = runKey(teamId, clientQueryId);
     const queryId = `${key}:${randomUUID()}`;
     const controller = new AbortController();
@@ -95,10 +131,12 @@ export class QueryExecutor {
         timeoutSeconds: this.limits.timeoutSeconds,
         queryId,
         abortSignal: controller.signal,
-        settings: { max_result_rows: String(this.limits.maxResultRows), result_overflow_mode: 'throw' },
+        settings: { max_result_rows: String(this.limits.maxResultRows), result_overflow_mode: 'throw', ...shape.settings },
+        ...(shape.format ? { format: shape.format } : {}),
       });
     } catch (error) {
-      throw this.translate(error);
+      const translated = this.translate(error);
+      throw shape.userWritten && translated === error ? userQueryError(error) ?? error : translated;
     } finally {
       signal?.removeEventListener('abort', abort);
       controllers.delete(controller);

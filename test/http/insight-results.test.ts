@@ -219,7 +219,9 @@ describe.each(META_STORES)('insight results and refresh modes on %s', (store) =>
     expect((await retrieve(legacyRetention.id, '?refresh=blocking')).result.map((row: { values: { count: number }[] }) => row.values.map((v) => v.count)))
       .toEqual([[1, 1, 0], [2, 0, 0], [0, 0, 0]]);
     const hogql = await create({ kind: 'DataVisualizationNode', source: { kind: 'HogQLQuery', query: 'select 1' } });
-    expect(await retrieve(hogql.id, '?refresh=blocking')).toMatchObject({ result: null, query_status: null });
+    expect(await retrieve(hogql.id, '?refresh=blocking')).toMatchObject({ result: [[1]], query_status: null });
+    const web = await create({ kind: 'DataTableNode', source: { kind: 'WebOverviewQuery' } });
+    expect(await retrieve(web.id, '?refresh=blocking')).toMatchObject({ result: null, query_status: null });
   });
 
   it('refuses a refresh mode it does not know', async () => {

@@ -156,7 +156,9 @@ describe.each(META_STORES)('query endpoints on %s', (store) => {
       [{ kind: 'TrendsQuery', series: PAGEVIEWS, trendsFilter: { formula: 'A + C' } }, 'query.trendsFilter.formula', 'invalid_input'],
       [{ kind: 'FunnelsQuery', series: [], funnelsFilter: {} }, 'query.series', 'min_length'],
       [{ kind: 'FunnelsQuery', series: PAGEVIEWS, funnelsFilter: { funnelVizType: 'time_to_convert' } }, 'query.series', 'min_length'],
-      [{ kind: 'HogQLQuery', query: 'select 1' }, 'query.kind', 'invalid_choice'],
+      [{ kind: 'WebOverviewQuery' }, 'query.kind', 'invalid_choice'],
+      [{ kind: 'HogQLQuery', query: ' ' }, 'query.query', 'blank'],
+      [{ kind: 'EventsQuery', select: ['event'], personId: 'not-a-uuid' }, 'query.personId', 'invalid'],
       ['not an object', 'query', 'invalid_input'],
     ];
     for (const [query, attr, code] of cases) {

@@ -62,8 +62,12 @@ describe('printQuery', () => {
     expect(() => printQuery(scopeToProject(select({ select: [call('url', constant('http://x'), constant('CSV'))] }), 1), 'hoglet')).toThrow(PrintError);
   });
 
-  it('refuses identifiers that are not plain names', () => {
-    for (const name of ['a`b', 'x; DROP TABLE events', 'a b', '', '1abc']) {
+  it('escapes names that are not plain inside backticks, and refuses empty, over-long or control-character names', () => {
+    const printed = (name: string) => printQuery(select({ select: [alias(constant(1), name)] }), 'hoglet').sql;
+    expect(printed('a`b')).toBe('SELECT {p0:Int64} AS `a\\`b`');
+    expect(printed('x\\`; DROP TABLE events')).toBe('SELECT {p0:Int64} AS `x\\\\\\`; DROP TABLE events`');
+    expect(printed('my count')).toBe('SELECT {p0:Int64} AS `my count`');
+    for (const name of ['', 'a\u0000b', 'line\nbreak', 'x'.repeat(257)]) {
       expect(() => printQuery(select({ select: [field(name)] }), 'hoglet'), name).toThrow(PrintError);
       expect(() => printQuery(select({ select: [alias(constant(1), name)] }), 'hoglet'), name).toThrow(PrintError);
     }
@@ -94,7 +98,7 @@ describe('printQuery', () => {
     for (const refuse of [
       () => printQuery(countPageviews, 'hoglet'),
       () => printQuery(select({ select: [call('url', constant('x'))] }), 'hoglet'),
-      () => printQuery(select({ select: [field('a b')] }), 'hoglet'),
+      () => printQuery(select({ select: [field('a\u0001b')] }), 'hoglet'),
     ]) {
       const error = catchError(refuse);
       expect(error).toBeInstanceOf(InternalError);

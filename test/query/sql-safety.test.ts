@@ -26,11 +26,20 @@ class RecordingRun extends QueryRun {
   }
 
   override async rows<Row>(query: Query): Promise<Row[]> {
+    this.record(query);
+    return super.rows<Row>(query);
+  }
+
+  override async table(query: Query) {
+    this.record(query);
+    return super.table(query);
+  }
+
+  private record(query: Query): void {
     const printed = this.executorRef.print(query, this.teamId);
     // Each test app has a database of its own; snapshots name it `hoglet`.
     const database = /FROM `([^`]+)`\./.exec(printed.sql)?.[1] ?? 'hoglet';
     this.printed.push({ sql: printed.sql.replaceAll(`\`${database}\``, '`hoglet`'), params: printed.params });
-    return super.rows<Row>(query);
   }
 }
 

@@ -8,7 +8,7 @@ export const MAX_JSON_DEPTH = 64;
 import { isObject, type JsonObject } from '../../query/nodes/read-json.js';
 import { readProperties } from '../../query/nodes/read-properties.js';
 import type { InsightQuery } from '../../query/nodes/schema.js';
-import { isCalculatedKind, kindOfLegacyInsight, legacyInsightOf, readInsightQuery, withRangedPart } from '../../query/runners/registry.js';
+import { isCalculatedKind, isWrapperNode, kindOfLegacyInsight, legacyInsightOf, readInsightQuery, withRangedPart } from '../../query/runners/registry.js';
 
 /** Query kinds an insight may store; the ones not calculated yet are kept and shown as sent. */
 export const STORABLE_QUERY_KINDS = new Set([
@@ -19,7 +19,7 @@ export const INSIGHT_SOURCE_KINDS = new Set(['TrendsQuery', 'FunnelsQuery', 'Ret
 
 /** The calculated source of a stored query node, or null when it is not one Hoglet calculates. */
 function calculatedSource(query: JsonObject): JsonObject | null {
-  const source = query.kind === 'InsightVizNode' && isObject(query.source) ? query.source : query;
+  const source = isWrapperNode(query) && isObject(query.source) ? query.source : query;
   return isCalculatedKind(source.kind) ? source : null;
 }
 

@@ -76,7 +76,7 @@ export function resultFields(outcome: ResultOutcome | null, timezone: string) {
     next_allowed_client_refresh: response?.next_allowed_client_refresh ?? null,
     is_cached: outcome?.isCached ?? false,
     query_status: outcome?.queryStatus ?? null,
-    hogql: NO_HOGQL,
+    hogql: (extra.hogql as unknown) ?? NO_HOGQL,
     timezone: response?.timezone ?? timezone,
     resolved_date_range: (extra.resolved_date_range as unknown) ?? null,
   };

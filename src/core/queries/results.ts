@@ -345,13 +345,13 @@ export function responseBody(response: CalculatedResponse, isCached: boolean) {
   return {
     results: response.results,
     hasMore: response.hasMore,
+    hogql: NO_HOGQL,
     ...response.extra,
     is_cached: isCached,
     last_refresh: response.last_refresh,
     cache_target_age: response.cache_target_age,
     next_allowed_client_refresh: response.next_allowed_client_refresh,
     timezone: response.timezone,
-    hogql: NO_HOGQL,
     timings: response.timings,
   };
 }

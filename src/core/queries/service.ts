@@ -14,6 +14,7 @@ import { readProperties } from '../../query/nodes/read-properties.js';
 import type { InsightQuery, PathCleaningRule } from '../../query/nodes/schema.js';
 import { funnelActors } from '../../query/runners/funnels/runner.js';
 import { kindOf, rangedPart } from '../../query/runners/registry.js';
+import { parseHogQLExpressions } from '../../query/hogql/expressions.js';
 import { ruleProblem } from '../../query/runners/paths/read.js';
 import type { ActorsRequest } from '../../query/actors/read.js';
 import { ValidationError } from '../../errors.js';
@@ -84,10 +85,11 @@ export class InsightQueryService {
   async runInProject(project: ProjectRow, query: InsightQuery, options: RunOptions = {}): Promise<QueryOutcome> {
     const clientQueryId = options.clientQueryId ?? randomUUID();
     const context = options.context ? { ...options.context, now: this.clock() } : await this.contextOf(project, query);
-    const run = this.executor.start(project.id, clientQueryId, options.signal);
+    // HogQL expressions in the query make the engine's refusals the user's fault (400s).
+    const run = this.executor.start(project.id, clientQueryId, options.signal, { userWritten: context.hogql !== undefined });
     const started = performance.now();
     const output = await kindOf(query).run(query, context, run);
-    const { results, hasMore, ...extra } = output;
+    const { results, hasMore, timings: kindTimings, ...extra } = output;
     return {
       results,
       hasMore: hasMore === true,
@@ -95,6 +97,7 @@ export class InsightQueryService {
       timezone: context.project.timezone,
       lastRefresh: context.now.toUTC().toISO()!,
       timings: [
+        ...(Array.isArray(kindTimings) ? (kindTimings as { k: string; t: number }[]) : []),
         ...run.statements.map((s, i) => ({ k: `./query_${i}`, t: s.ms / 1000 })),
         { k: '.', t: Math.round(performance.now() - started) / 1000 },
       ],
@@ -166,14 +169,17 @@ export class InsightQueryService {
     const found = await Promise.all(actionIds.map((id) => this.actions.getForQuery(project.id, id)));
     for (const action of found) if (action) actions.set(action.id, action as ActionDefinition);
     // Only a query that filters test accounts depends on the filters.
-    const stored = rangedPart(query).filterTestAccounts ? readSettings(project).test_account_filters : null;
+    const stored = rangedPart(query)?.filterTestAccounts ? readSettings(project).test_account_filters : null;
     const testAccountFilters = readProperties(typeof stored === 'object' ? stored : null, 'test_account_filters');
+    // Test-account filters may hold HogQL filters too.
+    const hogql = await parseHogQLExpressions([query, testAccountFilters]);
     return {
-      project: { id: project.id, timezone: clock.timezone, weekStartDay: clock.weekStartDay },
+      project: { id: project.id, timezone: clock.timezone, weekStartDay: clock.weekStartDay, ...displayNamesOf(project) },
       now: this.clock(),
       actions,
       testAccountFilters,
       pathCleaningRules: kindOf(query).appliesPathCleaning?.(query) ? pathCleaningRules(readSettings(project).path_cleaning_filters) : [],
+      ...(hogql ? { hogql } : {}),
     };
   }
 }
@@ -192,4 +198,10 @@ function pathCleaningRules(stored: unknown): PathCleaningRule[] {
     if (problem) throw new ValidationError(`The project's path cleaning rule ${i + 1}: ${problem.detail}`, `path_cleaning_filters[${i}].${problem.field}`, problem.code);
   });
   return rules;
+}
+
+/** The project's display-name properties when it set them (PostHog's defaults apply otherwise). */
+function displayNamesOf(project: ProjectRow): { personDisplayNameProperties?: readonly string[] } {
+  const names = readSettings(project).person_display_name_properties;
+  return Array.isArray(names) && names.length > 0 && names.every((n) => typeof n === 'string') ? { personDisplayNameProperties: names as string[] } : {};
 }

@@ -97,6 +97,32 @@ export async function actorPage(run: QueryRun, matching: Select, options: ActorP
   };
 }
 
+/** Persons by id as PostHog's persons listing shows them (is_identified too); an id with no live person is absent. */
+export async function personsById(run: QueryRun, personIds: readonly string[]): Promise<Map<string, PersonActor & { is_identified: boolean }>> {
+  if (personIds.length === 0) return new Map();
+  const ids = constant([...new Set(personIds)], 'Array(String)');
+  const [rows, distinctIds] = await Promise.all([
+    run.rows<{ id: string; properties: string | null; created_at: string | null; is_identified: boolean | number }>(select({
+      select: [
+        alias(call('toString', field('person_key')), 'id'),
+        alias(field('person_properties'), 'properties'),
+        alias(call('toString', field('person_created_at')), 'created_at'),
+        alias(field('person_is_identified'), 'is_identified'),
+      ],
+      from: subquery(latestPersons(['properties', 'created_at', 'is_identified']), 'people'),
+      where: binary('IN', call('toString', field('person_key')), ids),
+    })),
+    personDistinctIds(run, personIds),
+  ]);
+  return new Map(rows.map((r) => [r.id, {
+    id: r.id,
+    distinct_ids: distinctIds.get(r.id) ?? [],
+    properties: parseProperties(r.properties),
+    is_identified: Boolean(r.is_identified),
+    created_at: isoTime(r.created_at),
+  }]));
+}
+
 const parseProperties = (text: string | null): Record<string, unknown> => (text ? (JSON.parse(text) as Record<string, unknown>) : {});
 const isoTime = (text: string | null): string => (text ? `${text.replace(' ', 'T')}Z` : '');
 

@@ -7,7 +7,6 @@ import { readInsightQuery } from '../runners/registry.js';
 
 /** The actor queries /query/ answers; the insight ones name the number whose actors they want. */
 const INSIGHT_ACTOR_KINDS = new Set(['InsightActorsQuery', 'FunnelCorrelationActorsQuery']);
-export const ACTOR_QUERY_KINDS = new Set(['ActorsQuery', ...INSIGHT_ACTOR_KINDS]);
 /** PostHog's ActorsQuery page size, and the most one page may hold here. */
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;
@@ -22,7 +21,12 @@ export interface ActorsRequest {
   readonly select: readonly string[] | null;
 }
 
-export const isActorsQuery = (value: Json): boolean => typeof value === 'object' && value !== null && ACTOR_QUERY_KINDS.has((value as JsonObject).kind as string);
+/** An actors query of an insight; an ActorsQuery without a source lists persons (runners/persons/). */
+export const isActorsQuery = (value: Json): boolean => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const node = value as JsonObject;
+  return INSIGHT_ACTOR_KINDS.has(node.kind as string) || (node.kind === 'ActorsQuery' && node.source !== undefined && node.source !== null);
+};
 
 export function readActorsQuery(value: Json, path = 'query'): ActorsRequest {
   const node = readObject(value, path);

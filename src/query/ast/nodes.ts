@@ -8,12 +8,13 @@ export interface Constant {
   /** The ClickHouse type of the parameter; inferred from the value when absent. */
   readonly type?: ParamType;
 }
-export type ConstantValue = string | number | boolean | null | readonly string[] | readonly number[];
+export type ConstantValue = string | number | boolean | null | readonly ConstantValue[];
 
 /** Parameter types the printer may declare. A fixed list, so no type text comes from input. */
 export type ParamType =
-  | 'String' | 'Int64' | 'UInt64' | 'UInt8' | 'Float64' | 'Bool'
-  | 'Nullable(String)' | 'Array(String)' | 'Array(Int64)' | 'Array(Float64)';
+  | 'String' | 'Int64' | 'UInt64' | 'UInt8' | 'UInt16' | 'UInt32' | 'Int8' | 'Int16' | 'Int32' | 'Float64' | 'Bool' | 'Date' | 'UUID' | "DateTime64(6, 'UTC')"
+  | 'Nullable(String)' | 'Array(String)' | 'Array(Int64)' | 'Array(Float64)' | 'Array(Nullable(String))'
+  | 'Array(Array(String))' | 'Array(Array(Int64))' | 'Array(Array(Float64))';
 
 /** A column (or an alias defined in the query), optionally qualified by a table alias. */
 export interface Field {
@@ -28,9 +29,13 @@ export interface Call {
   readonly name: string;
   readonly args: readonly Expr[];
   readonly params?: readonly Expr[];
+  /** An aggregate over distinct values: count(DISTINCT x). */
+  readonly distinct?: boolean;
 }
 
-export type BinaryOperator = '=' | '!=' | '<' | '<=' | '>' | '>=' | '+' | '-' | '*' | '/' | 'LIKE' | 'ILIKE' | 'NOT ILIKE' | 'IN' | 'NOT IN';
+export type BinaryOperator =
+  | '=' | '!=' | '<' | '<=' | '>' | '>=' | '+' | '-' | '*' | '/' | '%'
+  | 'LIKE' | 'NOT LIKE' | 'ILIKE' | 'NOT ILIKE' | 'IN' | 'NOT IN';
 
 export interface Binary {
   readonly kind: 'binary';
@@ -47,7 +52,8 @@ export interface Alias { readonly kind: 'alias'; readonly expr: Expr; readonly a
 export interface Lambda { readonly kind: 'lambda'; readonly args: readonly string[]; readonly body: Expr }
 export interface Tuple { readonly kind: 'tuple'; readonly items: readonly Expr[] }
 export interface ArrayLiteral { readonly kind: 'array'; readonly items: readonly Expr[] }
-export interface Star { readonly kind: 'star' }
+/** `*`, or `alias.*` for one table's columns. */
+export interface Star { readonly kind: 'star'; readonly table?: string }
 
 export type IntervalUnit = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'year';
 /** `INTERVAL n unit`; n is a number our code computed and checked, printed as a parameter. */
@@ -63,8 +69,18 @@ export interface WindowCall {
   readonly call: Call;
   readonly partitionBy: readonly Expr[];
   readonly orderBy: readonly OrderItem[];
-  readonly frame?: 'ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING' | 'ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW';
+  readonly frame?: WindowFrame;
 }
+
+/** `ROWS|RANGE BETWEEN <start> AND <end>` (or just `<start>`); offsets are checked whole numbers. */
+export interface WindowFrame {
+  readonly method: 'ROWS' | 'RANGE';
+  readonly start: FrameBound;
+  readonly end?: FrameBound;
+}
+export type FrameBound =
+  | { readonly type: 'CURRENT ROW' }
+  | { readonly type: 'PRECEDING' | 'FOLLOWING'; readonly offset?: number };
 
 export interface OrderItem { readonly expr: Expr; readonly direction: 'ASC' | 'DESC' }
 
@@ -94,10 +110,17 @@ export interface SubqueryRef {
 
 export type FromItem = TableRef | SubqueryRef;
 
+/** Join kinds from a fixed list, so no join text comes from input. */
+export type JoinType =
+  | 'LEFT' | 'INNER' | 'RIGHT' | 'FULL OUTER' | 'CROSS'
+  | 'LEFT ANY' | 'INNER ANY' | 'RIGHT ANY' | 'LEFT SEMI' | 'RIGHT SEMI' | 'LEFT ANTI' | 'RIGHT ANTI' | 'LEFT ASOF' | 'ASOF';
+
 export interface Join {
-  readonly type: 'LEFT' | 'INNER';
+  readonly type: JoinType;
   readonly from: FromItem;
-  readonly on: Expr;
+  /** Absent only for CROSS joins and joins with `using`. */
+  readonly on?: Expr;
+  readonly using?: readonly string[];
 }
 
 export interface Select {
@@ -114,11 +137,17 @@ export interface Select {
   readonly limit?: number;
   /** Rows skipped before the LIMIT ones (needs a limit). */
   readonly offset?: number;
+  /** `LIMIT n BY exprs`, applied before LIMIT. */
+  readonly limitBy?: { readonly count: number; readonly exprs: readonly Expr[] };
 }
 
+export type SetOperator = 'UNION ALL' | 'UNION DISTINCT' | 'INTERSECT' | 'INTERSECT DISTINCT' | 'EXCEPT' | 'EXCEPT DISTINCT';
+
+/** Queries combined left to right; `operators[i]` joins `selects[i]` and `selects[i + 1]` (UNION ALL when absent). */
 export interface Union {
   readonly kind: 'union';
-  readonly selects: readonly Select[];
+  readonly selects: readonly (Select | Union)[];
+  readonly operators?: readonly SetOperator[];
 }
 
 export type Query = Select | Union;

@@ -16,5 +16,7 @@ export function definitionsOf(context: QueryContext): Record<Exclude<keyof Query
     actions: [...context.actions.values()].sort((a, b) => a.id - b.id),
     testAccountFilters: context.testAccountFilters,
     pathCleaningRules: context.pathCleaningRules,
+    // Parsed from texts the query node holds, so the node's own key already covers them.
+    hogql: undefined,
   };
 }

@@ -5,7 +5,7 @@ import { alias, binary, call, constant, eq, field, select, table } from '../ast/
 import type { Expr, Select } from '../ast/nodes.js';
 
 /** Columns of persons and groups that change with versions and that queries read. */
-export type VersionedColumn = 'properties' | 'created_at';
+export type VersionedColumn = 'properties' | 'created_at' | 'is_identified';
 
 const latest = (column: string, name: string): Expr => alias(call('argMax', field(column), field('version')), name);
 const latestColumns = (columns: readonly VersionedColumn[], prefix: 'person' | 'group'): Expr[] =>

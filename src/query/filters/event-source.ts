@@ -4,27 +4,58 @@
 // class collects it while a runner builds its expressions, so build them all before joins().
 import { field, table } from '../ast/build.js';
 import type { Expr, FromItem, Join } from '../ast/nodes.js';
-import { EVENTS, joinsFor, resolveField, type FieldRef, type JoinNeed } from '../catalog/fields.js';
+import { InternalError } from '../../errors.js';
+import { DEFAULT_NAMES, joinsFor, resolveField, type FieldRef, type JoinNeed, type SourceNames } from '../catalog/fields.js';
 
 export { jsonProperty } from '../catalog/fields.js';
+
+/**
+ * Reads a HogQL expression (already parsed: see QueryContext.hogql) over a source's events; the
+ * fields it names add their joins to that source.
+ */
+export type HogQLExpressionReader = (text: string, source: EventSource) => Expr;
+
+const NO_HOGQL: HogQLExpressionReader = () => {
+  throw new InternalError('hogql_unparsed', 'a HogQL expression was read without being parsed first');
+};
 
 export class EventSource {
   private readonly needs: JoinNeed[] = [];
 
-  readonly timestamp = field('timestamp', EVENTS);
-  readonly event = field('event', EVENTS);
-  readonly distinctId = field('distinct_id', EVENTS);
-  readonly sessionId = field('$session_id', EVENTS);
-  readonly uuid = field('uuid', EVENTS);
-  readonly elementsChain = field('elements_chain', EVENTS);
+  readonly timestamp: Expr;
+  readonly event: Expr;
+  readonly distinctId: Expr;
+  readonly sessionId: Expr;
+  readonly uuid: Expr;
+  readonly elementsChain: Expr;
   /** The event's properties as stored (JSON text). */
-  readonly properties = field('properties', EVENTS);
+  readonly properties: Expr;
+
+  /**
+   * `names`: the aliases of the events table and its joins (HogQL gives each `events AS x` its own);
+   * `hogql`: how HogQL expressions of the query (math_hogql, hogql filters and breakdowns) read.
+   */
+  constructor(readonly names: SourceNames = DEFAULT_NAMES, private readonly hogql: HogQLExpressionReader = NO_HOGQL) {
+    const column = (name: string) => field(name, names.events);
+    this.timestamp = column('timestamp');
+    this.event = column('event');
+    this.distinctId = column('distinct_id');
+    this.sessionId = column('$session_id');
+    this.uuid = column('uuid');
+    this.elementsChain = column('elements_chain');
+    this.properties = column('properties');
+  }
 
   /** Any field the catalog knows, its joins noted. */
   read(ref: FieldRef): Expr {
-    const { expr, needs } = resolveField(ref);
+    const { expr, needs } = resolveField(ref, this.names);
     this.needs.push(...needs);
     return expr;
+  }
+
+  /** A HogQL expression of the query, over these events. */
+  hogqlExpr(text: string): Expr {
+    return this.hogql(text, this);
   }
 
   /** The person of the event after merges. */
@@ -60,10 +91,10 @@ export class EventSource {
   }
 
   from(): FromItem {
-    return table('events', EVENTS);
+    return table('events', this.names.events);
   }
 
   joins(): Join[] {
-    return joinsFor(this.needs);
+    return joinsFor(this.needs, this.names);
   }
 }

@@ -4,9 +4,19 @@ import { DateTime } from 'luxon';
 import { and, binary, call, constant, isNotNull, isNull, not, or, TRUE } from '../ast/build.js';
 import type { Expr } from '../ast/nodes.js';
 import type { PropertyFilter, PropertyGroup } from '../nodes/schema.js';
-import type { EventSource } from './event-source.js';
 
-export function propertyGroupExpr(group: PropertyGroup, source: EventSource, timezone: string): Expr | undefined {
+/**
+ * What property filters read: an event's own, its person's and groups' properties, and HogQL
+ * conditions. A runner's EventSource is one; a listing of persons is another (person filters only).
+ */
+export interface PropertySource {
+  eventProperty(key: string): Expr;
+  personProperty(key: string): Expr;
+  groupProperty(index: number, key: string): Expr;
+  hogqlExpr(text: string): Expr;
+}
+
+export function propertyGroupExpr(group: PropertyGroup, source: PropertySource, timezone: string): Expr | undefined {
   const parts = group.values
     .map((v) => ('key' in v ? propertyFilterExpr(v, source, timezone) : propertyGroupExpr(v, source, timezone)))
     .filter((e): e is Expr => e !== undefined);
@@ -14,8 +24,10 @@ export function propertyGroupExpr(group: PropertyGroup, source: EventSource, tim
   return group.type === 'OR' ? or(...parts) : and(...parts);
 }
 
-export function propertySource(filter: Pick<PropertyFilter, 'key' | 'type' | 'group_type_index'>, source: EventSource): Expr {
+export function propertySource(filter: Pick<PropertyFilter, 'key' | 'type' | 'group_type_index'>, source: PropertySource): Expr {
   switch (filter.type) {
+    case 'hogql':
+      return source.hogqlExpr(filter.key);
     case 'person':
       return source.personProperty(filter.key);
     case 'group':
@@ -27,7 +39,9 @@ export function propertySource(filter: Pick<PropertyFilter, 'key' | 'type' | 'gr
 
 const NEGATIVE = new Set(['is_not', 'not_icontains', 'not_regex', 'not_in', 'not_between']);
 
-export function propertyFilterExpr(filter: PropertyFilter, source: EventSource, timezone: string): Expr | undefined {
+export function propertyFilterExpr(filter: PropertyFilter, source: PropertySource, timezone: string): Expr | undefined {
+  // A HogQL filter is its own condition (PostHog ignores operator and value).
+  if (filter.type === 'hogql') return source.hogqlExpr(filter.key);
   const value = propertySource(filter, source);
   const op = filter.operator;
   if (op === 'is_set') return isNotNull(value);

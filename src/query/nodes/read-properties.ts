@@ -8,6 +8,8 @@ import { fail, isObject, join, readArray, readChoice, readObject, readOptionalIn
 const MAX_DEPTH = 10;
 const MAX_FILTERS = 500;
 const MAX_KEY_LENGTH = 400;
+/** A HogQL expression inside an insight (a hogql filter, math_hogql, a hogql breakdown) is at most this long. */
+export const MAX_HOGQL_EXPRESSION = 10_000;
 const MAX_VALUE_LENGTH = 10_000;
 
 export const EMPTY_GROUP: PropertyGroup = Object.freeze({ type: 'AND', values: Object.freeze([]) });
@@ -43,7 +45,13 @@ export function readFilter(value: Json, path: string): PropertyFilter {
   const raw = readObject(value, path);
   const type = raw.type ?? 'event';
   if (typeof type !== 'string' || !SUPPORTED_TYPES.includes(type)) {
-    fail(join(path, 'type'), `Property filters of type "${String(type).slice(0, 50)}" are not supported; use event, person or group.`, 'invalid_choice');
+    fail(join(path, 'type'), `Property filters of type "${String(type).slice(0, 50)}" are not supported; use event, person, group or hogql.`, 'invalid_choice');
+  }
+  if (type === 'hogql') {
+    // The key is a boolean HogQL expression; operator and value mean nothing (PostHog's HogQLPropertyFilter).
+    const expression = readString(raw.key, join(path, 'key'), MAX_HOGQL_EXPRESSION);
+    if (expression.trim() === '') fail(join(path, 'key'), 'This field may not be blank.', 'blank');
+    return Object.freeze({ key: expression, operator: 'exact', type: 'hogql' });
   }
   const key = readString(raw.key, join(path, 'key'), MAX_KEY_LENGTH);
   const operator = readChoice(raw.operator, join(path, 'operator'), PROPERTY_OPERATORS, 'exact');

@@ -11,7 +11,7 @@ import {
   fail, join, readArray, readBoolean, readChoice, readObject, readOptionalInteger, readOptionalObject,
   readOptionalString, type Json, type JsonObject,
 } from './read-json.js';
-import { readProperties } from './read-properties.js';
+import { MAX_HOGQL_EXPRESSION, readProperties } from './read-properties.js';
 import { readAggregationGroup, refuseExclusionsOfOwnSteps, refuseUnsupportedFunnelFields } from './read-funnel-fields.js';
 import { DateTime } from 'luxon';
 import { parseDate } from '../dates/parse-date.js';
@@ -100,6 +100,8 @@ export function readSeries(value: Json, path: string): SeriesNode {
   const node = readObject(value, path);
   const math = readChoice(node.math, join(path, 'math'), MATHS, 'total');
   const mathProperty = readOptionalString(node.math_property, join(path, 'math_property'), NAME_LENGTH);
+  const mathHogQL = readOptionalString(node.math_hogql, join(path, 'math_hogql'), MAX_HOGQL_EXPRESSION);
+  if (math === 'hogql' && !mathHogQL?.trim()) fail(join(path, 'math_hogql'), 'The hogql math needs a math_hogql expression.', 'required');
   if ((PROPERTY_MATHS as readonly string[]).includes(math) && !mathProperty) {
     fail(join(path, 'math_property'), `The ${math} math needs a math_property.`, 'required');
   }
@@ -109,6 +111,7 @@ export function readSeries(value: Json, path: string): SeriesNode {
     math,
     math_property: mathProperty,
     math_property_type: readChoice(node.math_property_type, join(path, 'math_property_type'), ['event_properties', 'person_properties'] as const, null),
+    ...(math === 'hogql' ? { math_hogql: mathHogQL } : {}),
     ...readMathGroup(node.math_group_type_index, join(path, 'math_group_type_index')),
     properties: readProperties(node.properties, join(path, 'properties')),
     optionalInFunnel: readBoolean(node.optionalInFunnel, join(path, 'optionalInFunnel'), false),
@@ -161,7 +164,7 @@ export function readDateRange(value: Json, path: string): DateRange {
  * (query.dateRange.date_from, or date_from on the legacy endpoints). It is resolved later, against
  * the project's clock; whether a string parses does not depend on the clock.
  */
-function readDate(value: Json, path: string, allowAll: boolean): string | null {
+export function readDate(value: Json, path: string, allowAll: boolean): string | null {
   const text = readOptionalString(value, path, 100);
   if (text === null || text.trim() === '' || (allowAll && text.trim() === 'all')) return text;
   parseDate(text, { timezone: 'UTC', weekStartDay: 0, now: DateTime.utc() }, { attr: path });

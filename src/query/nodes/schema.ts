@@ -6,7 +6,9 @@ export const PROPERTY_MATHS = ['sum', 'avg', 'min', 'max', 'median', 'p75', 'p90
 export const COUNT_PER_ACTOR_MATHS = ['avg_count_per_actor', 'min_count_per_actor', 'max_count_per_actor', 'median_count_per_actor', 'p75_count_per_actor', 'p90_count_per_actor', 'p95_count_per_actor', 'p99_count_per_actor'] as const;
 /** Distinct groups of `math_group_type_index` (PostHog's GroupMathType). */
 export const GROUP_MATHS = ['unique_group'] as const;
-export const MATHS = [...BASE_MATHS, ...PROPERTY_MATHS, ...COUNT_PER_ACTOR_MATHS, ...GROUP_MATHS] as const;
+/** `hogql`: the series' value is its `math_hogql` aggregate expression, e.g. sum(properties.price). */
+export const HOGQL_MATHS = ['hogql'] as const;
+export const MATHS = [...BASE_MATHS, ...PROPERTY_MATHS, ...COUNT_PER_ACTOR_MATHS, ...GROUP_MATHS, ...HOGQL_MATHS] as const;
 /** Maths that count actors, so `math_group_type_index` can make the actor a group (PostHog's is_groups_math). */
 export const GROUP_CAPABLE_MATHS: ReadonlySet<MathType> = new Set(['unique_group', 'dau', 'weekly_active', 'monthly_active']);
 export type MathType = (typeof MATHS)[number];
@@ -20,7 +22,8 @@ export const PROPERTY_OPERATORS = [
 ] as const;
 export type PropertyOperator = (typeof PROPERTY_OPERATORS)[number];
 
-export const PROPERTY_FILTER_TYPES = ['event', 'person', 'group'] as const;
+/** `hogql`: the key is a HogQL boolean expression over the event (operator and value unused). */
+export const PROPERTY_FILTER_TYPES = ['event', 'person', 'group', 'hogql'] as const;
 export type PropertyFilterType = (typeof PROPERTY_FILTER_TYPES)[number];
 
 export type PropertyValue = string | number | boolean | null | readonly (string | number | boolean)[];
@@ -46,6 +49,8 @@ export interface SeriesCommon {
   readonly math: MathType;
   readonly math_property?: string | null;
   readonly math_property_type?: 'event_properties' | 'person_properties' | null;
+  /** The aggregate expression of math `hogql`. */
+  readonly math_hogql?: string | null;
   /** Group type index 0-4 whose groups the math counts (unique_group, and dau/weekly/monthly active). */
   readonly math_group_type_index?: number | null;
   readonly properties: Properties;
@@ -74,7 +79,8 @@ export interface DateRange {
   readonly explicitDate?: boolean | null;
 }
 
-export const BREAKDOWN_TYPES = ['event', 'person', 'group'] as const;
+/** `hogql`: the breakdown is a HogQL expression over the event. */
+export const BREAKDOWN_TYPES = ['event', 'person', 'group', 'hogql'] as const;
 export type BreakdownType = (typeof BREAKDOWN_TYPES)[number];
 
 export interface BreakdownFilter {
@@ -246,6 +252,8 @@ export interface PathCleaningRule {
 export interface PathsFilter {
   /** Empty: every event. */
   readonly includeEventTypes: readonly PathType[];
+  /** With `hogql` among the types: the HogQL expression that names each event's path item. */
+  readonly pathsHogQLExpression: string | null;
   readonly startPoint: string | null;
   readonly endPoint: string | null;
   readonly stepLimit: number;
@@ -304,5 +312,55 @@ export interface FunnelCorrelationQuery {
   readonly funnelCorrelationEventExcludePropertyNames: readonly string[];
 }
 
-export type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | StickinessQuery | LifecycleQuery | PathsQuery | FunnelCorrelationQuery;
+/** A constant a `{name}` placeholder of a HogQL query stands for (HogQLQuery.values). */
+export type HogQLValue = string | number | boolean | null | readonly (string | number)[];
+
+/**
+ * PostHog's HogQLQuery: SQL in PostHog's dialect. Its `filters` (dateRange, properties,
+ * filterTestAccounts) are kept at the top level as on the other kinds, so dashboards and test
+ * accounts apply to them alike; they only take effect through a `{filters}` placeholder.
+ */
+export interface HogQLQuery {
+  readonly kind: 'HogQLQuery';
+  readonly query: string;
+  readonly values: Readonly<Record<string, HogQLValue>>;
+  readonly dateRange: DateRange;
+  readonly properties: Properties;
+  readonly filterTestAccounts: boolean;
+}
+
+/**
+ * PostHog's EventsQuery: a list of events (the activity page's table) described as HogQL strings.
+ * `after`/`before` are kept as a dateRange (date_from/date_to) so dashboards set them as they do
+ * on other kinds; `after` defaults to -24h, `before` to now + 5 s (PostHog's defaults).
+ */
+export interface EventsQuery {
+  readonly kind: 'EventsQuery';
+  readonly select: readonly string[];
+  readonly where: readonly string[];
+  readonly orderBy: readonly string[] | null;
+  readonly dateRange: DateRange;
+  readonly event: readonly string[];
+  readonly properties: Properties;
+  readonly fixedProperties: Properties;
+  readonly filterTestAccounts: boolean;
+  readonly personId: string | null;
+  readonly actionId: number | null;
+  readonly limit: number | null;
+  readonly offset: number;
+}
+
+/** PostHog's ActorsQuery without a source: the project's persons, searched and filtered. */
+export interface PersonsListQuery {
+  readonly kind: 'ActorsQuery';
+  readonly select: readonly string[] | null;
+  readonly search: string | null;
+  readonly properties: Properties;
+  readonly fixedProperties: Properties;
+  readonly orderBy: readonly string[] | null;
+  readonly limit: number | null;
+  readonly offset: number;
+}
+
+export type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | StickinessQuery | LifecycleQuery | PathsQuery | FunnelCorrelationQuery | HogQLQuery | EventsQuery | PersonsListQuery;
 export type InsightKind = InsightQuery['kind'];

@@ -1,5 +1,8 @@
 // The functions a printed query may call. Anything else is refused, so a name can never smuggle
 // SQL in, and a runner cannot reach functions with side effects (url(), file(), remote() ...).
+// Two lists: the functions Hoglet's own runners use (below), and the ClickHouse counterparts of
+// the functions a HogQL user may call (hogql/functions, kept apart and checked on its own).
+import { allHogQLFunctions } from '../hogql/functions/index.js';
 
 const ALLOWED = [
   // comparison, logic, conditionals
@@ -34,9 +37,13 @@ const ALLOWED = [
   'argMinIf', 'argMaxIf', 'medianIf', 'quantileExactInclusiveIf',
   // window functions
   'row_number', 'rank', 'dense_rank', 'lagInFrame', 'leadInFrame', 'first_value', 'last_value',
+  // what the HogQL translator itself writes (CASE x WHEN ..., null-safe comparisons)
+  'caseWithExpression',
 ] as const;
 
-const ALLOWED_SET: ReadonlySet<string> = new Set(ALLOWED);
+const HOGQL_TARGETS = allHogQLFunctions().flatMap(({ fn }) => [fn.clickhouse, ...(fn.typedFirstArgClickhouse ? [fn.typedFirstArgClickhouse] : [])]);
+
+const ALLOWED_SET: ReadonlySet<string> = new Set([...ALLOWED, ...HOGQL_TARGETS]);
 
 export function isAllowedFunction(name: string): boolean {
   return ALLOWED_SET.has(name);

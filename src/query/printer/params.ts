@@ -22,6 +22,14 @@ export function inferType(value: ConstantValue): ParamType {
   if (typeof value === 'string') return 'String';
   if (typeof value === 'boolean') return 'Bool';
   if (typeof value === 'number') return Number.isSafeInteger(value) ? 'Int64' : 'Float64';
+  if (value.every((v) => Array.isArray(v))) {
+    const items = value.flat();
+    if (items.every((v) => typeof v === 'string')) return 'Array(Array(String))';
+    if (items.every((v) => typeof v === 'number')) return items.every((v) => Number.isSafeInteger(v)) ? 'Array(Array(Int64))' : 'Array(Array(Float64))';
+    throw new TypeError('a nested array parameter must hold only strings or only numbers');
+  }
   if (value.every((v) => typeof v === 'string')) return 'Array(String)';
-  return value.every((v) => Number.isSafeInteger(v)) ? 'Array(Int64)' : 'Array(Float64)';
+  if (value.every((v) => typeof v === 'string' || v === null)) return 'Array(Nullable(String))';
+  if (value.every((v) => typeof v === 'number')) return value.every((v) => Number.isSafeInteger(v)) ? 'Array(Int64)' : 'Array(Float64)';
+  throw new TypeError('an array parameter must hold only strings or only numbers');
 }

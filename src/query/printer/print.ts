@@ -2,7 +2,7 @@
 // code (checked against a strict pattern), functions from the allow-list and `{pN:Type}`
 // placeholders; every table carries the project guard, or printing fails.
 import { InternalError, QueryRejectedError } from '../../errors.js';
-import type { Expr, FromItem, Join, OrderItem, Query, Select, TableName, TableRef } from '../ast/nodes.js';
+import type { Expr, FrameBound, FromItem, Join, OrderItem, Query, Select, TableName, TableRef, WindowFrame } from '../ast/nodes.js';
 import { isAllowedFunction } from './functions.js';
 import { ParamBag } from './params.js';
 
@@ -44,11 +44,21 @@ const TABLE_NAMES: Record<TableName, string> = {
   groups: 'groups',
 };
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const PLAIN_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** Names a HogQL user chose (aliases like `my count`): any printable text, escaped inside backticks. */
+const MAX_IDENTIFIER_LENGTH = 256;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/** Whether a name can be printed as an identifier at all (the HogQL translator checks user names with it). */
+export function isPrintableIdentifier(name: string): boolean {
+  return name.length > 0 && name.length <= MAX_IDENTIFIER_LENGTH && !CONTROL_CHARACTERS.test(name);
+}
 
 export function quoteIdentifier(name: string): string {
-  if (!IDENTIFIER.test(name)) throw new PrintError(`not an identifier: ${JSON.stringify(name)}`);
-  return `\`${name}\``;
+  if (!isPrintableIdentifier(name)) throw new PrintError(`not an identifier: ${JSON.stringify(name)}`);
+  if (PLAIN_IDENTIFIER.test(name)) return `\`${name}\``;
+  return `\`${name.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``;
 }
 
 const INTERVAL_FUNCTIONS = {
@@ -67,12 +77,16 @@ class Printer {
   private readonly database: string;
 
   constructor(database: string) {
+    if (!PLAIN_IDENTIFIER.test(database)) throw new PrintError(`not a database name: ${JSON.stringify(database)}`);
     this.database = quoteIdentifier(database);
   }
 
   query(query: Query): string {
-    if (query.kind === 'union') return query.selects.map((s) => this.select(s)).join(' UNION ALL ');
-    return this.select(query);
+    if (query.kind === 'select') return this.select(query);
+    return query.selects.map((member, i) => {
+      const text = member.kind === 'union' ? `(${this.query(member)})` : this.select(member);
+      return i === 0 ? text : `${query.operators?.[i - 1] ?? 'UNION ALL'} ${text}`;
+    }).join(' ');
   }
 
   private select(s: Select): string {
@@ -88,6 +102,7 @@ class Printer {
     if (s.groupBy?.length) parts.push(`GROUP BY ${s.groupBy.map((e) => this.expr(e)).join(', ')}`);
     if (s.having) parts.push(`HAVING ${this.expr(s.having)}`);
     if (s.orderBy?.length) parts.push(`ORDER BY ${this.orderItems(s.orderBy)}`);
+    if (s.limitBy) parts.push(`LIMIT ${this.count(s.limitBy.count)} BY ${s.limitBy.exprs.map((e) => this.expr(e)).join(', ')}`);
     if (s.limit !== undefined) parts.push(`LIMIT ${this.count(s.limit)}`);
     if (s.offset !== undefined && s.offset > 0) parts.push(`OFFSET ${this.count(s.offset)}`);
     return parts.join(' ');
@@ -105,7 +120,10 @@ class Printer {
     const from = join.from.kind === 'subquery'
       ? this.fromItem(join.from, [])
       : `(SELECT * FROM ${this.tableName(join.from)} WHERE team_id = ${this.teamParam(join.from)}) AS ${quoteIdentifier(join.from.alias)}`;
-    return `${join.type} JOIN ${from} ON ${this.expr(join.on)}`;
+    if (join.using?.length) return `${join.type} JOIN ${from} USING (${join.using.map(quoteIdentifier).join(', ')})`;
+    if (join.on) return `${join.type} JOIN ${from} ON ${this.expr(join.on)}`;
+    if (join.type !== 'CROSS') throw new PrintError(`${join.type} JOIN needs a condition`);
+    return `CROSS JOIN ${from}`;
   }
 
   private tableName(ref: TableRef): string {
@@ -121,15 +139,20 @@ class Printer {
     return items.map((o) => `${this.expr(o.expr)} ${o.direction}`).join(', ');
   }
 
+  private frame(frame: WindowFrame): string {
+    const bound = (b: FrameBound) => (b.type === 'CURRENT ROW' ? b.type : `${b.offset === undefined ? 'UNBOUNDED' : this.count(b.offset)} ${b.type}`);
+    return frame.end ? `${frame.method} BETWEEN ${bound(frame.start)} AND ${bound(frame.end)}` : `${frame.method} ${bound(frame.start)}`;
+  }
+
   private count(n: number): string {
     if (!Number.isSafeInteger(n) || n < 0) throw new OutOfRangeNumberError('a row count');
     return String(n);
   }
 
-  private call(name: string, args: readonly Expr[], params?: readonly Expr[]): string {
+  private call(name: string, args: readonly Expr[], params?: readonly Expr[], distinct?: boolean): string {
     if (!isAllowedFunction(name)) throw new PrintError(`function not allowed: ${JSON.stringify(name)}`);
     const head = params ? `${name}(${params.map((p) => this.expr(p)).join(', ')})` : name;
-    return `${head}(${args.map((a) => this.expr(a)).join(', ')})`;
+    return `${head}(${distinct ? 'DISTINCT ' : ''}${args.map((a) => this.expr(a)).join(', ')})`;
   }
 
   expr(e: Expr): string {
@@ -139,7 +162,7 @@ class Printer {
       case 'field':
         return e.table ? `${quoteIdentifier(e.table)}.${quoteIdentifier(e.name)}` : quoteIdentifier(e.name);
       case 'call':
-        return this.call(e.name, e.args, e.params);
+        return this.call(e.name, e.args, e.params, e.distinct);
       case 'binary':
         return `(${this.expr(e.left)} ${e.op} ${this.expr(e.right)})`;
       case 'and':
@@ -159,7 +182,7 @@ class Printer {
       case 'array':
         return `[${e.items.map((x) => this.expr(x)).join(', ')}]`;
       case 'star':
-        return '*';
+        return e.table ? `${quoteIdentifier(e.table)}.*` : '*';
       case 'interval':
         if (!Number.isSafeInteger(e.count)) throw new OutOfRangeNumberError('an interval');
         return `${INTERVAL_FUNCTIONS[e.unit]}(${this.bag.add(e.count, 'Int64')})`;
@@ -169,9 +192,9 @@ class Printer {
         const over = [
           e.partitionBy.length ? `PARTITION BY ${e.partitionBy.map((x) => this.expr(x)).join(', ')}` : '',
           e.orderBy.length ? `ORDER BY ${this.orderItems(e.orderBy)}` : '',
-          e.frame ?? '',
+          e.frame ? this.frame(e.frame) : '',
         ].filter(Boolean).join(' ');
-        return `${this.call(e.call.name, e.call.args, e.call.params)} OVER (${over})`;
+        return `${this.call(e.call.name, e.call.args, e.call.params, e.call.distinct)} OVER (${over})`;
       }
       case 'select':
         return `(${this.select(e)})`;

@@ -6,10 +6,10 @@ import type { QueryContext } from '../context.js';
 import type { Interval } from '../dates/index.js';
 import type { QueryRun } from '../execute.js';
 import type { JsonObject } from '../nodes/read-json.js';
-import type { FunnelCorrelationQuery, InsightQuery } from '../nodes/schema.js';
+import type { FunnelCorrelationQuery, InsightQuery, PersonsListQuery } from '../nodes/schema.js';
 
 /** The kinds that carry their own date range, properties and test-account switch. */
-export type RangedQuery = Exclude<InsightQuery, FunnelCorrelationQuery>;
+export type RangedQuery = Exclude<InsightQuery, FunnelCorrelationQuery | PersonsListQuery>;
 
 /** What a run answers: PostHog's `results`, and the response fields it adds beside them. */
 export interface RunOutput {
@@ -57,9 +57,10 @@ export interface QueryKind<Q extends InsightQuery> {
   actionIds(query: Q): readonly number[];
   /**
    * The query with `change` applied to the part that has a date range and filters (a dashboard's
-   * overrides, test accounts); absent: the query itself is that part.
+   * overrides, test accounts); absent: the query itself is that part; null: it has none (a
+   * persons listing), so dashboards leave it as it is.
    */
-  ranged?(query: Q): RangedQuery;
+  ranged?(query: Q): RangedQuery | null;
   withRanged?(query: Q, change: (ranged: RangedQuery) => RangedQuery): Q;
   /** Whether it applies the project's path cleaning rules (read into the context, and keyed). */
   appliesPathCleaning?(query: Q): boolean;

@@ -3,10 +3,14 @@
 import { fail, join, readObject, type Json, type JsonObject } from '../nodes/read-json.js';
 import type { InsightKind, InsightQuery } from '../nodes/schema.js';
 import { correlationKind } from './correlation/kind.js';
+import { eventsKind } from './events/kind.js';
 import { funnelsKind } from './funnels/kind.js';
+import { hogqlKind } from './hogql/kind.js';
 import type { QueryKind, RangedQuery } from './kind.js';
 import { lifecycleKind } from './lifecycle/kind.js';
 import { pathsKind } from './paths/kind.js';
+import { personsListKind } from './persons/kind.js';
+import { readPersonsNode } from './persons/read.js';
 import { retentionKind } from './retention/kind.js';
 import { stickinessKind } from './stickiness/kind.js';
 import { trendsKind } from './trends/kind.js';
@@ -21,7 +25,13 @@ export const KINDS: Registry = Object.freeze({
   LifecycleQuery: lifecycleKind,
   PathsQuery: pathsKind,
   FunnelCorrelationQuery: correlationKind,
+  HogQLQuery: hogqlKind,
+  EventsQuery: eventsKind,
+  ActorsQuery: personsListKind,
 });
+
+/** Older node kinds read as the kind they became. */
+const READ_AS: Readonly<Record<string, (node: JsonObject, path: string) => InsightQuery>> = { PersonsNode: readPersonsNode };
 
 const KIND_NAMES = Object.keys(KINDS) as InsightKind[];
 
@@ -33,7 +43,7 @@ export function kindOf(query: InsightQuery): QueryKind<InsightQuery> {
 }
 
 /** The part of a query with a date range and filters (a correlation's funnel; most kinds themselves). */
-export function rangedPart(query: InsightQuery): RangedQuery {
+export function rangedPart(query: InsightQuery): RangedQuery | null {
   const kind = kindOf(query);
   return kind.ranged ? kind.ranged(query) : (query as RangedQuery);
 }
@@ -75,14 +85,20 @@ export function kindOfLegacyRequest(endpointKind: QueryKind<InsightQuery>, filte
   return named && named.legacyEndpoint === null ? named : endpointKind;
 }
 
-/** Validates a query node of any calculated kind, or an InsightVizNode around one. */
+/** Nodes that only show another query (PostHog's frontend wrappers): their `source` is what runs. */
+const WRAPPERS: ReadonlySet<unknown> = new Set(['InsightVizNode', 'DataTableNode', 'DataVisualizationNode']);
+
+export const isWrapperNode = (node: JsonObject): boolean => WRAPPERS.has(node.kind);
+
+/** Validates a query node of any calculated kind, or a wrapper (InsightVizNode, DataTableNode, DataVisualizationNode) around one. */
 export function readInsightQuery(value: Json, path = 'query'): InsightQuery {
   let node: JsonObject = readObject(value, path);
   // Unwrapped in a loop: a request could nest wrappers deeper than the call stack.
-  while (node.kind === 'InsightVizNode') {
+  while (isWrapperNode(node)) {
     path = join(path, 'source');
     node = readObject(node.source, path);
   }
   if (isCalculatedKind(node.kind)) return KINDS[node.kind].read(node, path);
-  return fail(join(path, 'kind'), `Query kind "${String(node.kind).slice(0, 50)}" is not supported here; use ${KIND_NAMES.join(', ')} or an InsightVizNode around one.`, 'invalid_choice');
+  if (typeof node.kind === 'string' && Object.hasOwn(READ_AS, node.kind)) return READ_AS[node.kind]!(node, path);
+  return fail(join(path, 'kind'), `Query kind "${String(node.kind).slice(0, 50)}" is not supported here; use ${KIND_NAMES.join(', ')} or an InsightVizNode, DataTableNode or DataVisualizationNode around one.`, 'invalid_choice');
 }

@@ -6,16 +6,18 @@ import type { EventStoreConfig } from '../../config.js';
 import { EventStore, type EventStoreClients } from './event-store.js';
 import { claimEventStore } from './owner-lock.js';
 import { migrateEventStore } from './migrations/index.js';
+import { repairUuidIndex } from './uuid-repair.js';
 
 export async function openEventStore(config: EventStoreConfig): Promise<EventStore> {
   let release = () => {};
+  let afterCrash = false;
   let clients: EventStoreClients;
   if (config.clickhouseUrl) {
     // Two HTTP clients, so slow queries holding every socket of one pool never delay an insert.
     clients = { query: serverClient(config.clickhouseUrl), ingest: serverClient(config.clickhouseUrl) };
   } else {
     mkdirSync(config.chdbPath, { recursive: true });
-    release = claimEventStore(config.chdbPath);
+    ({ release, afterCrash } = claimEventStore(config.chdbPath));
     // Connections to one directory share the engine and run side by side: one per lane (see
     // `Lane`), and one more that can KILL a query the others run.
     const path = config.chdbPath;
@@ -28,6 +30,7 @@ export async function openEventStore(config: EventStoreConfig): Promise<EventSto
   }, release);
   try {
     await migrateEventStore(store);
+    if (afterCrash) await repairUuidIndex(store);
   } catch (error) {
     await store.close();
     throw error;

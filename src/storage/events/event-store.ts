@@ -26,6 +26,8 @@ export interface QueryOptions {
   /** Names the query in the engine, so it can be found and killed (KILL QUERY). */
   queryId?: string;
   abortSignal?: AbortSignal;
+  /** Rows as objects (default), or as arrays after a row of names and a row of types (HogQL). */
+  format?: 'JSONEachRow' | 'JSONCompactEachRowWithNamesAndTypes';
 }
 
 export interface EventStoreLayout {
@@ -121,7 +123,7 @@ export class EventStore {
       const result = await lane.client.query({
         query: text,
         query_params: params,
-        format: 'JSONEachRow',
+        format: options.format ?? 'JSONEachRow',
         clickhouse_settings: this.settings(options),
         ...(options.queryId ? { query_id: options.queryId } : {}),
         ...(signal ? { abort_signal: signal } : {}),
@@ -207,6 +209,9 @@ export class EventStore {
       max_execution_time: options.timeoutSeconds ?? DEFAULT_QUERY_TIMEOUT_SECONDS,
       max_result_rows: '0',
       result_overflow_mode: 'throw',
+      max_memory_usage: '0',
+      transform_null_in: 0,
+      output_format_json_quote_64bit_integers: 1,
       ...options.settings,
     };
   }

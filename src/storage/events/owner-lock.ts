@@ -33,19 +33,27 @@ export function eventStoreOwner(directory: string): number | null {
   }
 }
 
-/** Claims the directory for this process; returns the release function. */
-export function claimEventStore(directory: string): () => void {
+export interface EventStoreClaim {
+  readonly release: () => void;
+  /** A previous owner died without releasing the directory: its last writes may be half done. */
+  readonly afterCrash: boolean;
+}
+
+/** Claims the directory for this process. */
+export function claimEventStore(directory: string): EventStoreClaim {
   const owner = eventStoreOwner(directory);
   if (owner !== null) throw new EventStoreBusyError(owner, directory);
   const file = path.join(directory, 'owner.pid');
+  const afterCrash = fs.existsSync(file);
   fs.writeFileSync(file, String(process.pid));
-  return () => {
+  const release = () => {
     try {
       if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.rmSync(file);
     } catch {
       // Already gone: nothing to release.
     }
   };
+  return { release, afterCrash };
 }
 
 /** Where a serving owner says it listens, so a CLI beside it finds it on any port. */

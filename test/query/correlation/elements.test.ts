@@ -1,6 +1,6 @@
 // Autocapture chains read into PostHog's element objects, as correlation items show them.
 import { describe, expect, it } from 'vitest';
-import { chainToElements } from '../../../src/query/runners/correlation/elements.js';
+import { chainToElements } from '../../../src/query/elements-chain.js';
 
 describe('chainToElements', () => {
   it('reads tags, classes, the known attributes and the rest, element by element', () => {

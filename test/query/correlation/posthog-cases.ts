@@ -64,7 +64,7 @@
 // - eventDefinitions: for items whose serialized `event` is not { event, properties: {}, elements: [] }, the
 //   `properties` and `elements` PostHog returns (or, where the note says so, derives by its serializer).
 
-import type { ChainElement } from '../../../src/query/runners/correlation/elements.js';
+import type { ChainElement } from '../../../src/query/elements-chain.js';
 import type { PortedCase } from '../../helpers/posthog-cases.js';
 
 export interface CorrelationExpectedItem {

@@ -65,7 +65,7 @@ describe('paths through /query/', () => {
       [{ stepLimit: 0 }, 'query.pathsFilter.stepLimit'],
       [{ stepLimit: 10_000 }, 'query.pathsFilter.stepLimit'],
       [{ includeEventTypes: ['$pageleave'] }, 'query.pathsFilter.includeEventTypes[0]'],
-      [{ includeEventTypes: ['hogql'] }, 'query.pathsFilter.includeEventTypes'],
+      [{ includeEventTypes: ['hogql'] }, 'query.pathsFilter.pathsHogQLExpression'],
       [{ localPathCleaningFilters: [{ regex: '(unclosed', alias: 'x' }] }, 'query.pathsFilter.localPathCleaningFilters[0].regex'],
       [{ edgeLimit: -1 }, 'query.pathsFilter.edgeLimit'],
       [{ localPathCleaningFilters: [{ regex: '/blog/\\d+', alias: '/blog/\\1' }] }, 'query.pathsFilter.localPathCleaningFilters[0].alias'],

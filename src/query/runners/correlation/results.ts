@@ -2,7 +2,7 @@
 // below the minimum support left out, the top 10 that go with converting (highest first), then
 // the top 10 that go with dropping off (lowest first).
 import type { FunnelCorrelationQuery } from '../../nodes/schema.js';
-import { chainToElements } from './elements.js';
+import { chainToElements } from '../../elements-chain.js';
 import { AUTOCAPTURE_PREFIX, AUTOCAPTURE_SEPARATOR } from './sql.js';
 
 export interface CandidateRow {

@@ -14,6 +14,7 @@ import type { QueryContext } from '../../context.js';
 import { actionEventNames } from '../../filters/actions.js';
 import { actorOf, type ActorGroup } from '../../filters/actor.js';
 import { EventSource } from '../../filters/event-source.js';
+import { eventSourceFor } from '../../hogql/expressions.js';
 import type { FunnelCorrelationQuery } from '../../nodes/schema.js';
 import type { FunnelRange } from '../funnels/range.js';
 import { personQuery } from '../funnels/person-query.js';
@@ -73,7 +74,7 @@ const counts = (candidate: string): Expr[] => [
 
 /** The events of the entrants inside their windows and the funnel's range, joined to each entrant. */
 export function entrantEvents(query: FunnelCorrelationQuery, context: QueryContext, window: FunnelRange, columns: (source: EventSource) => Expr[], where: (source: EventSource) => Expr | undefined): Select {
-  const source = new EventSource();
+  const source = eventSourceFor(context);
   const actor = actorOf(groupOf(query), source);
   const micros = call('toUnixTimestamp64Micro', source.timestamp);
   const built = columns(source);

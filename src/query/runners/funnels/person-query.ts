@@ -8,7 +8,7 @@ import { DateTime } from 'luxon';
 import { alias, and, binary, call, constant, field, lambda, not, or, select, subquery, tuple } from '../../ast/build.js';
 import type { Expr, Select } from '../../ast/nodes.js';
 import type { QueryContext } from '../../context.js';
-import { EventSource } from '../../filters/event-source.js';
+import { eventSourceFor } from '../../hogql/expressions.js';
 import { breakdownText } from '../../filters/breakdown-value.js';
 import { propertyGroupExpr } from '../../filters/properties.js';
 import type { FunnelsQuery } from '../../nodes/schema.js';
@@ -48,7 +48,7 @@ export interface PersonQuery {
 export function personQuery(input: PersonQueryInput): PersonQuery {
   const { query, context } = input;
   const { timezone } = context.project;
-  const source = new EventSource();
+  const source = eventSourceFor(context);
   const spec = funnelSpec(query, context, source);
   const filter = query.funnelsFilter;
   const strict = filter.funnelOrderType === 'strict';

@@ -16,7 +16,7 @@ import type { QueryContext } from '../../context.js';
 import { stepIntervals, type ResolvedDateRange } from '../../dates/index.js';
 import { actorOf, actorPresent } from '../../filters/actor.js';
 import { entityMatch } from '../../filters/entity-match.js';
-import { EventSource } from '../../filters/event-source.js';
+import { eventSourceFor } from '../../hogql/expressions.js';
 import { propertyGroupExpr } from '../../filters/properties.js';
 import type { LifecycleQuery } from '../../nodes/schema.js';
 import { utcText } from '../event-range.js';
@@ -25,7 +25,7 @@ import { utcText } from '../event-range.js';
 export function lifecycleStatuses(query: LifecycleQuery, range: ResolvedDateRange, context: QueryContext): Select {
   const { timezone, weekStartDay } = context.project;
   const series = query.series[0]!;
-  const source = new EventSource();
+  const source = eventSourceFor(context);
   const group = query.aggregation_group_type_index ?? null;
   const first = range.buckets[0]!;
   const last = range.buckets[range.buckets.length - 1]!;

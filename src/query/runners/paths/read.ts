@@ -6,6 +6,7 @@ import {
 } from '../../nodes/read-json.js';
 import { readProperties } from '../../nodes/read-properties.js';
 import { readDateRange, readFunnelsQuery } from '../../nodes/read-query.js';
+import { MAX_HOGQL_EXPRESSION } from '../../nodes/read-properties.js';
 import { FUNNEL_PATH_TYPES, PATH_TYPES, type FunnelPaths, type PathCleaningRule, type PathType, type PathsQuery } from '../../nodes/schema.js';
 
 export const DEFAULT_STEP_LIMIT = 5;
@@ -32,6 +33,7 @@ export function readPathsQuery(node: JsonObject, path: string): PathsQuery {
     filterTestAccounts: readBoolean(node.filterTestAccounts, join(path, 'filterTestAccounts'), false),
     pathsFilter: Object.freeze({
       includeEventTypes: types,
+      pathsHogQLExpression: readHogQLItem(types, filter.pathsHogQLExpression, join(filterPath, 'pathsHogQLExpression')),
       startPoint: readPoint(filter.startPoint, join(filterPath, 'startPoint')),
       endPoint: readPoint(filter.endPoint, join(filterPath, 'endPoint')),
       // A step limit of 0 is refused (PostHog reads it as the default): no path has no steps.
@@ -77,8 +79,15 @@ function readTypes(value: unknown, path: string): readonly PathType[] {
     if (!(PATH_TYPES as readonly string[]).includes(text)) fail(join(path, i), `"${text}" is not a valid choice.`, 'invalid_choice');
     return text as PathType;
   });
-  if (types.includes('hogql')) fail(path, 'Path items from a HogQL expression are not supported yet.', 'invalid_choice');
   return Object.freeze([...new Set(types)]);
+}
+
+/** The HogQL expression of path items: required with the `hogql` type, ignored without it. */
+function readHogQLItem(types: readonly PathType[], value: unknown, path: string): string | null {
+  if (!types.includes('hogql')) return null;
+  const text = readOptionalString(value, path, MAX_HOGQL_EXPRESSION);
+  if (!text?.trim()) fail(path, 'Paths of the hogql type need a pathsHogQLExpression.', 'required');
+  return text;
 }
 
 function readPoint(value: unknown, path: string): string | null {

@@ -12,6 +12,7 @@ import { instant } from '../../buckets/bucket-start.js';
 import type { QueryContext } from '../../context.js';
 import type { ResolvedDateRange } from '../../dates/index.js';
 import { EventSource } from '../../filters/event-source.js';
+import { eventSourceFor } from '../../hogql/expressions.js';
 import { propertyGroupExpr } from '../../filters/properties.js';
 import type { FunnelPaths, PathCleaningRule, PathsQuery } from '../../nodes/schema.js';
 import { personQuery } from '../funnels/person-query.js';
@@ -40,9 +41,10 @@ export function globToRegex(glob: string): string {
 }
 
 /** The path item of an event: cleaned by each rule in turn, then replaced by the first grouping it matches. */
-function pathItem(source: EventSource, rules: readonly PathCleaningRule[], groupings: readonly string[]): Expr {
+function pathItem(source: EventSource, rules: readonly PathCleaningRule[], groupings: readonly string[], hogql: string | null): Expr {
   const orEmpty = (value: Expr) => call('ifNull', value, text(''));
-  let value: Expr = call('multiIf',
+  // A HogQL item expression names every event's item (PostHog's `hogql` path type).
+  let value: Expr = hogql !== null ? orEmpty(call('toString', source.hogqlExpr(hogql))) : call('multiIf',
     eq(source.event, text('$pageview')), withoutTrailingSlash(orEmpty(source.eventProperty('$current_url'))),
     eq(source.event, text('$screen')), orEmpty(source.eventProperty('$screen_name')),
     source.event);
@@ -55,6 +57,7 @@ function pathItem(source: EventSource, rules: readonly PathCleaningRule[], group
 function typeFilter(source: EventSource, query: PathsQuery): Expr | undefined {
   const types = query.pathsFilter.includeEventTypes;
   if (types.length === 0) return undefined;
+  if (types.includes('hogql')) return undefined;
   return or(...types.map((type) => (type === 'custom_event'
     ? not(call('startsWith', source.event, text('$')))
     : eq(source.event, text(type)))));
@@ -91,13 +94,13 @@ function funnelPathsJoin(funnel: FunnelPaths, context: QueryContext, window: Fun
 function pathEvents(query: PathsQuery, range: ResolvedDateRange, context: QueryContext, funnelWindow: FunnelRange | null): Select {
   const { timezone } = context.project;
   const filter = query.pathsFilter;
-  const source = new EventSource();
+  const source = eventSourceFor(context);
   const funnel = query.funnelPathsFilter && funnelWindow ? funnelPathsJoin(query.funnelPathsFilter, context, funnelWindow, source) : null;
   const rules = filter.pathReplacements ? [...context.pathCleaningRules, ...filter.localPathCleaningFilters] : filter.localPathCleaningFilters;
   const columns = [
     alias(source.personId(), 'pa_actor'),
     alias(call('toUnixTimestamp64Milli', source.timestamp), 'pa_ms'),
-    alias(pathItem(source, rules, filter.pathGroupings), 'pa_item'),
+    alias(pathItem(source, rules, filter.pathGroupings, filter.pathsHogQLExpression), 'pa_item'),
   ];
   const where = and(
     binary('>=', source.timestamp, instant(utcText(range.eventsFrom))),

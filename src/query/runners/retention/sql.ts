@@ -14,7 +14,7 @@ import type { QueryContext } from '../../context.js';
 import { actorOf, actorPresent } from '../../filters/actor.js';
 import { breakdownText } from '../../filters/breakdown-value.js';
 import { entityMatch } from '../../filters/entity-match.js';
-import { EventSource } from '../../filters/event-source.js';
+import { eventSourceFor } from '../../hogql/expressions.js';
 import { propertyGroupExpr } from '../../filters/properties.js';
 import type { RetentionQuery } from '../../nodes/schema.js';
 import { utcText } from '../event-range.js';
@@ -24,7 +24,7 @@ import type { RetentionRange } from './range.js';
 export function retentionActors(query: RetentionQuery, context: QueryContext, range: RetentionRange): Select {
   const { timezone, weekStartDay } = context.project;
   const filter = query.retentionFilter;
-  const source = new EventSource();
+  const source = eventSourceFor(context);
   const groupIndex = query.aggregation_group_type_index;
   const actorGroup = groupIndex ?? null;
   const actor = actorOf(actorGroup, source);

@@ -14,7 +14,7 @@ import type { QueryContext } from '../../context.js';
 import type { ResolvedDateRange } from '../../dates/index.js';
 import { actorOf, actorPresent, type ActorGroup } from '../../filters/actor.js';
 import { entityMatch } from '../../filters/entity-match.js';
-import { EventSource } from '../../filters/event-source.js';
+import { eventSourceFor } from '../../hogql/expressions.js';
 import { propertyGroupExpr } from '../../filters/properties.js';
 import type { SeriesNode, StickinessQuery } from '../../nodes/schema.js';
 import { utcText } from '../event-range.js';
@@ -33,7 +33,7 @@ export function intervalSlots(query: StickinessQuery, range: ResolvedDateRange):
 /** Columns: actor, num_intervals (the intervals in which the actor met the criteria). */
 export function stickinessActors(query: StickinessQuery, series: SeriesNode, range: ResolvedDateRange, context: QueryContext): Select {
   const { timezone, weekStartDay } = context.project;
-  const source = new EventSource();
+  const source = eventSourceFor(context);
   const group = stickinessActor(series);
   // With intervalCount, PostHog's groups: whole intervals from the event to date_to (ClickHouse's
   // age()), in groups of intervalCount, so the last group always ends at date_to.

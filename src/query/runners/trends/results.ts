@@ -88,7 +88,7 @@ export function actionDict(series: SeriesNode, order: number, label: string, ran
     custom_name: series.custom_name ?? null,
     math: series.math,
     math_property: series.math_property ?? null,
-    math_hogql: null,
+    math_hogql: series.math_hogql ?? null,
     math_group_type_index: series.math_group_type_index ?? null,
     properties: {},
   };

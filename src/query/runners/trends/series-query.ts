@@ -8,6 +8,7 @@ import type { Expr, Select } from '../../ast/nodes.js';
 import type { QueryContext } from '../../context.js';
 import { actionExpr } from '../../filters/actions.js';
 import { EventSource } from '../../filters/event-source.js';
+import { eventSourceFor } from '../../hogql/expressions.js';
 import { breakdownProperty, breakdownText } from '../../filters/breakdown-value.js';
 import { propertyGroupExpr } from '../../filters/properties.js';
 import type { BreakdownFilter, CountPerActorMath, Interval, PropertyGroup, SeriesNode } from '../../nodes/schema.js';
@@ -67,7 +68,7 @@ function breakdownValueOf(input: SeriesQueryInput, source: EventSource): Expr {
     return breakdownText(breakdown, source, NULL_BREAKDOWN);
   }
   // The bins come from the series' events in the range, read by a scan of their own.
-  const statsSource = new EventSource();
+  const statsSource = eventSourceFor(input.context);
   const stats = seriesConditions(input, statsSource);
   const statsNumber = call('toFloat64OrNull', breakdownProperty(breakdown, statsSource));
   const statsWhere = and(stats.eventMatch, stats.filters, stats.inRange(input.window.fromUtc));
@@ -82,7 +83,7 @@ function breakdownValueOf(input: SeriesQueryInput, source: EventSource): Expr {
 function seriesScan(input: SeriesQueryInput) {
   const { context, window } = input;
   const { timezone, weekStartDay } = context.project;
-  const source = new EventSource();
+  const source = eventSourceFor(input.context);
   const bucketOf = (ts: Expr): Expr => (input.totalValue ? constant(0) : bucketTimestamp(ts, window.interval, timezone, weekStartDay));
   const breakdownValue = breakdownValueOf(input, source);
   const { eventMatch, filters, inRange } = seriesConditions(input, source);
@@ -228,6 +229,8 @@ function simpleAggregate(series: SeriesNode, source: EventSource): Expr {
     case 'dau':
     case 'unique_group':
       return call('uniqExact', seriesActor(series, source));
+    case 'hogql':
+      return source.hogqlExpr(series.math_hogql ?? '');
     case 'unique_session':
       // count(DISTINCT $session_id), as PostHog: events without a session ('') are one session together.
       return call('uniqExact', source.sessionId);

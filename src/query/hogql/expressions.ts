@@ -1,0 +1,55 @@
+// HogQL inside insights: a math_hogql aggregate, a hogql breakdown, a hogql property filter, a
+// paths item expression. Their texts are found in the query node and parsed before the run (the
+// parser is asynchronous, the runners are not); the parsed trees travel in the query context,
+// and each reads over the runner's own events through the same translator as HogQLQuery.
+import { InternalError } from '../../errors.js';
+import { DEFAULT_NAMES } from '../catalog/fields.js';
+import type { QueryContext } from '../context.js';
+import { EventSource, type HogQLExpressionReader } from '../filters/event-source.js';
+import { sharedHogQLParser } from './parse/index.js';
+import type { HogQLNode } from './translate/hogql-ast.js';
+import { HogQLTranslator } from './translate/translate.js';
+
+/** Every HogQL expression text a query node holds, once each. */
+export function hogqlTextsOf(query: unknown): string[] {
+  const found = new Set<string>();
+  const stack: unknown[] = [query];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      stack.push(...value);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    const node = value as Record<string, unknown>;
+    if (node.type === 'hogql' && typeof node.key === 'string') found.add(node.key);
+    if (node.math === 'hogql' && typeof node.math_hogql === 'string') found.add(node.math_hogql);
+    if (node.breakdown_type === 'hogql' && typeof node.breakdown === 'string') found.add(node.breakdown);
+    if (typeof node.pathsHogQLExpression === 'string' && node.pathsHogQLExpression.trim() !== '') found.add(node.pathsHogQLExpression);
+    stack.push(...Object.values(node).filter((v) => v !== null && typeof v === 'object'));
+  }
+  return [...found];
+}
+
+/** How a runner's EventSource reads the query's HogQL expressions. */
+export function hogqlReaderOf(context: QueryContext): HogQLExpressionReader {
+  return (text, source) => {
+    const node: HogQLNode | undefined = context.hogql?.get(text);
+    if (!node) throw new InternalError('hogql_unparsed', 'a HogQL expression of the query was not parsed before the run');
+    return new HogQLTranslator({ timezone: context.project.timezone, values: {} }).expression(node, source);
+  };
+}
+
+/** The events a runner reads, able to read the query's HogQL expressions. */
+export function eventSourceFor(context: QueryContext): EventSource {
+  return new EventSource(DEFAULT_NAMES, hogqlReaderOf(context));
+}
+
+/** The query's HogQL expressions parsed (once each, through the shared parser and its cache); undefined when it has none. */
+export async function parseHogQLExpressions(query: unknown): Promise<ReadonlyMap<string, HogQLNode> | undefined> {
+  const texts = hogqlTextsOf(query);
+  if (texts.length === 0) return undefined;
+  const parser = sharedHogQLParser();
+  const parsed = await Promise.all(texts.map(async (text) => [text, await parser.parse('expr', text)] as const));
+  return new Map(parsed);
+}

@@ -1,0 +1,11 @@
+// The small interface the rest of Hoglet parses HogQL through, so the parser can be swapped (PostHog's
+// hand-written Rust parser has no npm build yet; this one is its C++/WebAssembly parser).
+import type { HogQLNode } from '../translate/hogql-ast.js';
+
+export type ParseKind = 'select' | 'expr';
+
+export interface HogQLParser {
+  /** PostHog's AST of the text (nodes keep their start/end positions), or a 400 saying why not. */
+  parse(kind: ParseKind, text: string): Promise<HogQLNode>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,80 @@
+// A HogQL function call checked against the user allow-list (hogql/functions) and turned into a
+// call of its ClickHouse counterpart, with PostHog's argument checks and time-zone defaults.
+import { call, constant, parametricCall } from '../../ast/build.js';
+import type { Call, Expr } from '../../ast/nodes.js';
+import { lookupHogQLFunction, timeZoneArgIndex, type HogQLFunction } from '../functions/index.js';
+import { HogQLQueryError } from '../errors.js';
+import { typed, typeOf, type HogQLType } from './types.js';
+
+/** Functions whose ClickHouse form wants a sub-second precision before the time zone. */
+const PRECISION_BEFORE_ZONE = new Set(['now64', 'parseDateTime64BestEffortOrNull', 'parseDateTime64BestEffortUSOrNull', 'toDateTime64']);
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function checkCount(what: string, name: string, count: number, min: number, max: number | undefined, unit: 'argument' | 'parameter'): void {
+  if (max !== undefined && min === max && count !== min) {
+    throw new HogQLQueryError(`${what} '${name}' expects ${plural(min, unit)}, found ${count}`);
+  }
+  if (count < min) throw new HogQLQueryError(`${what} '${name}' expects at least ${plural(min, unit)}, found ${count}`);
+  if (max !== undefined && count > max) throw new HogQLQueryError(`${what} '${name}' expects at most ${plural(max, unit)}, found ${count}`);
+}
+
+export interface CallParts {
+  readonly name: string;
+  readonly args: Expr[];
+  readonly params?: Expr[];
+  readonly distinct: boolean;
+}
+
+export interface ResolvedCall {
+  readonly call: Call;
+  readonly family: 'scalar' | 'aggregate' | 'window';
+}
+
+/** The call of a user's function, or a 400 naming what is wrong with it. */
+export function userCall(parts: CallParts, timezone: string): ResolvedCall {
+  if (parts.name === '_caseWithExpression') return { call: call('caseWithExpression', ...parts.args), family: 'scalar' };
+  const match = lookupHogQLFunction(parts.name);
+  if (!match) throw new HogQLQueryError(`Unsupported function call '${parts.name}(...)'`);
+  const { fn, family } = match;
+  const what = family === 'aggregate' ? 'Aggregation' : 'Function';
+  checkCount(what, parts.name, parts.args.length, fn.minArgs, fn.maxArgs, 'argument');
+  if (fn.minParams !== undefined) {
+    if (!parts.params && fn.minParams > 0) throw new HogQLQueryError(`${what} '${parts.name}' requires parameters in addition to arguments`);
+    checkCount(what, parts.name, parts.params?.length ?? 0, fn.minParams, fn.maxParams, 'parameter');
+  } else if (parts.params) {
+    throw new HogQLQueryError(`${what} '${parts.name}' does not take parameters`);
+  }
+  if (parts.distinct && family !== 'aggregate') throw new HogQLQueryError(`Function '${parts.name}' does not take DISTINCT`);
+  const name = clickhouseName(fn, parts.args);
+  const args = withTimeZone(fn, name, parts.args, timezone);
+  const built = parts.params ? parametricCall(name, parts.params, args) : call(name, ...args);
+  const node = parts.distinct ? Object.freeze({ ...built, distinct: true }) : built;
+  return { call: typed(node, resultType(name), true), family };
+}
+
+function clickhouseName(fn: HogQLFunction, args: readonly Expr[]): string {
+  if (!fn.typedFirstArgClickhouse || args.length === 0) return fn.clickhouse;
+  const first = typeOf(args[0]!).type;
+  return first === 'datetime' || first === 'integer' ? fn.typedFirstArgClickhouse : fn.clickhouse;
+}
+
+function withTimeZone(fn: HogQLFunction, name: string, args: Expr[], timezone: string): Expr[] {
+  const at = timeZoneArgIndex(fn, args.length);
+  if (at === undefined) return args;
+  const zone = constant(timezone);
+  // ClickHouse's 64-bit forms take a precision before the zone: now64(6, tz), parse...(s, 6, tz).
+  if (PRECISION_BEFORE_ZONE.has(name)) {
+    const precisionAt = name === 'now64' ? 0 : 1;
+    if (args.length === precisionAt) return [...args, constant(6, 'UInt8'), zone];
+  }
+  return [...args.slice(0, at), zone, ...args.slice(at)];
+}
+
+const DATETIME_RESULTS = /^(now64|now|toDateTime|toDateTime64|parseDateTime|toTimeZone|toStartOf|dateTrunc|date_trunc|fromUnixTimestamp)/;
+
+function resultType(name: string): HogQLType {
+  if (DATETIME_RESULTS.test(name)) return 'datetime';
+  if (name.startsWith('count') || name.startsWith('uniq')) return 'integer';
+  return 'unknown';
+}

@@ -1,0 +1,84 @@
+// Comparisons as PostHog's HogQL prints them for ClickHouse: operators become functions, and a side
+// that can be NULL gets PostHog's null-safe wrapper (NULL = NULL is true, NULL = 'x' is false,
+// NULL < 1 is false), so answers match PostHog's row for row.
+import { call, constant, not } from '../../ast/build.js';
+import type { Expr } from '../../ast/nodes.js';
+import { HogQLNotSupportedError, HogQLQueryError } from '../errors.js';
+import { typed, typeOf } from './types.js';
+
+const FALSE = () => constant(0, 'UInt8');
+const TRUE = () => constant(1, 'UInt8');
+const isNullConstant = (e: Expr) => e.kind === 'constant' && e.value === null;
+const bool = (e: Expr) => typed(e, 'boolean', false);
+
+/** `a == b` family: equals, like, ilike, match. NULL matches NULL only. */
+function equalsLike(fn: string, left: Expr, right: Expr): Expr {
+  if (isNullConstant(right)) return bool(call('isNull', left));
+  if (isNullConstant(left)) return bool(call('isNull', right));
+  const test = call(fn, left, right);
+  const [l, r] = [typeOf(left), typeOf(right)];
+  if (!l.nullable && !r.nullable) return bool(test);
+  if (left.kind === 'constant' || right.kind === 'constant') return bool(call('ifNull', test, FALSE()));
+  return bool(call('ifNull', test, call('and', call('isNull', left), call('isNull', right))));
+}
+
+/** `a != b` family: a NULL side differs from any value, and NULL equals NULL. */
+function notEqualsLike(test: Expr, left: Expr, right: Expr): Expr {
+  if (isNullConstant(right)) return bool(call('isNotNull', left));
+  if (isNullConstant(left)) return bool(call('isNotNull', right));
+  const [l, r] = [typeOf(left), typeOf(right)];
+  if (!l.nullable && !r.nullable) return bool(test);
+  if (left.kind === 'constant' || right.kind === 'constant') return bool(call('ifNull', test, TRUE()));
+  return bool(call('ifNull', test, call('or', call('isNotNull', left), call('isNotNull', right))));
+}
+
+/** Ordering: anything compared with NULL is false. */
+function ordering(fn: string, left: Expr, right: Expr): Expr {
+  if (isNullConstant(left) || isNullConstant(right)) return bool(FALSE());
+  const test = call(fn, left, right);
+  return bool(typeOf(left).nullable || typeOf(right).nullable ? call('ifNull', test, FALSE()) : test);
+}
+
+const caseInsensitive = (pattern: Expr) => call('concat', constant('(?i)'), pattern);
+
+export function compare(op: string, left: Expr, right: Expr): Expr {
+  switch (op) {
+    case '==':
+      return equalsLike('equals', left, right);
+    case '!=':
+      return notEqualsLike(call('notEquals', left, right), left, right);
+    case '<':
+      return ordering('less', left, right);
+    case '<=':
+      return ordering('lessOrEquals', left, right);
+    case '>':
+      return ordering('greater', left, right);
+    case '>=':
+      return ordering('greaterOrEquals', left, right);
+    case 'like':
+      return equalsLike('like', left, right);
+    case 'ilike':
+      return equalsLike('ilike', left, right);
+    case 'not like':
+      return notEqualsLike(call('notLike', left, right), left, right);
+    case 'not ilike':
+      return notEqualsLike(call('notILike', left, right), left, right);
+    case '=~':
+      return equalsLike('match', left, right);
+    case '=~*':
+      return equalsLike('match', left, caseInsensitive(right));
+    case '!~':
+      return notEqualsLike(not(call('match', left, right)), left, right);
+    case '!~*':
+      return notEqualsLike(not(call('match', left, caseInsensitive(right))), left, right);
+    case 'in':
+      return bool(call('in', left, right));
+    case 'not in':
+      return bool(call('notIn', left, right));
+    case 'in cohort':
+    case 'not in cohort':
+      throw new HogQLNotSupportedError('IN COHORT');
+    default:
+      throw new HogQLQueryError(`Unsupported comparison operator: ${op}`);
+  }
+}

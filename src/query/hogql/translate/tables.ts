@@ -1,0 +1,306 @@
+// The tables a HogQL query may name, as PostHog's HogQL database exposes them, and how each field
+// (lazy joins included: an event's person, its pdi, its groups) reads in Hoglet's store. Each table
+// in a query's scope is one of these; it resolves field chains and lists the joins they needed.
+import { alias, and, call, constant, eq, field, leftJoin, select, subquery, table } from '../../ast/build.js';
+import type { Expr, FromItem, Join, Select } from '../../ast/nodes.js';
+import { namesFor } from '../../catalog/fields.js';
+import { latestPersons } from '../../catalog/latest.js';
+import { EventSource } from '../../filters/event-source.js';
+import { HogQLQueryError } from '../errors.js';
+import { typed, type HogQLType } from './types.js';
+
+export type Chain = readonly (string | number)[];
+
+export interface TableContext {
+  readonly timezone: string;
+}
+
+/** A table (or subquery) in one SELECT's scope. */
+export interface ScopedTable {
+  readonly alias: string;
+  readonly from: FromItem;
+  /** Columns `select *` gives, in PostHog's order. */
+  asterisk(): string[];
+  /** The expression of a field chain whose first element is one of this table's fields; undefined when it has none. */
+  resolve(chain: Chain): Expr | undefined;
+  /** The joins the resolved fields needed, added after the query's own joins. */
+  joins(): Join[];
+  /** The events this table reads, when it is the events table (for `{filters}`). */
+  readonly events?: EventSource;
+  /** The persons' properties (JSON), when it is the persons table (person filters over it). */
+  readonly personProperties?: Expr;
+}
+
+export const HOGQL_TABLES = ['events', 'persons', 'person_distinct_ids', 'groups'] as const;
+export type HogQLTableName = (typeof HOGQL_TABLES)[number];
+
+export function isHogQLTable(name: string): name is HogQLTableName {
+  return (HOGQL_TABLES as readonly string[]).includes(name);
+}
+
+/** `events`: an existing EventSource to read through (HogQL inside an insight reads the insight's own). */
+export function scopedTable(name: HogQLTableName, tableAlias: string, context: TableContext, events?: EventSource): ScopedTable {
+  switch (name) {
+    case 'events':
+      return new EventsTable(tableAlias, context, events);
+    case 'persons':
+      return new LatestRowsTable(tableAlias, context, latestPersonRows(), PERSON_FIELDS, ['id', 'created_at', 'properties', 'is_identified'], true);
+    case 'person_distinct_ids':
+      return new DistinctIdsTable(tableAlias, context);
+    case 'groups':
+      return new LatestRowsTable(tableAlias, context, latestGroupRows(), GROUP_FIELDS, ['index', 'key', 'created_at', 'properties']);
+  }
+}
+
+/**
+ * A JSON property as PostHog's HogQL reads it: the raw JSON text of the value with `''` and `null`
+ * as NULL and one pair of surrounding quotes removed (numbers come back as their text, "" as "").
+ */
+export function hogqlProperty(json: Expr, path: Chain): Expr {
+  const keys = path.map((key) => (typeof key === 'number' ? constant(key, 'Int64') : constant(key)));
+  const raw = call('JSONExtractRaw', json, ...keys);
+  return typed(call('replaceRegexpAll', call('nullIf', call('nullIf', raw, constant('')), constant('null')), constant('^"|"$'), constant('')), 'string', true);
+}
+
+/** A stored DateTime column shown in the project's time zone, as PostHog prints every DateTime field. */
+const inZone = (column: Expr, timezone: string): Expr => typed(call('toTimeZone', column, constant(timezone)), 'datetime', false);
+
+const notFound = (chain: Chain) => new HogQLQueryError(`Unable to resolve field: ${chain.join('.')}`);
+
+/** `properties` (JSON), optionally followed by a property path. */
+function jsonField(json: Expr, rest: Chain): Expr {
+  return rest.length === 0 ? typed(json, 'json', false) : hogqlProperty(json, rest);
+}
+
+const EVENT_COLUMNS: Record<string, HogQLType> = {
+  uuid: 'uuid', event: 'string', properties: 'json', timestamp: 'datetime', distinct_id: 'string',
+  elements_chain: 'string', created_at: 'datetime', $session_id: 'string',
+  $group_0: 'string', $group_1: 'string', $group_2: 'string', $group_3: 'string', $group_4: 'string',
+};
+
+const EVENT_ASTERISK = [
+  'uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at', '$session_id', '$window_id',
+  '$group_0', '$group_1', '$group_2', '$group_3', '$group_4',
+];
+
+class EventsTable implements ScopedTable {
+  readonly events: EventSource;
+  readonly from: FromItem;
+
+  constructor(readonly alias: string, private readonly context: TableContext, events?: EventSource) {
+    this.events = events ?? new EventSource(namesFor(alias));
+    this.from = table('events', alias);
+  }
+
+  asterisk(): string[] {
+    return EVENT_ASTERISK;
+  }
+
+  resolve(chain: Chain): Expr | undefined {
+    const [head, ...rest] = chain;
+    if (typeof head !== 'string') return undefined;
+    const column = EVENT_COLUMNS[head];
+    if (column === 'json') return jsonField(field(head, this.alias), rest);
+    if (column !== undefined) {
+      if (rest.length > 0) throw notFound(chain);
+      const value = field(head, this.alias);
+      return column === 'datetime' ? inZone(value, this.context.timezone) : typed(value, column, false);
+    }
+    switch (head) {
+      case '$window_id':
+        return this.leaf(chain, hogqlProperty(field('properties', this.alias), ['$window_id']));
+      case 'person_id':
+        return this.leaf(chain, typed(this.events.personId(), 'uuid', false));
+      case 'person':
+      case 'poe':
+        return this.person(chain, rest);
+      case 'pdi':
+        return this.pdi(chain, rest);
+      default: {
+        const group = /^group_([0-4])$/.exec(head);
+        return group ? this.group(chain, Number(group[1]), rest) : undefined;
+      }
+    }
+  }
+
+  private leaf(chain: Chain, expr: Expr): Expr {
+    if (chain.length > 1) throw notFound(chain);
+    return expr;
+  }
+
+  private person(chain: Chain, rest: Chain): Expr {
+    const [column, ...path] = rest;
+    switch (column) {
+      case 'id':
+        return this.leafOf(chain, path, typed(this.events.personId(), 'uuid', false));
+      case 'created_at':
+        return this.leafOf(chain, path, inZone(this.events.read({ of: 'person', column: 'created_at' }), this.context.timezone));
+      case 'is_identified':
+        return this.leafOf(chain, path, typed(this.events.read({ of: 'person', column: 'is_identified' }), 'boolean', true));
+      case 'properties': {
+        if (path.length === 0) return typed(this.events.read({ of: 'person', column: 'properties' }), 'json', true);
+        // The person's JSON once, then the path read from it as PostHog reads properties.
+        const json = this.events.read({ of: 'person', column: 'properties' });
+        return hogqlProperty(json, path);
+      }
+      default:
+        throw notFound(chain);
+    }
+  }
+
+  private pdi(chain: Chain, rest: Chain): Expr {
+    const [column, ...path] = rest;
+    if (column === 'distinct_id') return this.leafOf(chain, path, typed(field('distinct_id', this.alias), 'string', false));
+    if (column === 'person_id') return this.leafOf(chain, path, typed(this.events.personId(), 'uuid', false));
+    if (column === 'person') return this.person(chain, path);
+    throw notFound(chain);
+  }
+
+  private group(chain: Chain, index: number, rest: Chain): Expr {
+    const [column, ...path] = rest;
+    switch (column) {
+      case 'key':
+        return this.leafOf(chain, path, typed(field(`$group_${index}`, this.alias), 'string', false));
+      case 'index':
+        return this.leafOf(chain, path, typed(constant(index), 'integer', false));
+      case 'created_at':
+        return this.leafOf(chain, path, inZone(this.events.read({ of: 'group', index, column: 'created_at' }), this.context.timezone));
+      case 'properties': {
+        const json = this.events.read({ of: 'group', index, column: 'properties' });
+        return path.length === 0 ? typed(json, 'json', true) : hogqlProperty(json, path);
+      }
+      default:
+        throw notFound(chain);
+    }
+  }
+
+  private leafOf(chain: Chain, path: Chain, expr: Expr): Expr {
+    if (path.length > 0) throw notFound(chain);
+    return expr;
+  }
+
+  joins(): Join[] {
+    return this.events.joins();
+  }
+}
+
+interface RowField {
+  readonly type: HogQLType;
+}
+
+const PERSON_FIELDS: Record<string, RowField> = {
+  id: { type: 'uuid' }, created_at: { type: 'datetime' }, properties: { type: 'json' }, is_identified: { type: 'boolean' },
+};
+
+const GROUP_FIELDS: Record<string, RowField> = {
+  index: { type: 'integer' }, key: { type: 'string' }, created_at: { type: 'datetime' }, properties: { type: 'json' },
+};
+
+/** The latest version of each live person, under HogQL's field names. */
+function latestPersonRows(): Select {
+  const latest = (column: string) => alias(call('argMax', field(column, 'raw'), field('version', 'raw')), column);
+  return select({
+    select: [alias(field('id', 'raw'), 'id'), latest('created_at'), latest('properties'), latest('is_identified')],
+    from: table('persons', 'raw'),
+    groupBy: [field('id', 'raw')],
+    having: eq(call('argMax', field('is_deleted', 'raw'), field('version', 'raw')), constant(false)),
+  });
+}
+
+/** The latest version of each group, under HogQL's field names. */
+function latestGroupRows(): Select {
+  const latest = (column: string) => alias(call('argMax', field(column, 'raw'), field('version', 'raw')), column);
+  return select({
+    select: [alias(field('group_type_index', 'raw'), 'index'), alias(field('group_key', 'raw'), 'key'), latest('created_at'), latest('properties')],
+    from: table('groups', 'raw'),
+    groupBy: [field('group_type_index', 'raw'), field('group_key', 'raw')],
+  });
+}
+
+/** Each distinct id's current person. */
+function latestDistinctIdRows(): Select {
+  return select({
+    select: [alias(field('distinct_id', 'raw'), 'distinct_id'), alias(call('argMax', field('person_id', 'raw'), field('version', 'raw')), 'person_id')],
+    from: table('person_distinct_ids', 'raw'),
+    groupBy: [field('distinct_id', 'raw')],
+    having: eq(call('argMax', field('is_deleted', 'raw'), field('version', 'raw')), constant(false)),
+  });
+}
+
+/** A table read as a subquery of latest rows: persons and groups. */
+class LatestRowsTable implements ScopedTable {
+  readonly from: FromItem;
+
+  constructor(
+    readonly alias: string,
+    private readonly context: TableContext,
+    rows: Select,
+    private readonly fields: Record<string, RowField>,
+    private readonly star: string[],
+    persons = false,
+  ) {
+    this.from = subquery(rows, alias);
+    if (persons) this.personProperties = field('properties', alias);
+  }
+
+  readonly personProperties?: Expr;
+
+  asterisk(): string[] {
+    return this.star;
+  }
+
+  resolve(chain: Chain): Expr | undefined {
+    const [head, ...rest] = chain;
+    if (typeof head !== 'string') return undefined;
+    const known = Object.hasOwn(this.fields, head) ? this.fields[head] : undefined;
+    if (!known) return undefined;
+    const value = field(head, this.alias);
+    if (known.type === 'json') return jsonField(value, rest);
+    if (rest.length > 0) throw notFound(chain);
+    return known.type === 'datetime' ? inZone(value, this.context.timezone) : typed(value, known.type, false);
+  }
+
+  joins(): Join[] {
+    return [];
+  }
+}
+
+/** person_distinct_ids: each distinct id's current person, with the person as a lazy join. */
+class DistinctIdsTable implements ScopedTable {
+  readonly from: FromItem;
+  private personNeeded = false;
+
+  constructor(readonly alias: string, private readonly context: TableContext) {
+    this.from = subquery(latestDistinctIdRows(), alias);
+  }
+
+  private get personAlias(): string {
+    return `${this.alias}__person`;
+  }
+
+  asterisk(): string[] {
+    return ['distinct_id', 'person_id'];
+  }
+
+  resolve(chain: Chain): Expr | undefined {
+    const [head, column, ...path] = chain;
+    if (head === 'distinct_id' || head === 'person_id') {
+      if (chain.length > 1) throw notFound(chain);
+      return typed(field(head, this.alias), head === 'person_id' ? 'uuid' : 'string', false);
+    }
+    if (head !== 'person') return undefined;
+    if (column === 'id') return typed(field('person_id', this.alias), 'uuid', false);
+    this.personNeeded = true;
+    const person = (name: string) => field(`person_${name}`, this.personAlias);
+    if (column === 'created_at' && path.length === 0) return inZone(person('created_at'), this.context.timezone);
+    if (column === 'is_identified' && path.length === 0) return typed(person('is_identified'), 'boolean', true);
+    if (column === 'properties') return path.length === 0 ? typed(person('properties'), 'json', true) : hogqlProperty(person('properties'), path);
+    throw notFound(chain);
+  }
+
+  joins(): Join[] {
+    if (!this.personNeeded) return [];
+    const persons = subquery(latestPersons(['properties', 'created_at', 'is_identified']), this.personAlias);
+    return [leftJoin(persons, and(eq(field('person_key', this.personAlias), field('person_id', this.alias))))];
+  }
+}

@@ -1,0 +1,545 @@
+// PostHog's HogQL AST (the parser's JSON) -> Hoglet's query AST. Names resolve against the HogQL
+// tables (tables.ts) in scope; functions against the user allow-list; values become constants (bound
+// parameters when printed). What comes out is an ordinary tree: the team guard, the printer's
+// parameters and its allow-list apply to it as to every runner's query.
+import { alias, and, array, call, constant, field, lambda, not, or, select, STAR, subquery, tuple, union } from '../../ast/build.js';
+import type { Expr, FromItem, Join, JoinType, OrderItem, ParamType, Query, Select, SetOperator, Union, WindowCall, WindowFrame, FrameBound } from '../../ast/nodes.js';
+import type { EventSource } from '../../filters/event-source.js';
+import type { PropertySource } from '../../filters/properties.js';
+import { InternalError } from '../../../errors.js';
+import { jsonProperty } from '../../catalog/fields.js';
+import { isPrintableIdentifier } from '../../printer/print.js';
+import { HogQLNotSupportedError, HogQLQueryError } from '../errors.js';
+import { userCall } from './calls.js';
+import { compare } from './compare.js';
+import { chainOf, child, children, isNode, type HogQLNode } from './hogql-ast.js';
+import { printHogQL } from './print-hogql.js';
+import { hogqlProperty, isHogQLTable, scopedTable, type Chain, type ScopedTable } from './tables.js';
+import { typed, typeOf, type Typed } from './types.js';
+
+export type PlaceholderValue = string | number | boolean | null | readonly (string | number)[];
+
+export interface TranslateContext {
+  readonly timezone: string;
+  /** `{name}` placeholders (HogQLQuery.values). */
+  readonly values: Readonly<Record<string, PlaceholderValue>>;
+  /** What `{filters}` stands for over the SELECT's table; TRUE when no filters were given. */
+  readonly filters?: (target: FilterTarget) => Expr | undefined;
+  /** HogQL filter texts of the query, parsed (QueryContext.hogql): read in the scope of `{filters}`. */
+  readonly hogql?: ReadonlyMap<string, HogQLNode>;
+}
+
+/** The table `{filters}` stands over: its events (when it is the events table) and its properties. */
+export interface FilterTarget {
+  readonly events?: EventSource;
+  readonly properties: PropertySource;
+}
+
+export interface Translated {
+  readonly query: Query;
+  /** Output column names as PostHog gives them. */
+  readonly columns: string[];
+}
+
+const JOIN_TYPES: Record<string, JoinType> = {
+  JOIN: 'INNER', 'INNER JOIN': 'INNER', 'LEFT JOIN': 'LEFT', 'LEFT OUTER JOIN': 'LEFT', 'RIGHT JOIN': 'RIGHT',
+  'RIGHT OUTER JOIN': 'RIGHT', 'FULL JOIN': 'FULL OUTER', 'FULL OUTER JOIN': 'FULL OUTER', 'CROSS JOIN': 'CROSS',
+  'LEFT ANY JOIN': 'LEFT ANY', 'ANY LEFT JOIN': 'LEFT ANY', 'INNER ANY JOIN': 'INNER ANY', 'ANY INNER JOIN': 'INNER ANY',
+  'ANY JOIN': 'INNER ANY', 'RIGHT ANY JOIN': 'RIGHT ANY', 'LEFT SEMI JOIN': 'LEFT SEMI', 'RIGHT SEMI JOIN': 'RIGHT SEMI',
+  'LEFT ANTI JOIN': 'LEFT ANTI', 'RIGHT ANTI JOIN': 'RIGHT ANTI', 'LEFT ASOF JOIN': 'LEFT ASOF', 'ASOF JOIN': 'ASOF',
+  'ASOF LEFT JOIN': 'LEFT ASOF', 'SEMI LEFT JOIN': 'LEFT SEMI', 'ANTI LEFT JOIN': 'LEFT ANTI',
+};
+const SET_OPERATORS: ReadonlySet<string> = new Set(['UNION ALL', 'UNION DISTINCT', 'INTERSECT', 'INTERSECT DISTINCT', 'EXCEPT', 'EXCEPT DISTINCT']);
+const ARITHMETIC: Record<string, string> = { '+': 'plus', '-': 'minus', '*': 'multiply', '/': 'divide', '%': 'modulo' };
+const CASTS: Record<string, string> = {
+  int: 'toInt64OrNull', integer: 'toInt64OrNull', float: 'toFloat64OrNull', double: 'toFloat64OrNull', string: 'toString',
+  text: 'toString', varchar: 'toString', date: 'toDate', datetime: 'toDateTime', boolean: 'toBool', bool: 'toBool', uuid: 'toUUIDOrNull',
+};
+
+/** One SELECT's names: its tables by alias, its CTEs, the aliases its select list defined. */
+class Scope {
+  readonly tables = new Map<string, ScopedTable>();
+  /** Aliases defined so far in this SELECT (anywhere in its expressions), with what they hold. */
+  readonly aliases = new Map<string, Typed>();
+
+  constructor(readonly ctes: ReadonlyMap<string, HogQLNode>) {}
+}
+
+/** The output name of a select item, as PostHog names columns. */
+export function columnName(node: HogQLNode): string {
+  if (node.node === 'Alias') return String(node['alias']);
+  if (node.node === 'Field') {
+    const chain = chainOf(node);
+    const at = chain.indexOf('properties');
+    if (at >= 0 && at < chain.length - 1) return chain.slice(at + 1).join('__');
+    return String(chain[chain.length - 1] ?? '');
+  }
+  return printHogQL(node);
+}
+
+export class HogQLTranslator {
+  private readonly lambdaArgs: string[] = [];
+  private aliasCount = 0;
+
+  constructor(private readonly context: TranslateContext) {}
+
+  /** A whole statement: a SELECT or a set of SELECTs. */
+  statement(node: HogQLNode): Translated {
+    const query = this.query(node, new Map());
+    return { query, columns: this.columnsOf(node) };
+  }
+
+  /** A standalone expression over the events of `events` (HogQL inside insights). */
+  expression(node: HogQLNode, events: EventSource): Expr {
+    const scope = new Scope(new Map());
+    scope.tables.set(events.names.events, eventsScope(events, this.context.timezone));
+    return this.expr(node, scope);
+  }
+
+  private columnsOf(node: HogQLNode): string[] {
+    if (node.node === 'SelectSetQuery') return this.columnsOf(child(node, 'initial_select_query')!);
+    return children(node, 'select').flatMap((item) => {
+      if (item.node === 'Field' && chainOf(item).at(-1) === '*') return this.starNames(item);
+      return [columnName(item)];
+    });
+  }
+
+  private starNames(item: HogQLNode): string[] {
+    // Names only; the expansion itself happens in the select (where the tables are known).
+    return this.lastStar.get(item) ?? [];
+  }
+
+  private readonly lastStar = new WeakMap<HogQLNode, string[]>();
+
+  private query(node: HogQLNode, ctes: ReadonlyMap<string, HogQLNode>): Query {
+    if (node.node === 'SelectQuery') return this.select(node, ctes);
+    if (node.node === 'SelectSetQuery') return this.setQuery(node, ctes);
+    throw new HogQLQueryError(`Expected a SELECT query, got ${node.node}`);
+  }
+
+  private setQuery(node: HogQLNode, ctes: ReadonlyMap<string, HogQLNode>): Union {
+    const first = child(node, 'initial_select_query');
+    if (!first) throw new HogQLQueryError('A set of queries needs a first query');
+    const selects: (Select | Union)[] = [this.query(first, ctes)];
+    const operators: SetOperator[] = [];
+    for (const next of children(node, 'subsequent_select_queries')) {
+      const operator = String(next['set_operator'] ?? '');
+      if (!SET_OPERATORS.has(operator)) throw new HogQLNotSupportedError(`Set operator ${operator}`);
+      operators.push(operator as SetOperator);
+      selects.push(this.query(child(next, 'select_query')!, ctes));
+    }
+    return Object.freeze({ ...union(), selects: Object.freeze(selects), operators: Object.freeze(operators) });
+  }
+
+  private select(node: HogQLNode, outerCtes: ReadonlyMap<string, HogQLNode>): Select {
+    for (const unsupported of ['window_exprs', 'qualify', 'limit_with_ties', 'settings'] as const) {
+      if (node[unsupported]) throw new HogQLNotSupportedError(unsupported === 'window_exprs' ? 'WINDOW' : unsupported.toUpperCase().replaceAll('_', ' '));
+    }
+    const ctes = new Map(outerCtes);
+    for (const cte of children(node, 'ctes')) {
+      if (cte['cte_type'] !== 'subquery') throw new HogQLNotSupportedError('A CTE of a single expression');
+      ctes.set(String(cte['name']), child(cte, 'expr')!);
+    }
+    const scope = new Scope(ctes);
+    const from = child(node, 'select_from');
+    const joinNodes: HogQLNode[] = [];
+    for (let join = from; join; join = child(join, 'next_join')) joinNodes.push(join);
+    const fromItems = joinNodes.map((join) => this.fromItem(join, scope));
+    const joins: Join[] = joinNodes.slice(1).map((join, i) => this.join(join, fromItems[i + 1]!, scope));
+
+    let arrayJoin: Expr | undefined;
+    const arrayJoins = children(node, 'array_join_list');
+    if (arrayJoins.length > 0) {
+      if (node['array_join_op'] !== 'ARRAY JOIN' || arrayJoins.length !== 1) throw new HogQLNotSupportedError(String(node['array_join_op'] ?? 'ARRAY JOIN') + ' of several arrays');
+      arrayJoin = this.expr(arrayJoins[0]!, scope);
+
+    }
+
+    const items = children(node, 'select');
+    const selected: Expr[] = [];
+    const names: string[] = [];
+    for (const item of items) {
+      if (item.node === 'Field' && chainOf(item).at(-1) === '*') {
+        const expanded = this.star(item, scope);
+        this.lastStar.set(item, expanded.map(([name]) => name));
+        for (const [name, expr] of expanded) {
+          selected.push(alias(expr, name));
+          names.push(name);
+        }
+        continue;
+      }
+      const expr = this.expr(item, scope);
+      selected.push(expr);
+      names.push(columnName(item));
+    }
+    // Unaliased items are named as PostHog names their columns, so an outer query can read them
+    // by that name; a name two items share stays unaliased.
+    const named = selected.map((expr, i) => {
+      const name = names[i]!;
+      if (expr.kind === 'alias' || !isPrintableIdentifier(name) || names.indexOf(name) !== names.lastIndexOf(name) || scope.aliases.has(name)) return expr;
+      return alias(expr, name);
+    });
+
+    const where = [child(node, 'prewhere'), child(node, 'where')].filter((x): x is HogQLNode => x !== undefined).map((x) => this.expr(x, scope));
+    const groupBy = children(node, 'group_by').map((x) => this.expr(x, scope));
+    const havingNode = child(node, 'having');
+    const having = havingNode ? this.expr(havingNode, scope) : undefined;
+    const orderBy = children(node, 'order_by').map((x) => this.orderItem(x, scope));
+    const limitByNode = child(node, 'limit_by');
+    const limitBy = limitByNode
+      ? { count: this.count(child(limitByNode, 'n'), 'LIMIT BY'), exprs: children(limitByNode, 'exprs').map((x) => this.expr(x, scope)) }
+      : undefined;
+    // Last: the joins the fields read above needed, each right after its table's own place, so
+    // a later ON clause can read them (`join persons p on p.id = e.person_id`).
+    const lazyJoinsOf = (item: FromItem | undefined) => (item ? scope.tables.get(item.alias)?.joins() ?? [] : []);
+    const allJoins = [...lazyJoinsOf(fromItems[0]), ...joins.flatMap((join, i) => [join, ...lazyJoinsOf(fromItems[i + 1])])];
+
+    return select({
+      select: named,
+      ...(node['distinct'] ? { distinct: true } : {}),
+      ...(fromItems[0] ? { from: fromItems[0] } : {}),
+      ...(allJoins.length ? { joins: allJoins } : {}),
+      ...(arrayJoin ? { arrayJoin } : {}),
+      ...(where.length ? { where: where.length === 1 ? where[0]! : and(...where) } : {}),
+      ...(groupBy.length ? { groupBy } : {}),
+      ...(having ? { having } : {}),
+      ...(orderBy.length ? { orderBy } : {}),
+      ...(limitBy ? { limitBy } : {}),
+      ...(child(node, 'limit') ? { limit: this.count(child(node, 'limit'), 'LIMIT') } : {}),
+      ...(child(node, 'offset') ? { offset: this.count(child(node, 'offset'), 'OFFSET') } : {}),
+    });
+  }
+
+  private count(node: HogQLNode | undefined, what: string): number {
+    const value = node?.node === 'Constant' ? node['value'] : undefined;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new HogQLQueryError(`${what} must be a whole number`);
+    return value;
+  }
+
+  private fromItem(join: HogQLNode, scope: Scope): FromItem {
+    if (join['sample']) throw new HogQLNotSupportedError('SAMPLE');
+    const source = child(join, 'table');
+    if (!source) throw new HogQLQueryError('A join needs a table');
+    const given = typeof join['alias'] === 'string' ? join['alias'] : undefined;
+    if (source.node === 'Field') {
+      const name = chainOf(source).join('.');
+      const tableAlias = this.tableAlias(given ?? name, scope);
+      const cte = scope.ctes.get(name);
+      if (cte) return this.subqueryTable(cte, tableAlias, scope);
+      if (!isHogQLTable(name)) throw new HogQLQueryError(`Unknown table \`${name}\`.`);
+      const table = scopedTable(name, tableAlias, { timezone: this.context.timezone });
+      scope.tables.set(tableAlias, table);
+      return table.from;
+    }
+    if (source.node === 'SelectQuery' || source.node === 'SelectSetQuery') {
+      return this.subqueryTable(source, this.tableAlias(given ?? `_subquery${++this.aliasCount}`, scope), scope);
+    }
+    if (source.node === 'Call') throw new HogQLQueryError(`Unknown table function \`${String(source['name'])}\`.`);
+    throw new HogQLNotSupportedError(`Selecting from ${source.node}`);
+  }
+
+  private tableAlias(name: string, scope: Scope): string {
+    if (!isPrintableIdentifier(name) || name.includes('__')) throw new HogQLQueryError(`Invalid table alias: ${name}`);
+    if (scope.tables.has(name)) throw new HogQLQueryError(`Already have joined a table called "${name}". Can't redefine.`);
+    return name;
+  }
+
+  private subqueryTable(node: HogQLNode, tableAlias: string, scope: Scope): FromItem {
+    const inner = this.query(node, scope.ctes);
+    const columns = new Map(this.columnsOf(node).map((name) => [name, true] as const));
+    const from = subquery(inner, tableAlias);
+    scope.tables.set(tableAlias, {
+      alias: tableAlias,
+      from,
+      asterisk: () => [...columns.keys()],
+      resolve: (chain: Chain) => {
+        const [head, ...rest] = chain;
+        if (typeof head !== 'string' || !columns.has(head)) return undefined;
+        const value = field(head, tableAlias);
+        return rest.length === 0 ? value : call('replaceRegexpAll', call('nullIf', call('nullIf', call('JSONExtractRaw', value, ...rest.map((k) => constant(k))), constant('')), constant('null')), constant('^"|"$'), constant(''));
+      },
+      joins: () => [],
+    });
+    return from;
+  }
+
+  private join(node: HogQLNode, from: FromItem, scope: Scope): Join {
+    const type = JOIN_TYPES[String(node['join_type'] ?? 'JOIN').toUpperCase().replace(/\s+/g, ' ')];
+    if (!type) throw new HogQLNotSupportedError(String(node['join_type']));
+    const constraint = child(node, 'constraint');
+    if (!constraint) {
+      if (type !== 'CROSS') throw new HogQLQueryError(`${String(node['join_type'])} needs an ON or USING constraint`);
+      return Object.freeze({ type, from });
+    }
+    const expr = child(constraint, 'expr')!;
+    if (constraint['constraint_type'] === 'USING') {
+      const names = (expr.node === 'Tuple' ? children(expr, 'exprs') : [expr]).map((x) => (x.node === 'Field' && chainOf(x).length === 1 ? String(chainOf(x)[0]) : ''));
+      if (names.some((n) => !isPrintableIdentifier(n))) throw new HogQLQueryError('USING takes column names');
+      return Object.freeze({ type, from, using: Object.freeze(names) });
+    }
+    return Object.freeze({ type, from, on: this.expr(expr, scope) });
+  }
+
+  private star(item: HogQLNode, scope: Scope): [string, Expr][] {
+    const chain = chainOf(item);
+    const tables = chain.length === 1 ? [...scope.tables.values()] : [scope.tables.get(String(chain[0]))].filter((t): t is ScopedTable => !!t);
+    if (tables.length === 0) throw new HogQLQueryError(chain.length === 1 ? "Cannot use '*' when there are no tables in the query" : `Unable to resolve field: ${chain.join('.')}`);
+    if (tables.length > 1) throw new HogQLQueryError("Cannot use '*' without table name when there are multiple tables in the query");
+    const table = tables[0]!;
+    return table.asterisk().map((name) => [name, table.resolve([name])!] as [string, Expr]);
+  }
+
+  private orderItem(node: HogQLNode, scope: Scope): OrderItem {
+    const expr = node.node === 'OrderExpr' ? child(node, 'expr')! : node;
+    return Object.freeze({ expr: this.expr(expr, scope), direction: node['order'] === 'DESC' ? 'DESC' : 'ASC' });
+  }
+
+  private field(node: HogQLNode, scope: Scope): Expr {
+    const chain = chainOf(node);
+    const [head] = chain;
+    if (typeof head !== 'string' || chain.length === 0) throw new HogQLQueryError(`Unable to resolve field: ${chain.join('.')}`);
+    if (chain.length === 1 && this.lambdaArgs.includes(head)) return field(head);
+    const defined = scope.aliases.get(head);
+    if (defined && !scope.tables.has(head)) return typed(this.path(field(head), defined, chain.slice(1)), chain.length === 1 ? defined.type : 'unknown', true);
+    const table = scope.tables.get(head);
+    if (table) {
+      if (chain.length === 1) throw new HogQLQueryError(`Can't select a table when a column is expected: ${head}`);
+      const resolved = table.resolve(chain.slice(1));
+      if (!resolved) throw new HogQLQueryError(`Unable to resolve field: ${chain.join('.')}`);
+      return resolved;
+    }
+    const found: Expr[] = [];
+    for (const candidate of scope.tables.values()) {
+      const resolved = candidate.resolve(chain);
+      if (resolved) found.push(resolved);
+    }
+    if (found.length > 1) throw new HogQLQueryError(`Ambiguous query. Found multiple sources for field: ${chain.join('.')}`);
+    if (found.length === 1) return found[0]!;
+    throw new HogQLQueryError(`Unable to resolve field: ${chain.join('.')}`);
+  }
+
+  /** The rest of a chain after an alias: tuple positions (x.1), or a property path when it holds JSON. */
+  private path(base: Expr, holds: Typed, rest: Chain): Expr {
+    if (rest.length === 0) return base;
+    if (holds.type === 'json') return hogqlProperty(base, rest);
+    return rest.reduce<Expr>((value, part) => {
+      if (typeof part !== 'number') throw new HogQLQueryError(`Unable to resolve field: ${String(part)}`);
+      if (part < 1) throw new HogQLQueryError('SQL indexes start from one, not from zero. E.g: array.1');
+      return call('tupleElement', value, constant(part, 'UInt64'));
+    }, base);
+  }
+
+  private expr(node: HogQLNode, scope: Scope): Expr {
+    const e = (x: HogQLNode | undefined) => {
+      if (!x) throw new HogQLQueryError(`Incomplete ${node.node}`);
+      return this.expr(x, scope);
+    };
+    const all = (key: string) => children(node, key).map((x) => this.expr(x, scope));
+    switch (node.node) {
+      case 'Constant':
+        return constantOf(node['value']);
+      case 'Field':
+        // `*` as a value (count(*)) means no column.
+        if (chainOf(node).length === 1 && chainOf(node)[0] === '*') return STAR;
+        return this.field(node, scope);
+      case 'Alias': {
+        const name = String(node['alias']);
+        if (!isPrintableIdentifier(name)) throw new HogQLQueryError(`Invalid alias: ${name}`);
+        if (name === 'team_id') throw new HogQLQueryError('Alias "team_id" is reserved');
+        const inner = e(child(node, 'expr'));
+        // Defined from here on, anywhere in the SELECT (ClickHouse's aliases are not scoped to a clause).
+        scope.aliases.set(name, typeOf(inner));
+        return typed(alias(inner, name), typeOf(inner).type, typeOf(inner).nullable);
+      }
+      case 'Call':
+        return this.call(node, scope);
+      case 'CompareOperation':
+        return compare(String(node['op']), e(child(node, 'left')), this.compareRight(child(node, 'right'), scope));
+      case 'ArithmeticOperation': {
+        const fn = ARITHMETIC[String(node['op'])];
+        if (!fn) throw new HogQLQueryError(`Unsupported arithmetic operator: ${String(node['op'])}`);
+        return call(fn, e(child(node, 'left')), e(child(node, 'right')));
+      }
+      case 'And':
+        return typed(and(...all('exprs')), 'boolean', false);
+      case 'Or':
+        return typed(or(...all('exprs')), 'boolean', false);
+      case 'Not':
+        return typed(not(e(child(node, 'expr'))), 'boolean', false);
+      case 'Tuple':
+        return tuple(...all('exprs'));
+      case 'Array':
+        return array(...all('exprs'));
+      case 'Lambda': {
+        const args = Array.isArray(node['args']) ? node['args'].map(String) : [];
+        if (args.some((a) => !isPrintableIdentifier(a))) throw new HogQLQueryError('Invalid lambda argument');
+        this.lambdaArgs.push(...args);
+        try {
+          return lambda(args, e(child(node, 'expr')));
+        } finally {
+          this.lambdaArgs.splice(this.lambdaArgs.length - args.length, args.length);
+        }
+      }
+      case 'Placeholder':
+        return this.placeholder(node, scope);
+      case 'BetweenExpr': {
+        const value = e(child(node, 'expr'));
+        const inside = and(compare('>=', value, e(child(node, 'low'))), compare('<=', value, e(child(node, 'high'))));
+        return typed(node['negated'] ? not(inside) : inside, 'boolean', false);
+      }
+      case 'ArrayAccess': {
+        const index = child(node, 'property');
+        if (index?.node === 'Constant' && index['value'] === 0) throw new HogQLQueryError('SQL indexes start from one, not from zero. E.g: array[1]');
+        return call('arrayElement', e(child(node, 'array')), e(index));
+      }
+      case 'TupleAccess': {
+        const index = Number(node['index']);
+        if (!Number.isSafeInteger(index) || index < 1) throw new HogQLQueryError('SQL indexes start from one, not from zero. E.g: array[1]');
+        return call('tupleElement', e(child(node, 'tuple')), constant(index, 'UInt64'));
+      }
+      case 'TypeCast': {
+        const fn = CASTS[String(node['type_name']).toLowerCase()];
+        if (!fn) throw new HogQLQueryError(`Unsupported type cast: ${String(node['type_name'])}`);
+        return call(fn, e(child(node, 'expr')));
+      }
+      case 'WindowFunction':
+        return this.window(node, scope);
+      case 'SelectQuery':
+      case 'SelectSetQuery':
+        return this.subqueryExpr(node, scope);
+      default:
+        throw new HogQLNotSupportedError(`The expression ${node.node}`);
+    }
+  }
+
+  /** The right side of IN may name a CTE: it reads as that subquery. */
+  private compareRight(node: HogQLNode | undefined, scope: Scope): Expr {
+    if (!node) throw new HogQLQueryError('Incomplete comparison');
+    if (node.node === 'Field') {
+      const chain = chainOf(node);
+      const cte = chain.length === 1 ? scope.ctes.get(String(chain[0])) : undefined;
+      if (cte && !scope.tables.has(String(chain[0]))) return this.subqueryExpr(cte, scope);
+    }
+    return this.expr(node, scope);
+  }
+
+  private subqueryExpr(node: HogQLNode, scope: Scope): Expr {
+    const inner = this.query(node, scope.ctes);
+    // A set of queries used as a value reads as one SELECT over it.
+    return inner.kind === 'select' ? inner : select({ select: [STAR], from: subquery(inner, `_subquery${++this.aliasCount}`) });
+  }
+
+  private call(node: HogQLNode, scope: Scope): Expr {
+    const name = String(node['name'] ?? '');
+    if (node['filter_expr'] || node['order_by']) throw new HogQLNotSupportedError('FILTER and ORDER BY inside a function call');
+    const args = children(node, 'args').map((x) => this.expr(x, scope));
+    const params = Array.isArray(node['params']) ? node['params'].filter(isNode).map((x) => this.expr(x, scope)) : undefined;
+    const resolved = userCall({ name, args, ...(params ? { params } : {}), distinct: node['distinct'] === true }, this.context.timezone);
+    if (resolved.family === 'window') throw new HogQLQueryError(`Window function '${name}' needs an OVER clause`);
+    return resolved.call;
+  }
+
+  private window(node: HogQLNode, scope: Scope): WindowCall {
+    const name = String(node['name'] ?? '');
+    if (node['over_identifier']) throw new HogQLNotSupportedError('A named WINDOW');
+    const args = children(node, 'exprs').map((x) => this.expr(x, scope));
+    const params = children(node, 'args').map((x) => this.expr(x, scope));
+    const resolved = userCall({ name, args, ...(params.length ? { params } : {}), distinct: false }, this.context.timezone);
+    const over = child(node, 'over_expr');
+    const frame = over ? this.frame(over) : undefined;
+    return Object.freeze({
+      kind: 'window' as const,
+      call: resolved.call,
+      partitionBy: Object.freeze(over ? children(over, 'partition_by').map((x) => this.expr(x, scope)) : []),
+      orderBy: Object.freeze(over ? children(over, 'order_by').map((x) => this.orderItem(x, scope)) : []),
+      ...(frame ? { frame } : {}),
+    });
+  }
+
+  private frame(over: HogQLNode): WindowFrame | undefined {
+    const method = over['frame_method'];
+    if (method !== 'ROWS' && method !== 'RANGE') return undefined;
+    const bound = (b: HogQLNode | undefined): FrameBound | undefined => {
+      if (!b) return undefined;
+      const type = String(b['frame_type']);
+      if (type === 'CURRENT ROW') return { type: 'CURRENT ROW' };
+      if (type !== 'PRECEDING' && type !== 'FOLLOWING') throw new HogQLNotSupportedError(`Window frame ${type}`);
+      const value = b['frame_value'];
+      if (value === null || value === undefined) return { type };
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new HogQLQueryError('A window frame offset must be a whole number');
+      return { type, offset: value };
+    };
+    const start = bound(child(over, 'frame_start'));
+    if (!start) return undefined;
+    const end = bound(child(over, 'frame_end'));
+    return end ? { method, start, end } : { method, start };
+  }
+
+  /** What `{filters}` reads in this SELECT: its events table, else its persons table; HogQL filters read in this scope. */
+  private filterTarget(scope: Scope): FilterTarget | undefined {
+    const hogqlExpr = (text: string): Expr => {
+      const parsed = this.context.hogql?.get(text);
+      if (!parsed) throw new InternalError('hogql_unparsed', 'a HogQL filter of the query was not parsed before the run');
+      return this.expr(parsed, scope);
+    };
+    const tables = [...scope.tables.values()];
+    const events = tables.find((t) => t.events)?.events;
+    if (events) {
+      return {
+        events,
+        properties: {
+          eventProperty: (key) => events.eventProperty(key),
+          personProperty: (key) => events.personProperty(key),
+          groupProperty: (index, key) => events.groupProperty(index, key),
+          hogqlExpr,
+        },
+      };
+    }
+    const persons = tables.find((t) => t.personProperties)?.personProperties;
+    return persons ? { properties: personRowsSource(persons, hogqlExpr) } : undefined;
+  }
+
+  private placeholder(node: HogQLNode, scope: Scope): Expr {
+    const inner = child(node, 'expr');
+    const chain = inner?.node === 'Field' ? chainOf(inner) : [];
+    const name = chain.join('.');
+    if (name === 'filters') {
+      const target = this.filterTarget(scope);
+      if (!target) throw new HogQLQueryError("Cannot use 'filters' placeholder in a SELECT clause that does not select from the events table.");
+      return this.context.filters?.(target) ?? constant(true);
+    }
+    if (chain.length === 1 && Object.hasOwn(this.context.values, name)) return constantOf(this.context.values[name]);
+    throw new HogQLQueryError(`Unresolved placeholder: {${name || '?'}}`);
+  }
+}
+
+/** Person filters over a persons table; the other kinds name what a person does not have. */
+function personRowsSource(properties: Expr, hogqlExpr: (text: string) => Expr): PropertySource {
+  const refuse = (kind: string) => (): never => {
+    throw new HogQLQueryError(`The '${kind}' property filter does not work in 'person' scope`);
+  };
+  return { personProperty: (key) => jsonProperty(properties, key), eventProperty: refuse('event'), groupProperty: refuse('group'), hogqlExpr };
+}
+
+/** The insight's own events table, read through HogQL's field names. */
+function eventsScope(events: EventSource, timezone: string): ScopedTable {
+  return scopedTable('events', events.names.events, { timezone }, events);
+}
+
+/** The type ClickHouse gives an integer literal (the smallest that holds it), so `if(1, ...)` and `select 1` behave as in PostHog. */
+function literalIntegerType(value: number): ParamType {
+  if (value >= 0) return value < 2 ** 8 ? 'UInt8' : value < 2 ** 16 ? 'UInt16' : value < 2 ** 32 ? 'UInt32' : 'UInt64';
+  return value >= -(2 ** 7) ? 'Int8' : value >= -(2 ** 15) ? 'Int16' : value >= -(2 ** 31) ? 'Int32' : 'Int64';
+}
+
+function constantOf(value: unknown): Expr {
+  if (value === null || value === undefined) return constant(null);
+  if (typeof value === 'string') return constant(value);
+  if (typeof value === 'boolean') return typed(constant(value), 'boolean', false);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new HogQLQueryError('A number in the query is out of range');
+    return constant(value, Number.isSafeInteger(value) ? literalIntegerType(value) : 'Float64');
+  }
+  if (Array.isArray(value)) return array(...value.map(constantOf));
+  throw new HogQLQueryError('Unsupported constant');
+}

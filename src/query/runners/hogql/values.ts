@@ -1,0 +1,30 @@
+// Values of a HogQL answer as PostHog's API writes them: DateTime columns as ISO 8601 instants with
+// their zone's offset ("2020-01-10T12:14:00Z", "2020-01-10T07:14:00-05:00"); the rest as the
+// engine gives them in JSON (64-bit integers as numbers: QueryRun.table asks for that).
+import { DateTime } from 'luxon';
+
+const DATETIME_TYPE = /^(?:Nullable\()?DateTime(?:64)?\((?:\d+\s*,\s*)?'([^']+)'\)\)?$|^(?:Nullable\()?DateTime(?:64)?(?:\(\d+\))?\)?$/;
+
+/** A converter for one column's values, or undefined when they pass through. */
+export function valueReader(type: string): ((value: unknown) => unknown) | undefined {
+  const match = DATETIME_TYPE.exec(type);
+  if (!match) return undefined;
+  const zone = match[1] ?? 'UTC';
+  return (value) => (typeof value === 'string' ? isoInstant(value, zone) : value);
+}
+
+function isoInstant(text: string, zone: string): string {
+  const parsed = DateTime.fromSQL(text, { zone });
+  if (!parsed.isValid) return text;
+  const fraction = /\.(\d+)$/.exec(text)?.[1];
+  const micros = fraction && /[1-9]/.test(fraction) ? `.${fraction.padEnd(6, '0').slice(0, 6)}` : '';
+  const offset = parsed.offset === 0 ? 'Z' : parsed.toFormat('ZZ');
+  return `${parsed.toFormat("yyyy-MM-dd'T'HH:mm:ss")}${micros}${offset}`;
+}
+
+/** Rows with each column's values converted. */
+export function readRows(types: readonly string[], rows: readonly unknown[][]): unknown[][] {
+  const readers = types.map(valueReader);
+  if (readers.every((r) => r === undefined)) return rows as unknown[][];
+  return rows.map((row) => row.map((value, i) => (readers[i] ? readers[i]!(value) : value)));
+}

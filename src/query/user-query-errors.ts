@@ -1,0 +1,28 @@
+// The engine refusing a statement that carries a user's HogQL: a 400 with ClickHouse's reason
+// (as PostHog exposes ExposedCHQueryError), never the printed SQL, our table names or parameters.
+import { QueryRejectedError } from '../errors.js';
+
+/** ClickHouse error codes a query's own text causes (types, arguments, names, parsing of values). */
+const USER_FAULT: Readonly<Record<string, string>> = {
+  '6': 'cannot_parse_text', '27': 'cannot_parse_input', '36': 'bad_arguments', '38': 'cannot_parse_date', '41': 'cannot_parse_datetime',
+  '42': 'number_of_arguments_doesnt_match', '43': 'illegal_type_of_argument', '44': 'illegal_column', '46': 'unknown_function',
+  '47': 'unknown_identifier', '48': 'not_implemented', '53': 'type_mismatch', '62': 'syntax_error', '69': 'argument_out_of_bound', '70': 'cannot_convert_type',
+  '72': 'cannot_parse_number', '80': 'incorrect_query', '117': 'incorrect_data', '128': 'too_large_array_size', '131': 'too_large_string_size',
+  '153': 'illegal_division', '179': 'multiple_expressions_for_alias', '184': 'illegal_aggregation', '190': 'sizes_of_arrays_dont_match',
+  '215': 'not_an_aggregate', '321': 'value_is_out_of_range_of_data_type', '352': 'ambiguous_column_name', '386': 'no_common_type',
+  '403': 'invalid_join_on_expression', '407': 'decimal_overflow', '10': 'not_found_column_in_block', '1': 'unsupported_method',
+};
+
+/** The first sentence of the engine's message, with anything that names our schema or SQL cut off. */
+function reason(message: string): string {
+  const first = message.split(/: (?:In scope|While processing|while executing)|\. \(|\n/)[0] ?? '';
+  const cleaned = first.replace(/Code: \d+\. /, '').replace(/DB::Exception: /g, '').replace(/`?[A-Za-z0-9_]+`?\.`?(events|persons|person_distinct_ids|person_distinct_id_overrides|groups)`?/g, '$1');
+  return cleaned.trim().slice(0, 500) || 'The query could not run.';
+}
+
+export function userQueryError(error: unknown): QueryRejectedError | null {
+  const code = String((error as { code?: unknown })?.code ?? '');
+  const name = USER_FAULT[code];
+  if (!name) return null;
+  return new QueryRejectedError(name, reason(String((error as Error).message ?? '')));
+}

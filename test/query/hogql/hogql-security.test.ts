@@ -1,0 +1,163 @@
+// HogQL can never see another project's rows or anything else on the server: every spelling of a
+// table (subquery, join, CTE, IN, union, lambda, lazy join) reads only the caller's project; table
+// functions, system tables, settings, DDL and several statements are refused; hostile text never
+// gives a 5xx and the server keeps answering.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { ev, journeys } from '../../helpers/journeys.js';
+
+let t: TestApp;
+let mine: Credentials;
+let theirs: Credentials;
+
+async function hogql(query: string, who: Credentials = mine) {
+  const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query } } });
+  return { status: res.statusCode, body: res.json() };
+}
+
+beforeAll(async () => {
+  t = await createTestApp('sqlite');
+  mine = await t.bootstrap('hogql-mine@example.com');
+  theirs = await t.bootstrap('hogql-theirs@example.com');
+  await journeys(t, mine, { me: [ev('mine', '2024-01-01T00:00:00Z', { $set: { email: 'me@mine' } })] });
+  await journeys(t, theirs, {
+    them: [ev('secret', '2024-01-01T00:00:00Z', { $set: { email: 'them@theirs' } }), ev('secret', '2024-01-02T00:00:00Z', { $groups: { company: 'theirs' } })],
+  });
+});
+afterAll(() => t.close());
+
+describe('tenant isolation', () => {
+  const spellings: [string, unknown[][]][] = [
+    ['select count() from events', [[1]]],
+    ["select count() from events where event = 'secret'", [[0]]],
+    ['select count() from (select * from events)', [[1]]],
+    ['select count() from (select event from events union all select event from events)', [[2]]],
+    ['with x as (select event from events) select count() from x', [[1]]],
+    ["select count() from events where distinct_id in (select distinct_id from person_distinct_ids)", [[1]]],
+    ["select count() from events e join events f on e.uuid = f.uuid", [[1]]],
+    ['select count() from persons', [[1]]],
+    ['select count() from person_distinct_ids', [[1]]],
+    ['select count() from groups', [[0]]],
+    ["select arrayMap(x -> x, (select groupArray(event) from events))", [[['mine']]]],
+    ["select count() from events where event in (select event from events where event = 'secret')", [[0]]],
+    ['select person.properties.email from events', [['me@mine']]],
+    ['select count() from events e left join persons p on p.id = e.person_id', [[1]]],
+    ['select count() from events cross join persons', [[1]]],
+    ["select count() from events where properties.email = 'them@theirs' or person.properties.email = 'them@theirs'", [[0]]],
+  ];
+
+  it.each(spellings)('%s reads only the caller’s project', async (query, expected) => {
+    const { status, body } = await hogql(query);
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.results).toEqual(expected);
+  });
+
+  it('the other project sees its own rows through the same spellings', async () => {
+    expect((await hogql("select count() from events where event = 'secret'", theirs)).body.results).toEqual([[2]]);
+    expect((await hogql('select person.properties.email from events limit 1', theirs)).body.results).toEqual([['them@theirs']]);
+  });
+});
+
+describe('refused: anything outside the project’s rows', () => {
+  const outside = [
+    "select * from system.tables",
+    "select * from system.numbers limit 1",
+    "select * from information_schema.tables",
+    "select * from url('http://127.0.0.1:1/x', CSV, 'a String')",
+    "select * from file('/etc/passwd', CSV, 'a String')",
+    "select * from remote('127.0.0.1', system.one)",
+    "select * from s3('http://127.0.0.1/x')",
+    "select * from executable('id', CSV, 'a String')",
+    "select * from cluster('default', system.one)",
+    "select * from input('a String')",
+    "select * from numbers(10)",
+    "select url('http://127.0.0.1:1/x')",
+    "select file('/etc/passwd')",
+    "select getSetting('max_memory_usage')",
+    "select currentDatabase()",
+    "select hostName()",
+    "select version()",
+    "select sleep(3)",
+    "select dictGet('d', 'a', 1)",
+    "select * from events settings readonly = 0",
+    "select 1; select 2",
+    "select 1; drop table events",
+    "drop table events",
+    "insert into events values (1)",
+    "select * from events into outfile '/tmp/x'",
+    "select * from hoglet.events",
+    "select * from default.events",
+    "select * from `events` where team_id = 2",
+    "select team_id from events",
+    "select 1 as team_id",
+    "select * from person_distinct_id_overrides",
+    "select * from raw_persons",
+  ];
+
+  it.each(outside)('%s → 400', async (query) => {
+    const { status, body } = await hogql(query);
+    expect(status, JSON.stringify(body)).toBe(400);
+    expect(body.type).toBe('validation_error');
+    expect(body.detail).not.toMatch(/team_id = \{|SELECT .* FROM `/);
+  });
+});
+
+describe('hostile text never gives a 5xx', () => {
+  const hostile = [
+    "select '\\'; drop table events; --' as x",
+    "select 'a' || '\\\\' || 'b'",
+    'select `a``b` from events',
+    'select 1 as `x` ; select 2',
+    "select /* comment */ 1 -- trailing",
+    "select '\u0000'",
+    'select 1 as "\u0000"',
+    "select properties.`'; drop table events` from events",
+    "select 'ünïcødé 😀', lower('ÄÖÜ')",
+    `select '${'x'.repeat(40_000)}'`,
+    `select ${'1 + '.repeat(10_000)}1`,
+    `select ${'('.repeat(500)}1${')'.repeat(500)}`,
+    `select ${'(select '.repeat(300)}1${')'.repeat(300)}`,
+    `select ${'f('.repeat(200)}1${')'.repeat(200)}`,
+    'select 99999999999999999999999999999999999999',
+    'select 1e400',
+    "select toDateTime('9999-99-99')",
+    "select match('a', '(((')",
+    'select * from events e join events e on 1',
+    'select e.* from events',
+    "select * from (select 1) as `x__person`",
+    "select arrayMap(team_id -> team_id, [1])",
+    '',
+    'select',
+    "select {filters}",
+    "select count() from events group by",
+    // The parser reads FORMAT as a table alias: harmless, the answer stays PostHog's JSON.
+    'select * from events format JSON',
+  ];
+
+  it('answers 200 or 400 for every one, and keeps answering', async () => {
+    for (const query of hostile) {
+      const { status, body } = await hogql(query);
+      expect([200, 400], `${query.slice(0, 80)} -> ${status} ${JSON.stringify(body).slice(0, 200)}`).toContain(status);
+    }
+    expect((await hogql('select 1')).body.results).toEqual([[1]]);
+  });
+});
+
+describe('bounded', () => {
+  it('a query built to be slow gets the time limit, and the server stays responsive', async () => {
+    const slow = await createTestApp('sqlite', { HOGLET_QUERY_TIMEOUT_SECONDS: '2' });
+    try {
+      const who = await slow.bootstrap('hogql-slow@example.com');
+      const started = Date.now();
+      const pending = slow.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query: 'select count() from (select arrayJoin(range(100000)) as a) x cross join (select arrayJoin(range(100000)) as b) y where a * b % 7 = 3 limit 1' } } });
+      const health = await slow.request(null, { method: 'GET', url: '/_health' });
+      expect(health.statusCode).toBe(200);
+      const res = await pending;
+      expect([400, 504]).toContain(res.statusCode);
+      expect(res.json().code).toMatch(/timeout|time/);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      await slow.close();
+    }
+  });
+});

@@ -1,0 +1,101 @@
+// The HogQL parser as the server depends on it: PostHog's WebAssembly parser in a worker thread,
+// input that would crash or stall it refused first, a crashed or stuck worker replaced, the main
+// thread free meanwhile, and parses cached by text.
+import { afterAll, describe, expect, it } from 'vitest';
+import { CachedHogQLParser } from '../../../src/query/hogql/parse/index.js';
+import { checkParsable } from '../../../src/query/hogql/parse/limits.js';
+import { WorkerParser } from '../../../src/query/hogql/parse/worker-parser.js';
+
+const parser = new CachedHogQLParser();
+afterAll(() => parser.close());
+
+const refusal = async (work: Promise<unknown>) => {
+  const error = await work.then(() => null, (e: unknown) => e as { status?: number; code?: string; detail?: string });
+  expect(error, 'expected a refusal').not.toBeNull();
+  return error!;
+};
+
+describe('parsing', () => {
+  it("gives PostHog's AST with positions", async () => {
+    const ast = await parser.parse('select', 'select event, count() from events group by event');
+    expect(ast.node).toBe('SelectQuery');
+    expect((ast['select'] as { node: string; start: { offset: number } }[])[1]).toMatchObject({ node: 'Call', start: { offset: 14 } });
+    expect(Object.isFrozen(ast)).toBe(true);
+    expect(await parser.parse('select', 'select event, count() from events group by event')).toBe(ast);
+    expect((await parser.parse('expr', 'properties.$browser')).node).toBe('Field');
+  });
+
+  it('a syntax error is a 400 saying where', async () => {
+    const error = await refusal(parser.parse('select', 'select event\nfrom events where'));
+    expect(error).toMatchObject({ status: 400, code: 'hogql_syntax_error' });
+    expect(error.detail).toMatch(/^Syntax error at line 2, column \d+: /);
+  });
+});
+
+describe('input the parser cannot take', () => {
+  it('is refused before it reaches the parser: long, deep, many operators, NUL', async () => {
+    const cases = [
+      'select ' + 'x'.repeat(50_001),
+      `select ${'('.repeat(65)}1${')'.repeat(65)}`,
+      `select ${Array.from({ length: 1000 }, (_, i) => i).join(' + ')}`,
+      `select 1 where ${Array.from({ length: 300 }, (_, i) => `a = ${i}`).join(' and ')}`,
+      'select 1\u0000',
+    ];
+    for (const text of cases) {
+      const started = Date.now();
+      expect(await refusal(parser.parse('select', text)), text.slice(0, 40)).toMatchObject({ status: 400, code: 'query_too_complex' });
+      expect(Date.now() - started).toBeLessThan(100);
+    }
+    expect((await parser.parse('select', 'select 1')).node).toBe('SelectQuery');
+  });
+
+  it('counts brackets and operators outside strings, quoted names and comments only', () => {
+    expect(() => checkParsable('select', `select '${'('.repeat(500)}' -- ${'+'.repeat(500)}\n /* ${'['.repeat(500)} */ , \`${'('.repeat(100)}\``)).not.toThrow();
+    expect(() => checkParsable('select', `select 'it''s' , '\\'' , ${'('.repeat(65)}`)).toThrow(/nests brackets/);
+  });
+
+  it('a parse past its time loses its worker, not the server; the next parse works', async () => {
+    const slow = new CachedHogQLParser({ timeoutMs: 1_500 });
+    try {
+      // Measured: after a few parses, twelve nested calls take this parser more than 8 s (well inside the guards).
+      for (const depth of [2, 4, 8]) await slow.parse('select', `select ${'f('.repeat(depth)}1${')'.repeat(depth)}`);
+      let ticks = 0;
+      const ticker = setInterval(() => (ticks += 1), 20);
+      const error = await refusal(slow.parse('select', `select ${'f('.repeat(12)}1${')'.repeat(12)}`));
+      clearInterval(ticker);
+      expect(error).toMatchObject({ status: 400, code: 'query_too_complex' });
+      expect(error.detail).toMatch(/too long to parse/);
+      expect(ticks).toBeGreaterThan(5);
+      expect((await slow.parse('select', 'select 2')).node).toBe('SelectQuery');
+      expect(slow.worker.restarts).toBe(2);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('a crashed WebAssembly instance is replaced (what the guards keep out, sent past them)', async () => {
+    const raw = new WorkerParser({ timeoutMs: 10_000 });
+    try {
+      const crash = `select ${Array.from({ length: 1000 }, (_, i) => i).join(' + ')}`;
+      const error = await refusal(raw.parseJson('select', crash));
+      expect(error).toMatchObject({ status: 400, code: 'query_too_complex' });
+      expect(JSON.parse(await raw.parseJson('select', 'select 1')).node).toBe('SelectQuery');
+      expect(raw.restarts).toBe(2);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('requests past the queue bound are refused with a 503', async () => {
+    const small = new WorkerParser({ maxWaiting: 1, timeoutMs: 10_000 });
+    try {
+      const first = small.parseJson('select', 'select 1');
+      const second = small.parseJson('select', 'select 2');
+      const third = await refusal(small.parseJson('select', 'select 3'));
+      expect(third).toMatchObject({ status: 503, code: 'parser_busy' });
+      await Promise.all([first, second]);
+    } finally {
+      await small.close();
+    }
+  });
+});
