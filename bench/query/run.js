@@ -314,6 +314,10 @@ function describeAnswer(row) {
         : `${fmtInt(step.count)} (avg ${(step.average_conversion_time / 3600).toFixed(2)} h)`))
       .join(' → ');
   }
+  if (Array.isArray(answer)) {
+    const first = answer[0] === undefined ? 'none' : JSON.stringify(answer[0]).slice(0, 80);
+    return `${fmtInt(answer.length)} rows; first ${first}`;
+  }
   const series = Object.entries(answer.series);
   const sum = (values) => values.reduce((a, b) => a + b, 0);
   if (row.id === 'trend') return `total ${fmtInt(sum(answer.series.total))}, daily uniques summed ${fmtInt(sum(answer.series.dau))}`;

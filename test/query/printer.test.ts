@@ -44,10 +44,11 @@ describe('printQuery', () => {
     expect(() => printQuery(query, 'hoglet')).toThrow(UnscopedTableError);
     const { sql, params } = printQuery(scopeToProject(query, 3), 'hoglet');
     expect(sql).toBe(
-      'SELECT `e`.`event` FROM `hoglet`.`events` AS `e` LEFT JOIN (SELECT * FROM `hoglet`.`persons` WHERE team_id = {p1:UInt64}) AS `p` ON (`p`.`id` = `e`.`person_id`)'
-      + ' WHERE `e`.team_id = {p0:UInt64} AND in(`e`.`distinct_id`, (SELECT `distinct_id` FROM `hoglet`.`person_distinct_id_overrides` AS `o` WHERE `o`.team_id = {p2:UInt64}))',
+      'SELECT `e`.`event` FROM `hoglet`.`events` AS `e` LEFT JOIN (SELECT * FROM `hoglet`.`persons` WHERE team_id = {p0:UInt64}) AS `p` ON (`p`.`id` = `e`.`person_id`)'
+      + ' WHERE `e`.team_id = {p0:UInt64} AND in(`e`.`distinct_id`, (SELECT `distinct_id` FROM `hoglet`.`person_distinct_id_overrides` AS `o` WHERE `o`.team_id = {p0:UInt64}))',
     );
-    expect(params).toEqual({ p0: 3, p1: 3, p2: 3 });
+    // Equal values of one type share a parameter.
+    expect(params).toEqual({ p0: 3 });
   });
 
   it('scopes a subquery in FROM and keeps the outer select free of guards', () => {

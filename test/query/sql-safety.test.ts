@@ -84,7 +84,9 @@ describe('compiled SQL', () => {
       expect(benign.map((p) => p.sql)).toMatchSnapshot();
       for (const value of ADVERSARIAL) {
         const hostile = await compile(shape(value));
-        expect(hostile.map((p) => p.sql), JSON.stringify(value).slice(0, 60)).toEqual(benign.map((p) => p.sql));
+        // Equal values share a parameter, so a value equal to another constant of the query renumbers them: compare without the numbers.
+        const unnumbered = (printed: { sql: string }[]) => printed.map((p) => p.sql.replace(/\{p\d+:/g, '{p:'));
+        expect(unnumbered(hostile), JSON.stringify(value).slice(0, 60)).toEqual(unnumbered(benign));
         const params = hostile.flatMap((p) => Object.values(p.params)).flat();
         expect(params.some((p) => typeof p === 'string' && p.includes(value)), JSON.stringify(value).slice(0, 60)).toBe(true);
       }

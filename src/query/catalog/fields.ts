@@ -36,18 +36,45 @@ export function namesFor(eventsAlias: string): SourceNames {
   });
 }
 
+/**
+ * A value computed from a person's or group's properties inside its join, so the JSON is read once
+ * per person or group rather than once per event. `key` says what `of` computes (equal keys, equal
+ * values); the column it becomes is named by the reader (`ExtractNamer`), never after the key,
+ * so property names stay out of the SQL text.
+ */
+export interface PropertyExtract {
+  readonly key: string;
+  readonly of: (properties: Expr) => Expr;
+}
+
+/** An extract with the column name it has in its join's subquery. */
+export interface NamedExtract {
+  readonly name: string;
+  readonly of: (properties: Expr) => Expr;
+}
+
+/** Names extracts: the same join alias and key always give the same name. */
+export type ExtractNamer = (joinAlias: string, key: string) => string;
+
 export type FieldRef =
   | { readonly of: 'event'; readonly property: string }
   | { readonly of: 'person'; readonly property: string }
   | { readonly of: 'person'; readonly column: 'id' | VersionedColumn }
+  | { readonly of: 'person'; readonly extract: PropertyExtract }
   | { readonly of: 'group'; readonly index: number; readonly property: string }
-  | { readonly of: 'group'; readonly index: number; readonly column: 'key' | 'created_at' | 'properties' };
+  | { readonly of: 'group'; readonly index: number; readonly column: 'key' | 'created_at' | 'properties' }
+  | { readonly of: 'group'; readonly index: number; readonly extract: PropertyExtract };
 
-/** A join a field needs: the merge overrides, or a column of the latest persons or groups. */
+/** A join a field needs: the merge overrides, or a column (or a property extract) of the latest persons or groups. */
 export type JoinNeed =
   | { readonly join: 'overrides' }
   | { readonly join: 'person'; readonly column: VersionedColumn }
-  | { readonly join: 'group'; readonly index: number; readonly column: VersionedColumn };
+  | { readonly join: 'person'; readonly extract: NamedExtract }
+  | { readonly join: 'group'; readonly index: number; readonly column: VersionedColumn }
+  | { readonly join: 'group'; readonly index: number; readonly extract: NamedExtract };
+
+/** A property read PostHog's insight way (jsonProperty), inside the join. */
+const jsonExtract = (key: string): PropertyExtract => ({ key: `json\u0000${key}`, of: (properties) => jsonProperty(properties, key) });
 
 export interface ResolvedField {
   readonly expr: Expr;
@@ -63,46 +90,62 @@ export function jsonProperty(json: Expr, key: string): Expr {
 const mergedPersonId = (names: SourceNames): Expr =>
   call('if', call('notEmpty', field('distinct_id', names.overrides)), field('override_person_id', names.overrides), field('person_id', names.events));
 
-export function resolveField(ref: FieldRef, names: SourceNames = DEFAULT_NAMES): ResolvedField {
+export function resolveField(ref: FieldRef, names: SourceNames, nameOf: ExtractNamer): ResolvedField {
   switch (ref.of) {
     case 'event':
       return { expr: jsonProperty(field('properties', names.events), ref.property), needs: [] };
     case 'person': {
       if ('column' in ref && ref.column === 'id') return { expr: mergedPersonId(names), needs: [{ join: 'overrides' }] };
-      const column: VersionedColumn = 'column' in ref ? (ref.column as VersionedColumn) : 'properties';
-      const value = field(`person_${column}`, names.person);
-      return {
-        expr: 'property' in ref ? jsonProperty(value, ref.property) : value,
-        needs: [{ join: 'overrides' }, { join: 'person', column }],
-      };
+      if ('column' in ref) {
+        const column = ref.column as VersionedColumn;
+        return { expr: field(`person_${column}`, names.person), needs: [{ join: 'overrides' }, { join: 'person', column }] };
+      }
+      const { key, of } = 'extract' in ref ? ref.extract : jsonExtract(ref.property);
+      const extract = { name: nameOf(names.person, key), of };
+      return { expr: field(extract.name, names.person), needs: [{ join: 'overrides' }, { join: 'person', extract }] };
     }
     case 'group': {
       if ('column' in ref && ref.column === 'key') return { expr: field(`$group_${ref.index}`, names.events), needs: [] };
-      const column: VersionedColumn = 'column' in ref ? (ref.column as VersionedColumn) : 'properties';
-      const value = field(`group_${column}`, names.group(ref.index));
-      return {
-        expr: 'property' in ref ? jsonProperty(value, ref.property) : value,
-        needs: [{ join: 'group', index: ref.index, column }],
-      };
+      if ('column' in ref) {
+        const column = ref.column as VersionedColumn;
+        return { expr: field(`group_${column}`, names.group(ref.index)), needs: [{ join: 'group', index: ref.index, column }] };
+      }
+      const { key, of } = 'extract' in ref ? ref.extract : jsonExtract(ref.property);
+      const extract = { name: nameOf(names.group(ref.index), key), of };
+      return { expr: field(extract.name, names.group(ref.index)), needs: [{ join: 'group', index: ref.index, extract }] };
     }
   }
 }
 
 /** The LEFT JOINs that serve these needs, each table once, with only the columns read. */
 export function joinsFor(needs: readonly JoinNeed[], names: SourceNames = DEFAULT_NAMES): Join[] {
-  const personColumns = needs.flatMap((n) => (n.join === 'person' ? [n.column] : []));
-  const groupColumns = new Map<number, VersionedColumn[]>();
-  for (const need of needs) if (need.join === 'group') groupColumns.set(need.index, [...(groupColumns.get(need.index) ?? []), need.column]);
+  const person: LatestReads = { columns: [], extracts: new Map() };
+  const groups = new Map<number, LatestReads>();
+  for (const need of needs) {
+    if (need.join === 'overrides') continue;
+    let reads = person;
+    if (need.join === 'group') {
+      reads = groups.get(need.index) ?? { columns: [], extracts: new Map() };
+      groups.set(need.index, reads);
+    }
+    if ('column' in need) reads.columns.push(need.column);
+    else reads.extracts.set(need.extract.name, need.extract);
+  }
   const joins: Join[] = [];
   if (needs.some((n) => n.join === 'overrides')) {
     joins.push(leftJoin(subquery(latestOverrides(), names.overrides), eq(field('distinct_id', names.events), field('distinct_id', names.overrides))));
   }
-  if (personColumns.length > 0) {
-    joins.push(leftJoin(subquery(latestPersons(personColumns), names.person), eq(field('person_key', names.person), mergedPersonId(names))));
+  if (person.columns.length > 0 || person.extracts.size > 0) {
+    joins.push(leftJoin(subquery(latestPersons(person.columns, [...person.extracts.values()]), names.person), eq(field('person_key', names.person), mergedPersonId(names))));
   }
-  for (const [index, columns] of [...groupColumns].sort(([a], [b]) => a - b)) {
+  for (const [index, reads] of [...groups].sort(([a], [b]) => a - b)) {
     const name = names.group(index);
-    joins.push(leftJoin(subquery(latestGroups(index, columns), name), and(eq(field('group_key', name), field(`$group_${index}`, names.events)))));
+    joins.push(leftJoin(subquery(latestGroups(index, reads.columns, [...reads.extracts.values()]), name), and(eq(field('group_key', name), field(`$group_${index}`, names.events)))));
   }
   return joins;
+}
+
+interface LatestReads {
+  readonly columns: VersionedColumn[];
+  readonly extracts: Map<string, NamedExtract>;
 }

@@ -3,6 +3,7 @@
 // per key. These subqueries are the one place the engine spells that out.
 import { alias, binary, call, constant, eq, field, select, table } from '../ast/build.js';
 import type { Expr, Select } from '../ast/nodes.js';
+import type { NamedExtract } from './fields.js';
 
 /** Columns of persons and groups that change with versions and that queries read. */
 export type VersionedColumn = 'properties' | 'created_at' | 'is_identified';
@@ -11,10 +12,14 @@ const latest = (column: string, name: string): Expr => alias(call('argMax', fiel
 const latestColumns = (columns: readonly VersionedColumn[], prefix: 'person' | 'group'): Expr[] =>
   [...new Set(columns)].sort().map((column) => latest(column, `${prefix}_${column}`));
 
+/** Each extract over the latest properties: computed once per person or group, in the subquery. */
+const latestExtracts = (extracts: readonly NamedExtract[]): Expr[] =>
+  extracts.map((extract) => alias(extract.of(call('argMax', field('properties'), field('version'))), extract.name));
+
 /** One row per live person: `person_key` and each asked column as `person_<column>`. */
-export function latestPersons(columns: readonly VersionedColumn[]): Select {
+export function latestPersons(columns: readonly VersionedColumn[], extracts: readonly NamedExtract[] = []): Select {
   return select({
-    select: [alias(field('id'), 'person_key'), ...latestColumns(columns, 'person')],
+    select: [alias(field('id'), 'person_key'), ...latestColumns(columns, 'person'), ...latestExtracts(extracts)],
     from: table('persons', 'p'),
     groupBy: [field('id')],
     having: eq(call('argMax', field('is_deleted'), field('version')), constant(false)),
@@ -22,9 +27,9 @@ export function latestPersons(columns: readonly VersionedColumn[]): Select {
 }
 
 /** One row per group of one type: `group_key` and each asked column as `group_<column>`. */
-export function latestGroups(index: number, columns: readonly VersionedColumn[]): Select {
+export function latestGroups(index: number, columns: readonly VersionedColumn[], extracts: readonly NamedExtract[] = []): Select {
   return select({
-    select: [field('group_key'), ...latestColumns(columns, 'group')],
+    select: [field('group_key'), ...latestColumns(columns, 'group'), ...latestExtracts(extracts)],
     from: table('groups', 'g'),
     where: eq(field('group_type_index'), constant(index)),
     groupBy: [field('group_key')],

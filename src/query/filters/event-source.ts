@@ -21,6 +21,8 @@ const NO_HOGQL: HogQLExpressionReader = () => {
 
 export class EventSource {
   private readonly needs: JoinNeed[] = [];
+  /** Columns computed inside the person and group joins, by join and key: x0, x1... */
+  private readonly extractNames = new Map<string, string>();
 
   readonly timestamp: Expr;
   readonly event: Expr;
@@ -48,10 +50,20 @@ export class EventSource {
 
   /** Any field the catalog knows, its joins noted. */
   read(ref: FieldRef): Expr {
-    const { expr, needs } = resolveField(ref, this.names);
+    const { expr, needs } = resolveField(ref, this.names, this.nameExtract);
     this.needs.push(...needs);
     return expr;
   }
+
+  private readonly nameExtract = (joinAlias: string, key: string): string => {
+    const id = `${joinAlias}\u0000${key}`;
+    let name = this.extractNames.get(id);
+    if (name === undefined) {
+      name = `x${this.extractNames.size}`;
+      this.extractNames.set(id, name);
+    }
+    return name;
+  };
 
   /** A HogQL expression of the query, over these events. */
   hogqlExpr(text: string): Expr {

@@ -1,15 +1,23 @@
 // Collects the values of a query as numbered parameters: the SQL text only ever holds `{pN:Type}`.
+// Equal values of one type share a parameter, so repeated subexpressions print identically and
+// the engine computes them once (a HogQL property read repeats its JSON extraction several times).
 import type { ConstantValue, ParamType } from '../ast/nodes.js';
 
 export class ParamBag {
   private readonly values: Record<string, unknown> = {};
+  private readonly placeholders = new Map<string, string>();
   private count = 0;
 
   /** Registers a value and returns the placeholder that stands for it. */
   add(value: ConstantValue, type: ParamType = inferType(value)): string {
+    const key = `${type}\u0000${JSON.stringify(value)}`;
+    const known = this.placeholders.get(key);
+    if (known) return known;
     const name = `p${this.count++}`;
     this.values[name] = value;
-    return `{${name}:${type}}`;
+    const placeholder = `{${name}:${type}}`;
+    this.placeholders.set(key, placeholder);
+    return placeholder;
   }
 
   get params(): Record<string, unknown> {

@@ -68,6 +68,9 @@ describe("PostHog's test_query cases", () => {
     expect(await rows('SELECT s.pdi.person.properties.sneaky_mail, count() FROM events s GROUP BY s.pdi.person.properties.sneaky_mail LIMIT 10')).toEqual([['tim@posthog.com', 3]]);
     expect(await rows('SELECT poe.properties.sneaky_mail, count() FROM events s GROUP BY poe.properties.sneaky_mail LIMIT 10')).toEqual([['tim@posthog.com', 3]]);
     expect(await rows('SELECT pdi.distinct_id, pdi.person.properties.sneaky_mail FROM person_distinct_ids pdi LIMIT 10')).toEqual([['bla', 'tim@posthog.com']]);
+    // A person filter alone runs as a lookup of the matching persons; the answer is the join's.
+    expect(await rows("SELECT count() FROM events WHERE person.properties.sneaky_mail = 'tim@posthog.com' AND event != 'quoted event'")).toEqual([[3]]);
+    expect(await rows("SELECT count() FROM events WHERE person.properties.sneaky_mail != 'tim@posthog.com' AND distinct_id = 'bla'")).toEqual([[0]]);
   });
 
   it('tuple access and CTEs (the pivot tables)', async () => {
@@ -79,6 +82,10 @@ describe("PostHog's test_query cases", () => {
 
   it('reads properties as PostHog does: "" stays "", JSON null and missing are null, numbers are text', async () => {
     expect(await rows("SELECT properties.empty_string, properties.`null`, properties.undefined, properties.str_zero, properties.num_zero FROM events WHERE events.event='empty event'")).toEqual([['', null, null, '0', '0']]);
+    // Only the surrounding quotes go: escapes inside stay as stored, objects and lists stay JSON (PostHog's quirks).
+    await journeys(t, who, { quoting: [ev('quoted event', TS, { said: 'say "hi"', lone: '"', list: [1, 'a'], obj: { k: 'v' }, yes: true, sep: 'line\u2028end', tab: 'a\tb', plain: 'caf\u00e9 /x' })] });
+    expect(await rows("SELECT properties.said, properties.lone, properties.list, properties.obj, properties.yes, properties.sep, properties.tab, properties.plain FROM events WHERE event = 'quoted event'"))
+      .toEqual([['say \\"hi\\"', '\\"', '[1,"a"]', '{"k":"v"}', 'true', 'line\\u2028end', 'a\\tb', 'caf\u00e9 /x']]);
   });
 
   it('lambdas, arrays, BETWEEN, ?? and the ternary', async () => {

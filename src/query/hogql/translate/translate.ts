@@ -12,6 +12,8 @@ import { isPrintableIdentifier } from '../../printer/print.js';
 import { HogQLNotSupportedError, HogQLQueryError } from '../errors.js';
 import { userCall } from './calls.js';
 import { compare } from './compare.js';
+import { filterBeforeJoins } from './filter-first.js';
+import { lookupsAsSemiJoins } from './lookup-semi-join.js';
 import { chainOf, child, children, isNode, type HogQLNode } from './hogql-ast.js';
 import { printHogQL } from './print-hogql.js';
 import { hogqlProperty, isHogQLTable, scopedTable, type Chain, type ScopedTable } from './tables.js';
@@ -192,12 +194,14 @@ export class HogQLTranslator {
     // Last: the joins the fields read above needed, each right after its table's own place, so
     // a later ON clause can read them (`join persons p on p.id = e.person_id`).
     const lazyJoinsOf = (item: FromItem | undefined) => (item ? scope.tables.get(item.alias)?.joins() ?? [] : []);
-    const allJoins = [...lazyJoinsOf(fromItems[0]), ...joins.flatMap((join, i) => [join, ...lazyJoinsOf(fromItems[i + 1])])];
+    // Tables read as subqueries now know which of their columns were read.
+    const finalOf = (item: FromItem): FromItem => scope.tables.get(item.alias)?.finalFrom?.() ?? item;
+    const allJoins = [...lazyJoinsOf(fromItems[0]), ...joins.flatMap((join, i) => [{ ...join, from: finalOf(join.from) }, ...lazyJoinsOf(fromItems[i + 1])])];
 
-    return select({
+    return filterBeforeJoins(lookupsAsSemiJoins(select({
       select: named,
       ...(node['distinct'] ? { distinct: true } : {}),
-      ...(fromItems[0] ? { from: fromItems[0] } : {}),
+      ...(fromItems[0] ? { from: finalOf(fromItems[0]) } : {}),
       ...(allJoins.length ? { joins: allJoins } : {}),
       ...(arrayJoin ? { arrayJoin } : {}),
       ...(where.length ? { where: where.length === 1 ? where[0]! : and(...where) } : {}),
@@ -207,7 +211,7 @@ export class HogQLTranslator {
       ...(limitBy ? { limitBy } : {}),
       ...(child(node, 'limit') ? { limit: this.count(child(node, 'limit'), 'LIMIT') } : {}),
       ...(child(node, 'offset') ? { offset: this.count(child(node, 'offset'), 'OFFSET') } : {}),
-    });
+    })));
   }
 
   private count(node: HogQLNode | undefined, what: string): number {
@@ -275,6 +279,7 @@ export class HogQLTranslator {
     if (constraint['constraint_type'] === 'USING') {
       const names = (expr.node === 'Tuple' ? children(expr, 'exprs') : [expr]).map((x) => (x.node === 'Field' && chainOf(x).length === 1 ? String(chainOf(x)[0]) : ''));
       if (names.some((n) => !isPrintableIdentifier(n))) throw new HogQLQueryError('USING takes column names');
+      for (const table of scope.tables.values()) for (const name of names) table.markRead?.(name);
       return Object.freeze({ type, from, using: Object.freeze(names) });
     }
     return Object.freeze({ type, from, on: this.expr(expr, scope) });

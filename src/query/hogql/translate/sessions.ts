@@ -1,0 +1,159 @@
+// HogQL's `sessions` table, and the `session` of an event: the project's events grouped by their
+// `$session_id` (events without one belong to no session), with PostHog's session fields. PostHog
+// keeps these aggregates in a materialized table; Hoglet computes them from the events when a
+// query reads them, and only the fields it reads. Definitions follow PostHog's sessions tables:
+// entry and end values are those of the session's first and last event (empty and "null" as
+// NULL), the duration is whole seconds from first to last event, and a session with page views
+// is a bounce unless it has more than one, any autocapture, or lasts 10 seconds or more.
+import { alias, call, constant, eq, field, lambda, leftJoin, not, or, select, subquery, table } from '../../ast/build.js';
+import type { Expr, FromItem, Join, Select } from '../../ast/nodes.js';
+import { HogQLQueryError } from '../errors.js';
+import type { Chain, ScopedTable, TableContext } from './tables.js';
+import { typed, type HogQLType } from './types.js';
+
+const RAW = 'raw';
+const column = (name: string) => field(name, RAW);
+const property = (key: string) => call('JSONExtractString', column('properties'), constant(key));
+const blankAsNull = (value: Expr) => call('nullIf', call('nullIf', value, constant('null')), constant(''));
+const first = (key: string) => blankAsNull(call('argMin', property(key), column('timestamp')));
+const last = (key: string) => blankAsNull(call('argMax', property(key), column('timestamp')));
+const countOf = (event: string) => call('countIf', call('equals', column('event'), constant(event)));
+const start = () => call('min', column('timestamp'));
+const end = () => call('max', column('timestamp'));
+const duration = () => call('dateDiff', constant('second'), start(), end());
+
+/** PostHog's DEFAULT_BOUNCE_RATE_DURATION_SECONDS. */
+const BOUNCE_SECONDS = 10;
+
+interface SessionField {
+  readonly type: HogQLType;
+  readonly nullable: boolean;
+  readonly expr: () => Expr;
+}
+
+const text = (expr: () => Expr): SessionField => ({ type: 'string', nullable: true, expr });
+
+const FIELDS: Record<string, SessionField> = {
+  session_id: { type: 'string', nullable: false, expr: () => column('$session_id') },
+  distinct_id: { type: 'string', nullable: false, expr: () => call('argMax', column('distinct_id'), column('timestamp')) },
+  $start_timestamp: { type: 'datetime', nullable: false, expr: start },
+  $end_timestamp: { type: 'datetime', nullable: false, expr: end },
+  $session_duration: { type: 'integer', nullable: false, expr: duration },
+  $urls: { type: 'unknown', nullable: false, expr: () => call('arrayFilter', lambda(['u'], call('notEmpty', field('u'))), call('groupUniqArray', property('$current_url'))) },
+  $entry_current_url: text(() => first('$current_url')),
+  $end_current_url: text(() => last('$current_url')),
+  $entry_pathname: text(() => call('path', first('$current_url'))),
+  $end_pathname: text(() => call('path', last('$current_url'))),
+  $entry_hostname: text(() => call('domain', first('$current_url'))),
+  $end_hostname: text(() => call('domain', last('$current_url'))),
+  $entry_referring_domain: text(() => first('$referring_domain')),
+  $entry_referrer: text(() => first('$referrer')),
+  $entry_utm_source: text(() => first('utm_source')),
+  $entry_utm_campaign: text(() => first('utm_campaign')),
+  $entry_utm_medium: text(() => first('utm_medium')),
+  $entry_utm_term: text(() => first('utm_term')),
+  $entry_utm_content: text(() => first('utm_content')),
+  $entry_gclid: text(() => first('gclid')),
+  $entry_gad_source: text(() => first('gad_source')),
+  $last_external_click_url: text(() => blankAsNull(call('argMaxIf', property('$external_click_url'), column('timestamp'), call('notEmpty', property('$external_click_url'))))),
+  $pageview_count: { type: 'integer', nullable: false, expr: () => countOf('$pageview') },
+  $autocapture_count: { type: 'integer', nullable: false, expr: () => countOf('$autocapture') },
+  $screen_count: { type: 'integer', nullable: false, expr: () => countOf('$screen') },
+  $is_bounce: {
+    type: 'boolean',
+    nullable: true,
+    expr: () => call('if', call('equals', countOf('$pageview'), constant(0)), constant(null),
+      not(or(call('greater', countOf('$pageview'), constant(1)), call('greater', countOf('$autocapture'), constant(0)), call('greaterOrEquals', duration(), constant(BOUNCE_SECONDS))))),
+  },
+};
+
+/** Other names PostHog accepts for a field. */
+const ALIASES: Record<string, string> = {
+  id: 'session_id', duration: '$session_duration', $exit_current_url: '$end_current_url', $exit_pathname: '$end_pathname',
+};
+
+const STAR = ['session_id', 'distinct_id', '$start_timestamp', '$end_timestamp', '$session_duration', '$entry_current_url', '$end_current_url', '$pageview_count', '$autocapture_count', '$screen_count', '$is_bounce'];
+
+/** One row per session of the project with the `fields` read. */
+function sessionRows(fields: ReadonlySet<string>): Select {
+  const names = [...fields].filter((name) => name !== 'session_id').sort();
+  return select({
+    select: [alias(column('$session_id'), 'session_id'), ...names.map((name) => alias(FIELDS[name]!.expr(), name))],
+    from: table('events', RAW),
+    where: call('notEmpty', column('$session_id')),
+    groupBy: [column('$session_id')],
+  });
+}
+
+/** Resolves a session field name (or PostHog's other name for it); undefined when there is none. */
+function fieldName(name: string | number | undefined): string | undefined {
+  if (typeof name !== 'string') return undefined;
+  const canonical = ALIASES[name] ?? name;
+  return Object.hasOwn(FIELDS, canonical) ? canonical : undefined;
+}
+
+/** A session field read through `alias`, typed as PostHog types it (DateTimes in the project's zone). */
+function readField(alias: string, name: string, timezone: string): Expr {
+  const spec = FIELDS[name]!;
+  const value = field(name, alias);
+  if (spec.type === 'datetime') return typed(call('toTimeZone', value, constant(timezone)), 'datetime', false);
+  return typed(value, spec.type, spec.nullable);
+}
+
+/** `sessions` in a FROM. */
+export class SessionsTable implements ScopedTable {
+  readonly from: FromItem;
+  private readonly read = new Set<string>();
+
+  constructor(readonly alias: string, private readonly context: TableContext) {
+    this.from = subquery(sessionRows(new Set(STAR)), alias);
+  }
+
+  asterisk(): string[] {
+    return STAR;
+  }
+
+  resolve(chain: Chain): Expr | undefined {
+    const name = fieldName(chain[0]);
+    if (!name) return undefined;
+    if (chain.length > 1) throw new HogQLQueryError(`Unable to resolve field: ${chain.join('.')}`);
+    this.read.add(name);
+    return readField(this.alias, name, this.context.timezone);
+  }
+
+  markRead(name: string): void {
+    const canonical = fieldName(name);
+    if (canonical) this.read.add(canonical);
+  }
+
+  joins(): Join[] {
+    return [];
+  }
+
+  finalFrom(): FromItem {
+    return subquery(sessionRows(this.read), this.alias);
+  }
+}
+
+/** An event's `session`: a LEFT JOIN on `$session_id` to the sessions it belongs to, added once read. */
+export class EventSession {
+  private readonly read = new Set<string>();
+
+  constructor(private readonly eventsAlias: string, private readonly context: TableContext) {}
+
+  private get alias(): string {
+    return `${this.eventsAlias}__session`;
+  }
+
+  resolve(chain: Chain): Expr {
+    const name = fieldName(chain[0]);
+    if (!name || chain.length > 1) throw new HogQLQueryError(`Unable to resolve field: session.${chain.join('.')}`);
+    this.read.add(name);
+    return readField(this.alias, name, this.context.timezone);
+  }
+
+  joins(): Join[] {
+    if (this.read.size === 0) return [];
+    return [leftJoin(subquery(sessionRows(this.read), this.alias), eq(field('session_id', this.alias), field('$session_id', this.eventsAlias)))];
+  }
+}

@@ -1,0 +1,59 @@
+// A person (or group) join that only filters becomes an IN lookup; anything that could give another
+// answer keeps the join. Printed from PostHog's parser's AST through the translator and team guard.
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeSharedHogQLParser, sharedHogQLParser } from '../../../src/query/hogql/parse/index.js';
+import { HogQLTranslator } from '../../../src/query/hogql/translate/translate.js';
+import { scopeToProject } from '../../../src/query/passes/scope-to-project.js';
+import { printQuery } from '../../../src/query/printer/print.js';
+
+afterAll(() => closeSharedHogQLParser());
+
+async function sql(text: string): Promise<string> {
+  const root = await sharedHogQLParser().parse('select', text);
+  const { query } = new HogQLTranslator({ timezone: 'UTC', values: {} }).statement(root);
+  return printQuery(scopeToProject(query, 1), 'db').sql;
+}
+
+const joinsPersons = (text: string) => text.includes('LEFT JOIN (SELECT `id` AS `person_key`');
+const looksUpPersons = (text: string) => /IN \(SELECT `events__person`\.`person_key` FROM \(SELECT `id` AS `person_key`/.test(text);
+
+describe('person and group joins that only filter', () => {
+  it('become IN lookups, scoped to the project like every table', async () => {
+    const text = await sql("select count() from events where event = 'x' and person.properties.browser = 'Chrome' and person.properties.plan like 'pro%'");
+    expect(joinsPersons(text)).toBe(false);
+    expect(looksUpPersons(text)).toBe(true);
+    expect(text).toContain('`p`.team_id = {');
+    const groups = await sql("select count() from events where group_0.properties.industry = 'tech'");
+    expect(groups).toContain('`events`.`$group_0` IN (SELECT `events__group_0`.`group_key` FROM');
+  });
+
+  it('keep the join when an event without a person could pass, or when anything else reads it', async () => {
+    for (const text of [
+      "select count() from events where person.properties.browser != 'Chrome'",
+      'select count() from events where person.properties.browser is null',
+      "select count() from events where coalesce(person.properties.browser, 'none') = 'none'",
+      "select person.properties.browser, count() from events where person.properties.browser = 'Chrome' group by 1",
+      "select count() from events where person.properties.browser = 'Chrome' or event = 'x'",
+      "select count() from events where person.properties.browser = properties.$browser",
+      "select count() from events where person.created_at > now() - interval 1 day",
+    ]) {
+      expect(joinsPersons(await sql(text)), text).toBe(true);
+    }
+  });
+});
+
+describe('subqueries the translator builds', () => {
+  it('compute only the person columns the query reads (USING columns count as read)', async () => {
+    const text = await sql('select p.properties.email from persons p');
+    expect(text).toContain('argMax(`raw`.`properties`');
+    expect(text).not.toContain('argMax(`raw`.`created_at`');
+    expect(text).not.toContain('argMax(`raw`.`is_identified`');
+    const using = await sql('select count() from persons a join persons b using (created_at)');
+    expect(using.match(/argMax\(`raw`\.`created_at`/g)).toHaveLength(2);
+  });
+
+  it('filter the FROM table before its joins', async () => {
+    const text = await sql("select count() from events e join persons p on p.id = e.person_id where e.event = 'x' and p.properties.email = 'a'");
+    expect(text).toMatch(/FROM \(SELECT \* FROM `db`\.`events` AS `e` WHERE `e`\.team_id = \{p\d+:UInt64\} AND equals\(`e`\.`event`, \{p\d+:String\}\)\) AS `e`/);
+  });
+});
