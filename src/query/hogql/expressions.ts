@@ -6,6 +6,7 @@ import { InternalError } from '../../errors.js';
 import { DEFAULT_NAMES } from '../catalog/fields.js';
 import type { QueryContext } from '../context.js';
 import { EventSource, type HogQLExpressionReader } from '../filters/event-source.js';
+import { walkObjects } from '../tree/walk.js';
 import { sharedHogQLParser } from './parse/index.js';
 import type { HogQLNode } from './translate/hogql-ast.js';
 import { HogQLTranslator } from './translate/translate.js';
@@ -13,21 +14,13 @@ import { HogQLTranslator } from './translate/translate.js';
 /** Every HogQL expression text a query node holds, once each. */
 export function hogqlTextsOf(query: unknown): string[] {
   const found = new Set<string>();
-  const stack: unknown[] = [query];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) {
-      stack.push(...value);
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    const node = value as Record<string, unknown>;
+  walkObjects(query, (node) => {
     if (node.type === 'hogql' && typeof node.key === 'string') found.add(node.key);
     if (node.math === 'hogql' && typeof node.math_hogql === 'string') found.add(node.math_hogql);
     if (node.breakdown_type === 'hogql' && typeof node.breakdown === 'string') found.add(node.breakdown);
     if (typeof node.pathsHogQLExpression === 'string' && node.pathsHogQLExpression.trim() !== '') found.add(node.pathsHogQLExpression);
-    stack.push(...Object.values(node).filter((v) => v !== null && typeof v === 'object'));
-  }
+    return 'descend';
+  });
   return [...found];
 }
 

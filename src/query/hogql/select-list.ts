@@ -4,7 +4,8 @@
 // list queries go through the same tables, allow-list and team guard as HogQLQuery.
 import { lookupHogQLFunction } from './functions/index.js';
 import { HogQLSyntaxError, sharedHogQLParser } from './parse/index.js';
-import { child, children, isNode, type HogQLNode } from './translate/hogql-ast.js';
+import { walkObjects } from '../tree/walk.js';
+import { child, children, type HogQLNode } from './translate/hogql-ast.js';
 
 /** A column string without its `-- label`: what PostHog compares against `count()`, `person`... */
 export const withoutLabel = (text: string): string => text.split('--')[0]!.trim();
@@ -41,25 +42,29 @@ export const parseOrderItems = (texts: readonly string[]): Promise<HogQLNode[]> 
 
 /** Whether an expression aggregates at its own level (calls inside subqueries do not count), as PostHog's has_aggregation. */
 export function hasAggregation(node: HogQLNode): boolean {
-  const stack: unknown[] = [node];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) {
-      stack.push(...value);
-      continue;
-    }
-    if (!isNode(value)) continue;
-    if (value.node === 'SelectQuery' || value.node === 'SelectSetQuery') continue;
-    if (value.node === 'Call' && typeof value['name'] === 'string' && lookupHogQLFunction(value['name'])?.family === 'aggregate') return true;
-    stack.push(...Object.values(value).filter((v) => typeof v === 'object' && v !== null));
-  }
-  return false;
+  return !walkObjects(node, (value) => {
+    if (value.node === 'SelectQuery' || value.node === 'SelectSetQuery') return 'skip';
+    return value.node === 'Call' && typeof value.name === 'string' && lookupHogQLFunction(value.name)?.family === 'aggregate' ? 'stop' : 'descend';
+  });
 }
 
 export const orderItem = (expr: HogQLNode, order: 'ASC' | 'DESC'): HogQLNode => ({ node: 'OrderExpr', expr, order });
 
 /** An Alias's expression (PostHog orders by the aggregate itself, not its alias). */
 export const unaliased = (node: HogQLNode): HogQLNode => (node.node === 'Alias' ? unaliased(child(node, 'expr') ?? node) : node);
+
+/**
+ * PostHog's order when a list query gives none: `count()` descending when it is a column, else the
+ * first aggregate descending, else `timeColumn` descending when it is a column, else the first
+ * column ascending.
+ */
+export function defaultOrder(columns: readonly string[], select: readonly HogQLNode[], timeColumn: string): HogQLNode[] {
+  const aggregates = select.filter(hasAggregation);
+  if (columns.includes('count()')) return [orderItem({ node: 'Call', name: 'count', args: [] }, 'DESC')];
+  if (aggregates.length > 0) return [orderItem(unaliased(aggregates[0]!), 'DESC')];
+  if (columns.includes(timeColumn)) return [orderItem({ node: 'Field', chain: [timeColumn] }, 'DESC')];
+  return select.length > 0 ? [orderItem(unaliased(select[0]!), 'ASC')] : [];
+}
 
 export interface SelectParts {
   readonly select: readonly HogQLNode[];

@@ -86,6 +86,18 @@ describe('input the parser cannot take', () => {
     }
   });
 
+  it('a worker that served its share of parses is replaced by a fresh one', async () => {
+    const short = new WorkerParser({ parsesPerWorker: 3 });
+    try {
+      for (const n of [1, 2, 3]) expect(JSON.parse(await short.parseJson('select', `select ${n}`)).node).toBe('SelectQuery');
+      expect(short.restarts).toBe(1);
+      expect(JSON.parse(await short.parseJson('select', 'select 4')).node).toBe('SelectQuery');
+      expect(short.restarts).toBe(2);
+    } finally {
+      await short.close();
+    }
+  });
+
   it('requests past the queue bound are refused with a 503', async () => {
     const small = new WorkerParser({ maxWaiting: 1, timeoutMs: 10_000 });
     try {

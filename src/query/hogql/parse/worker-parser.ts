@@ -12,6 +12,11 @@ export interface WorkerParserOptions {
   readonly timeoutMs?: number;
   /** Requests that may wait for the worker (default 64); more are refused with a 503. */
   readonly maxWaiting?: number;
+  /**
+   * Parses one worker serves before a fresh one takes over (default 2,000): the WebAssembly
+   * instance's memory only grows, and its parses slow down with it.
+   */
+  readonly parsesPerWorker?: number;
 }
 
 interface Request {
@@ -29,6 +34,7 @@ export class WorkerParser {
   private current: { request: Request; id: number; timer: NodeJS.Timeout } | null = null;
   private nextId = 0;
   private closed = false;
+  private parsesByWorker = 0;
   /** Workers started so far (the first, and each replacement). */
   restarts = 0;
 
@@ -83,13 +89,22 @@ export class WorkerParser {
       clearTimeout(timer);
       this.current = null;
       request.resolve(message.json ?? '');
+      if (++this.parsesByWorker >= (this.options.parsesPerWorker ?? 2_000)) this.retire(worker);
       this.pump();
     });
     worker.on('error', () => this.replace(worker));
     worker.on('exit', () => this.replace(worker));
     this.worker = worker;
+    this.parsesByWorker = 0;
     this.restarts += 1;
     return worker;
+  }
+
+  /** An idle worker that served its share is let go; the next request starts a fresh one. */
+  private retire(worker: Worker): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    void worker.terminate();
   }
 
   /** The current request fails; its worker cannot be trusted again. */

@@ -5,31 +5,8 @@
 // always filters first; the rows are the same, since such a condition holds or fails for an event
 // whatever it is joined to.
 import { and, select, STAR, subquery } from '../../ast/build.js';
-import type { Expr, Select } from '../../ast/nodes.js';
-
-const conjunctsOf = (where: Expr | undefined): Expr[] => (where === undefined ? [] : where.kind === 'and' ? where.exprs.flatMap(conjunctsOf) : [where]);
-
-/** Every field names `alias`, at least one does, and nothing is a subquery (which may read other tables). */
-function readsOnly(expr: Expr, alias: string): boolean {
-  let fields = 0;
-  const stack: unknown[] = [expr];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (Array.isArray(item)) {
-      stack.push(...item);
-      continue;
-    }
-    if (item === null || typeof item !== 'object') continue;
-    const node = item as { kind?: unknown; table?: unknown };
-    if (node.kind === 'select' || node.kind === 'union' || node.kind === 'subquery' || node.kind === 'lambda') return false;
-    if (node.kind === 'field') {
-      if (node.table !== alias) return false;
-      fields++;
-    }
-    stack.push(...Object.values(item));
-  }
-  return fields > 0;
-}
+import type { Select } from '../../ast/nodes.js';
+import { conjunctsOf, readsOnly } from '../../ast/reads.js';
 
 /** The SELECT with the conditions on its FROM table applied to that table before its joins. */
 export function filterBeforeJoins(query: Select): Select {

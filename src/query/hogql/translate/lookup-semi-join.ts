@@ -7,6 +7,7 @@
 // matched) through functions that give NULL for NULL, compared under `ifNull(..., 0)` at most.
 import { and, binary, select } from '../../ast/build.js';
 import type { Expr, Join, Select } from '../../ast/nodes.js';
+import { conjunctsOf, fieldsOf, readsOnly } from '../../ast/reads.js';
 
 /** The key column of a latest-persons or latest-groups join (catalog/latest.ts). */
 const LOOKUP_KEYS: ReadonlySet<string> = new Set(['person_key', 'group_key']);
@@ -35,23 +36,6 @@ function lookupOf(join: Join): Lookup | undefined {
   return { join, alias: join.from.alias, key: right };
 }
 
-/** Every field node of an AST value that names `alias` (the AST is plain data). */
-function fieldsOf(value: unknown, alias: string, found: { name: string }[] = []): { name: string }[] {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (Array.isArray(item)) {
-      stack.push(...item);
-      continue;
-    }
-    if (item === null || typeof item !== 'object') continue;
-    const node = item as { kind?: unknown; table?: unknown; name?: unknown };
-    if (node.kind === 'field' && node.table === alias) found.push(node as { name: string });
-    stack.push(...Object.values(item));
-  }
-  return found;
-}
-
 /** NULL whenever the join's extracts are NULL (no person matched). */
 function nullStrict(expr: Expr, alias: string): boolean {
   if (expr.kind === 'field') return expr.table === alias && EXTRACT_COLUMN.test(expr.name);
@@ -67,33 +51,12 @@ function rejectsUnmatched(condition: Expr, alias: string): boolean {
   const fields = fieldsOf(condition, alias);
   if (fields.length === 0) return false;
   if (!fields.every((f) => EXTRACT_COLUMN.test(f.name))) return false;
-  if (!onlyReads(condition, alias)) return false;
+  if (!readsOnly(condition, alias)) return false;
   if (condition.kind === 'call' && condition.name === 'ifNull' && condition.args.length === 2 && isFalse(condition.args[1]!)) {
     return nullStrict(condition.args[0]!, alias);
   }
   return nullStrict(condition, alias);
 }
-
-/** Whether every field the expression names belongs to `alias` (the condition can move into the lookup). */
-function onlyReads(expr: Expr, alias: string): boolean {
-  const stack: unknown[] = [expr];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (Array.isArray(item)) {
-      stack.push(...item);
-      continue;
-    }
-    if (item === null || typeof item !== 'object') continue;
-    const node = item as { kind?: unknown; table?: unknown };
-    if (node.kind === 'field' && node.table !== alias) return false;
-    if (node.kind === 'subquery' || node.kind === 'select' || node.kind === 'union') return false;
-    stack.push(...Object.values(item));
-  }
-  return true;
-}
-
-const conjunctsOf = (where: Expr | undefined): Expr[] => (where === undefined ? [] : where.kind === 'and' ? where.exprs.flatMap(conjunctsOf) : [where]);
-
 
 /** The SELECT with each lookup join that only filters turned into an IN condition. */
 export function lookupsAsSemiJoins(query: Select): Select {

@@ -4,8 +4,7 @@
 // first column), a page of `limit` rows (100 unless told, at most 50,000) with `hasMore`.
 import type { QueryContext } from '../../context.js';
 import type { QueryRun } from '../../execute.js';
-import { FILTERS_PLACEHOLDER, hasAggregation, orderItem, parseExprs, parseOrderItems, selectQueryNode, unaliased } from '../../hogql/select-list.js';
-import type { HogQLNode } from '../../hogql/translate/hogql-ast.js';
+import { defaultOrder, FILTERS_PLACEHOLDER, hasAggregation, parseExprs, parseOrderItems, selectQueryNode } from '../../hogql/select-list.js';
 import type { EventsQuery } from '../../nodes/schema.js';
 import { DEFAULT_ROWS, MAX_ROWS, roundedSeconds, runSelectPage } from '../hogql/run-select.js';
 import type { RunOutput } from '../kind.js';
@@ -15,13 +14,6 @@ import { personsOfDistinctIds } from './persons.js';
 
 /** The columns asked for: `*` alone when none. */
 export const selectedColumns = (query: EventsQuery): readonly string[] => (query.select.length === 0 ? ['*'] : query.select);
-
-function defaultOrder(columns: readonly string[], select: readonly HogQLNode[], aggregations: readonly HogQLNode[]): HogQLNode[] {
-  if (columns.includes('count()')) return [orderItem({ node: 'Call', name: 'count', args: [] }, 'DESC')];
-  if (aggregations.length > 0) return [orderItem(unaliased(aggregations[0]!), 'DESC')];
-  if (columns.includes('timestamp')) return [orderItem({ node: 'Field', chain: ['timestamp'] }, 'DESC')];
-  return select.length > 0 ? [orderItem(unaliased(select[0]!), 'ASC')] : [];
-}
 
 export async function runEvents(query: EventsQuery, context: QueryContext, run: QueryRun): Promise<RunOutput> {
   const { project } = context;
@@ -41,7 +33,7 @@ export async function runEvents(query: EventsQuery, context: QueryContext, run: 
     where: [...where.filter((w) => !hasAggregation(w)), FILTERS_PLACEHOLDER],
     having: where.filter(hasAggregation),
     groupBy: aggregations.length > 0 ? select.filter((s) => !hasAggregation(s)) : null,
-    orderBy: order ?? defaultOrder(columns, select, aggregations),
+    orderBy: order ?? defaultOrder(columns, select, 'timestamp'),
     limit: limit + 1,
     offset: query.offset,
   });

@@ -7,8 +7,7 @@ import type { QueryContext } from '../../context.js';
 import type { QueryRun } from '../../execute.js';
 import { DISPLAY_NAME_COLUMN, displayNameExpr, displayNameOrderItem, DEFAULT_DISPLAY_NAME_PROPERTIES } from '../../hogql/display-name.js';
 import { sharedHogQLParser } from '../../hogql/parse/index.js';
-import { FILTERS_PLACEHOLDER, hasAggregation, orderItem, parseExprs, parseOrderItems, selectQueryNode, unaliased, withoutLabel } from '../../hogql/select-list.js';
-import type { HogQLNode } from '../../hogql/translate/hogql-ast.js';
+import { defaultOrder, FILTERS_PLACEHOLDER, hasAggregation, parseExprs, parseOrderItems, selectQueryNode, withoutLabel } from '../../hogql/select-list.js';
 import type { PersonsListQuery } from '../../nodes/schema.js';
 import { DEFAULT_ROWS, MAX_ROWS, roundedSeconds, runSelectPage } from '../hogql/run-select.js';
 import type { RunOutput } from '../kind.js';
@@ -49,13 +48,6 @@ function orderInput(item: string, context: QueryContext): string {
   return displayNameOrderItem(item, displayNameExpr(context.project, 'properties', 'toString(id)'), 'toString(id)');
 }
 
-function defaultOrder(columns: readonly string[], select: readonly HogQLNode[], aggregations: readonly HogQLNode[]): HogQLNode[] {
-  if (columns.includes('count()')) return [orderItem({ node: 'Call', name: 'count', args: [] }, 'DESC')];
-  if (aggregations.length > 0) return [orderItem(unaliased(aggregations[0]!), 'DESC')];
-  if (columns.includes('created_at')) return [orderItem({ node: 'Field', chain: ['created_at'] }, 'DESC')];
-  return select.length > 0 ? [orderItem(unaliased(select[0]!), 'ASC')] : [];
-}
-
 export async function runPersonsList(query: PersonsListQuery, context: QueryContext, run: QueryRun): Promise<RunOutput> {
   const columns = listedColumns(query);
   const limit = Math.min(query.limit ?? DEFAULT_ROWS, MAX_ROWS);
@@ -74,7 +66,7 @@ export async function runPersonsList(query: PersonsListQuery, context: QueryCont
     where: [FILTERS_PLACEHOLDER, ...(search ? [search] : [])],
     having: [],
     groupBy: aggregations.length > 0 ? select.filter((s) => !hasAggregation(s) && s.node !== 'Constant') : null,
-    orderBy: order ?? defaultOrder(columns, select, aggregations),
+    orderBy: order ?? defaultOrder(columns, select, 'created_at'),
     limit: limit + 1,
     offset: query.offset,
   });
