@@ -81,6 +81,11 @@ describe('the agent toolkit against Hoglet', () => {
     expect(funnel.map((step: { count: number }) => step.count)).toEqual([2, 1]);
   });
 
+  it('runs HogQL with query-run (a DataVisualizationNode around a HogQLQuery)', async () => {
+    const ran = await use('query-run', { query: { kind: 'DataVisualizationNode', source: { kind: 'HogQLQuery', query: 'select event, count() as c from events group by event order by event' } } });
+    expect(ran).toEqual([['$pageview', 2], ['signed_up', 1]]);
+  });
+
   it('creates, finds, runs, updates and deletes an insight, and builds a dashboard around it', async () => {
     const insight = await use('insight-create-from-query', { data: { name: 'Agent views', query: TREND, favorited: false } });
     expect(insight).toMatchObject({ name: 'Agent views', short_id: expect.any(String) });
