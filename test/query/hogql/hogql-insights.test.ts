@@ -77,3 +77,27 @@ describe('funnels and other kinds', () => {
     expect(stickiness.results[0].data.slice(0, 2)).toEqual([0, 1]);
   });
 });
+
+describe('paths', () => {
+  it('a hogql path item: each event is named by the expression (modern and legacy filters)', async () => {
+    await journeys(t, who, {
+      cara: [
+        ev('signup', '2024-02-01T12:00:00Z'),
+        ev('purchase', '2024-02-01T12:05:00Z', { $browser: 'Chrome' }),
+        ev('purchase', '2024-02-01T12:10:00Z', { $browser: 'Safari' }),
+      ],
+    });
+    const expression = "concat(event, ':', coalesce(properties.$browser, '-'))";
+    const edges = (results: { source: string; target: string; value: number }[]) => results.map((e) => `${e.source} > ${e.target}: ${e.value}`).sort();
+    const expected = ['1_signup:- > 2_purchase:Chrome: 1', '2_purchase:Chrome > 3_purchase:Safari: 1'];
+    const modern = await runQuery(t, who, {
+      kind: 'PathsQuery',
+      dateRange: { date_from: '2024-02-01', date_to: '2024-02-02' },
+      pathsFilter: { includeEventTypes: ['hogql'], pathsHogQLExpression: expression },
+    });
+    expect(edges(modern.results)).toEqual(expected);
+    const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/insights/path/`, payload: { insight: 'PATHS', include_event_types: ['hogql'], paths_hogql_expression: expression, date_from: '2024-02-01', date_to: '2024-02-02' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(edges(res.json().result)).toEqual(expected);
+  });
+});

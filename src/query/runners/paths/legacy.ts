@@ -18,6 +18,7 @@ const KEYS: Record<string, string> = {
   edge_limit: 'edgeLimit',
   min_edge_weight: 'minEdgeWeight',
   max_edge_weight: 'maxEdgeWeight',
+  paths_hogql_expression: 'pathsHogQLExpression',
 };
 
 export function pathsQueryFromFilters(filters: JsonObject): PathsQuery {
