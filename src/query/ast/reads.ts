@@ -1,6 +1,6 @@
 // What an expression of the query AST reads: the fields naming a table alias, and whether it
 // reads that table alone (so it can move to where only that table is in scope).
-import type { Expr } from './nodes.js';
+import type { Expr, Join, JoinType } from './nodes.js';
 import { walkObjects } from '../tree/walk.js';
 
 /** The AND-ed conditions of a WHERE, nested ANDs flattened. */
@@ -32,3 +32,12 @@ export function readsOnly(expr: Expr, alias: string): boolean {
   });
   return clean && fields > 0;
 }
+
+/**
+ * Joins after which every output row comes from a row of the FROM table: a row the right side adds
+ * alone (RIGHT, FULL) would carry default FROM-table columns, so a condition moved below such a
+ * join, or rewritten, could keep or drop it differently.
+ */
+const FROM_DRIVEN: ReadonlySet<JoinType> = new Set(['LEFT', 'INNER', 'CROSS', 'LEFT ANY', 'INNER ANY', 'LEFT SEMI', 'LEFT ANTI', 'LEFT ASOF', 'ASOF']);
+
+export const rowsComeFromTheFromTable = (joins: readonly Join[] | undefined): boolean => (joins ?? []).every((join) => FROM_DRIVEN.has(join.type));

@@ -57,3 +57,13 @@ describe('subqueries the translator builds', () => {
     expect(text).toMatch(/FROM \(SELECT \* FROM `db`\.`events` AS `e` WHERE `e`\.team_id = \{p\d+:UInt64\} AND equals\(`e`\.`event`, \{p\d+:String\}\)\) AS `e`/);
   });
 });
+
+describe('joins that can add rows of their own', () => {
+  it('keep every condition where it was (RIGHT and FULL joins)', async () => {
+    for (const kind of ['right join', 'full outer join']) {
+      const text = await sql(`select count() from events e ${kind} persons p on p.id = e.person_id where e.event = 'x' and person.properties.email = 'a'`);
+      expect(text, kind).not.toContain('FROM (SELECT * FROM `db`.`events`');
+      expect(joinsPersons(text), kind).toBe(true);
+    }
+  });
+});

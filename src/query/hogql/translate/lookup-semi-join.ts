@@ -7,7 +7,7 @@
 // matched) through functions that give NULL for NULL, compared under `ifNull(..., 0)` at most.
 import { and, binary, select } from '../../ast/build.js';
 import type { Expr, Join, Select } from '../../ast/nodes.js';
-import { conjunctsOf, fieldsOf, readsOnly } from '../../ast/reads.js';
+import { conjunctsOf, fieldsOf, readsOnly, rowsComeFromTheFromTable } from '../../ast/reads.js';
 
 /** The key column of a latest-persons or latest-groups join (catalog/latest.ts). */
 const LOOKUP_KEYS: ReadonlySet<string> = new Set(['person_key', 'group_key']);
@@ -60,6 +60,7 @@ function rejectsUnmatched(condition: Expr, alias: string): boolean {
 
 /** The SELECT with each lookup join that only filters turned into an IN condition. */
 export function lookupsAsSemiJoins(query: Select): Select {
+  if (!rowsComeFromTheFromTable(query.joins)) return query;
   let current = query;
   for (const lookup of (query.joins ?? []).map(lookupOf)) {
     if (!lookup) continue;
