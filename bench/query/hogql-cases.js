@@ -29,7 +29,7 @@ export function hogqlCases({ db, team, nowMs }) {
   const hoglet = (query) => ({
     query: { kind: 'HogQLQuery', query },
     read: (body) => body.results,
-    timings: (body) => Object.fromEntries(body.timings.filter((t) => t.k === './parse' || t.k === './translate').map((t) => [t.k.slice(2), t.t * 1000])),
+    timings: (body) => Object.fromEntries(body.timings.filter((t) => ['./parse', './translate', './query_0'].includes(t.k)).map((t) => [t.k === './query_0' ? 'statement' : t.k.slice(2), t.t * 1000])),
   });
   const since = `timestamp >= toDateTime('${text}')`;
   return [
