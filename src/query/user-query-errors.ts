@@ -11,11 +11,13 @@ const USER_FAULT: Readonly<Record<string, string>> = {
   '153': 'illegal_division', '179': 'multiple_expressions_for_alias', '184': 'illegal_aggregation', '190': 'sizes_of_arrays_dont_match',
   '215': 'not_an_aggregate', '321': 'value_is_out_of_range_of_data_type', '352': 'ambiguous_column_name', '386': 'no_common_type',
   '403': 'invalid_join_on_expression', '407': 'decimal_overflow', '10': 'not_found_column_in_block', '1': 'unsupported_method',
+  '12': 'parameter_out_of_bound', '50': 'unknown_type', '125': 'incorrect_result_of_scalar_subquery', '207': 'ambiguous_identifier',
 };
 
 /** The first sentence of the engine's message, with anything that names our schema or SQL cut off. */
 function reason(message: string): string {
-  const first = message.split(/: (?:In scope|While processing|while executing)|\. \(|\n/)[0] ?? '';
+  // The engine names the scope (the printed SQL) after "In scope" or "in scope", with or without a colon.
+  const first = message.split(/:? [Ii]n scope\b|: (?:While processing|while executing)|\. \(|\n/)[0] ?? '';
   const cleaned = first.replace(/Code: \d+\. /, '').replace(/DB::Exception: /g, '').replace(/`?[A-Za-z0-9_]+`?\.`?(events|persons|person_distinct_ids|person_distinct_id_overrides|groups)`?/g, '$1');
   return cleaned.trim().slice(0, 500) || 'The query could not run.';
 }

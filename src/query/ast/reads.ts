@@ -18,12 +18,13 @@ export function fieldsOf(value: unknown, alias: string): { name: string }[] {
 
 /**
  * Whether the expression reads at least one field and only fields of `alias`, with no subquery
- * (which may read other tables) and no lambda (whose arguments are unqualified names).
+ * (which may read other tables), no lambda (whose arguments are unqualified names) and no alias
+ * (which the rest of the SELECT may name: the expression must stay where it is).
  */
 export function readsOnly(expr: Expr, alias: string): boolean {
   let fields = 0;
   const clean = walkObjects(expr, (node) => {
-    if (node.kind === 'select' || node.kind === 'union' || node.kind === 'subquery' || node.kind === 'lambda') return 'stop';
+    if (node.kind === 'select' || node.kind === 'union' || node.kind === 'subquery' || node.kind === 'lambda' || node.kind === 'alias') return 'stop';
     if (node.kind === 'field') {
       if (node.table !== alias) return 'stop';
       fields += 1;

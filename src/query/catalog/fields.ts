@@ -88,7 +88,7 @@ export function jsonProperty(json: Expr, key: string): Expr {
 
 /** The person of the event after merges: the override of its distinct id, else its own person_id. */
 const mergedPersonId = (names: SourceNames): Expr =>
-  call('if', call('notEmpty', field('distinct_id', names.overrides)), field('override_person_id', names.overrides), field('person_id', names.events));
+  call('if', call('notEmpty', field('override_distinct_id', names.overrides)), field('override_person_id', names.overrides), field('person_id', names.events));
 
 export function resolveField(ref: FieldRef, names: SourceNames, nameOf: ExtractNamer): ResolvedField {
   switch (ref.of) {
@@ -133,7 +133,7 @@ export function joinsFor(needs: readonly JoinNeed[], names: SourceNames = DEFAUL
   }
   const joins: Join[] = [];
   if (needs.some((n) => n.join === 'overrides')) {
-    joins.push(leftJoin(subquery(latestOverrides(), names.overrides), eq(field('distinct_id', names.events), field('distinct_id', names.overrides))));
+    joins.push(leftJoin(subquery(latestOverrides(), names.overrides), eq(field('distinct_id', names.events), field('override_distinct_id', names.overrides))));
   }
   if (person.columns.length > 0 || person.extracts.size > 0) {
     joins.push(leftJoin(subquery(latestPersons(person.columns, [...person.extracts.values()]), names.person), eq(field('person_key', names.person), mergedPersonId(names))));

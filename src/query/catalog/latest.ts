@@ -36,10 +36,14 @@ export function latestGroups(index: number, columns: readonly VersionedColumn[],
   });
 }
 
-/** Each distinct id a merge moved, and the person it now belongs to (`override_person_id`). */
+/**
+ * Each distinct id a merge moved (`override_distinct_id`) and the person it now belongs to
+ * (`override_person_id`): prefixed names, so a user's `USING (distinct_id)` beside this join is
+ * not ambiguous.
+ */
 export function latestOverrides(): Select {
   return select({
-    select: [field('distinct_id'), latest('person_id', 'override_person_id')],
+    select: [alias(field('distinct_id'), 'override_distinct_id'), latest('person_id', 'override_person_id')],
     from: table('person_distinct_id_overrides', 'o'),
     groupBy: [field('distinct_id')],
   });

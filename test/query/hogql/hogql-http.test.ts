@@ -223,6 +223,30 @@ describe('errors answer 400 in PostHog’s body', () => {
     await refused('select row_number() from events', 'hogql_query_error', "Window function 'row_number' needs an OVER clause");
   });
 
+  it("the engine's refusals of a query's own text are 400s with its reason, never our SQL", async () => {
+    for (const [query, code] of [
+      ['select (select event from events)', 'incorrect_result_of_scalar_subquery'],
+      ['select quantile(2)(1)', 'parameter_out_of_bound'],
+      ["select JSONExtract('{}', 'a', 'Nope')", 'unknown_type'],
+    ] as const) {
+      const { status, body } = await hogql(query);
+      expect(status, query).toBe(400);
+      expect(body.code, query).toBe(code);
+      expect(body.detail, query).not.toMatch(/team_id|_CAST|SELECT/);
+    }
+  });
+
+  it('USING beside the joins a field needs (merges) names the user\'s tables only', async () => {
+    const all = (await rows('select count() from events'))[0]![0];
+    expect(await rows("select count() from events e join person_distinct_ids pdi using (distinct_id) where e.person_id != toUUID('00000000-0000-0000-0000-000000000000')")).toEqual([[all]]);
+  });
+
+  it('an alias defined in WHERE stays usable wherever the query names it', async () => {
+    const expected = (await rows("select count() from events where event = 'random event'"))[0]![0];
+    expect(expected).toBeGreaterThan(0);
+    expect(await rows("select count() c from events e join events f on e.uuid = f.uuid where (e.event as b) = 'random event' group by b")).toEqual([[expected]]);
+  });
+
   it('syntax errors say where', async () => {
     await refused('select event from events where', 'hogql_syntax_error', /line 1, column \d+/);
     await refused('selec 1', 'hogql_syntax_error', /.+/);

@@ -36,6 +36,10 @@ describe('person and group joins that only filter', () => {
       "select count() from events where person.properties.browser = 'Chrome' or event = 'x'",
       "select count() from events where person.properties.browser = properties.$browser",
       "select count() from events where person.created_at > now() - interval 1 day",
+      // nullIf('a', NULL) is 'a': true for an event without a person.
+      "select count() from events where nullIf('a', person.properties.browser) = 'a'",
+      // An alias the rest of the query may name stays where it was defined.
+      "select count() from events where person.properties.n > (person.properties.browser as b) group by b",
     ]) {
       expect(joinsPersons(await sql(text)), text).toBe(true);
     }

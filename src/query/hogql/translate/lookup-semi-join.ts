@@ -18,7 +18,7 @@ const NULL_STRICT: ReadonlySet<string> = new Set([
   'equals', 'less', 'greater', 'lessOrEquals', 'greaterOrEquals', 'like', 'ilike', 'match', 'lower', 'upper',
   'toString', 'toInt64OrNull', 'toFloat64OrNull', 'toFloat', 'toInt', 'trim', 'length', 'substring', 'startsWith',
   'endsWith', 'position', 'positionCaseInsensitive', 'plus', 'minus', 'multiply', 'divide', 'concat', 'replaceAll',
-  'replaceRegexpAll', 'extract', 'JSONExtractString', 'JSONExtractRaw', 'nullIf',
+  'replaceRegexpAll', 'extract', 'JSONExtractString', 'JSONExtractRaw',
 ]);
 const STRICT_OPERATORS: ReadonlySet<string> = new Set(['=', '<', '>', '<=', '>=', '+', '-', '*', '/', 'LIKE', 'ILIKE']);
 

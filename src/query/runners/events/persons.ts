@@ -24,6 +24,15 @@ export async function personsOfDistinctIds(distinctIds: readonly string[], conte
   const page = await runSelectPage(node, { timezone: context.project.timezone, values: { ids } }, run, ids.length);
   return new Map(page.rows.map(([distinctId, uuid, createdAt, properties]) => [
     String(distinctId),
-    { uuid, created_at: createdAt, properties: typeof properties === 'string' && properties !== '' ? JSON.parse(properties) : {}, distinct_id: distinctId },
+    { uuid, created_at: createdAt, properties: parsedProperties(properties), distinct_id: distinctId },
   ]));
+}
+
+function parsedProperties(text: unknown): Record<string, unknown> {
+  if (typeof text !== 'string' || text === '') return {};
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
 }
