@@ -86,6 +86,14 @@ describe("PostHog's test_query cases", () => {
     await journeys(t, who, { quoting: [ev('quoted event', TS, { said: 'say "hi"', lone: '"', list: [1, 'a'], obj: { k: 'v' }, yes: true, sep: 'line\u2028end', tab: 'a\tb', plain: 'caf\u00e9 /x' })] });
     expect(await rows("SELECT properties.said, properties.lone, properties.list, properties.obj, properties.yes, properties.sep, properties.tab, properties.plain FROM events WHERE event = 'quoted event'"))
       .toEqual([['say \\"hi\\"', '\\"', '[1,"a"]', '{"k":"v"}', 'true', 'line\\u2028end', 'a\\tb', 'caf\u00e9 /x']]);
+    // Equality reads the same values, whichever way it is computed.
+    const matches = async (condition: string) => (await rows(`SELECT count() FROM events WHERE event = 'quoted event' AND ${condition}`))[0]![0];
+    for (const condition of ["properties.plain = 'caf\u00e9 /x'", "properties.yes = 'true'", "properties.said = 'say \\\\\"hi\\\\\"'", "properties.list = '[1,\"a\"]'", "properties.tab != 'a\tb'", "properties.missing != 'x'"]) {
+      expect(await matches(condition), condition).toBe(1);
+    }
+    for (const condition of ["properties.plain = 'cafe'", "properties.missing = 'x'", "properties.yes = 'yes'", "properties.tab = 'a\tb'"]) {
+      expect(await matches(condition), condition).toBe(0);
+    }
   });
 
   it('lambdas, arrays, BETWEEN, ?? and the ternary', async () => {
