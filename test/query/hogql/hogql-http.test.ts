@@ -229,6 +229,7 @@ describe('errors answer 400 in PostHog’s body', () => {
     await refused('select {missing}', 'hogql_query_error', 'Unresolved placeholder: {missing}');
     await refused('select [1, 2][0]', 'hogql_query_error', 'SQL indexes start from one, not from zero. E.g: array[1]');
     await refused('select row_number() from events', 'hogql_query_error', "Window function 'row_number' needs an OVER clause");
+    await refused('select event from events order by event with fill', 'hogql_error', /WITH FILL/);
   });
 
   it("the engine's refusals of a query's own text are 400s with its reason, never our SQL", async () => {

@@ -295,6 +295,8 @@ export class HogQLTranslator {
   }
 
   private orderItem(node: HogQLNode, scope: Scope): OrderItem {
+    // PostHog's parser keeps WITH FILL (and drops NULLS FIRST and COLLATE, as PostHog does).
+    if (node['with_fill']) throw new HogQLNotSupportedError('WITH FILL');
     const expr = node.node === 'OrderExpr' ? child(node, 'expr')! : node;
     return Object.freeze({ expr: this.expr(expr, scope), direction: node['order'] === 'DESC' ? 'DESC' : 'ASC' });
   }
