@@ -6,7 +6,7 @@ import type { ProjectSettings } from '../../context.js';
 import { chainToElements } from '../../elements-chain.js';
 import { DISPLAY_NAME_COLUMN, displayNameExpr, displayNameOrderItem } from '../../hogql/display-name.js';
 import { withoutLabel } from '../../hogql/select-list.js';
-import { valueReader } from '../hogql/values.js';
+import { tupleValues, valueReader } from '../hogql/values.js';
 
 /** What `*` reads, in the order PostHog's event objects list their keys (team_id and person_mode are added). */
 const STAR_FIELDS = ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at'] as const;
@@ -36,8 +36,6 @@ export function columnInput(column: string, project: ProjectSettings): string {
 /** The ORDER BY text of an item (the Person column sorts by the name, then the person id). */
 export const orderInput = (item: string, project: ProjectSettings): string =>
   displayNameOrderItem(item, displayNameExpr(project, 'person.properties', 'distinct_id'), 'toString(person.id)');
-
-const tupleValues = (value: unknown): unknown[] => (Array.isArray(value) ? value : value !== null && typeof value === 'object' ? Object.values(value) : []);
 
 /** The `*` column's tuple as PostHog's event object. */
 export function starObject(value: unknown, project: ProjectSettings): Record<string, unknown> {

@@ -12,7 +12,7 @@ import type { Query, Select } from '../../ast/nodes.js';
 import type { HogQLQuery } from '../../nodes/schema.js';
 import type { RunOutput } from '../kind.js';
 import { hogqlFiltersExpr } from './filters.js';
-import { DEFAULT_ROWS, MAX_ROWS } from './run-select.js';
+import { DEFAULT_ROWS, MAX_ROWS, roundedSeconds } from './run-select.js';
 import { readRows } from './values.js';
 
 
@@ -71,8 +71,7 @@ export async function runHogQL(query: HogQLQuery, context: QueryContext, run: Qu
     clickhouse: null,
     limit: page?.limit ?? null,
     offset: page?.offset ?? null,
-    timings: [{ k: './parse', t: round(parseMs) }, { k: './translate', t: round(translateMs) }],
+    timings: [{ k: './parse', t: roundedSeconds(parseMs) }, { k: './translate', t: roundedSeconds(translateMs) }],
   };
 }
 
-const round = (ms: number) => Math.round(ms) / 1000;

@@ -28,3 +28,6 @@ export function readRows(types: readonly string[], rows: readonly unknown[][]): 
   if (readers.every((r) => r === undefined)) return rows as unknown[][];
   return rows.map((row) => row.map((value, i) => (readers[i] ? readers[i]!(value) : value)));
 }
+
+/** A tuple value as the engine writes it in JSON: an array, or an object when its items are named. */
+export const tupleValues = (value: unknown): unknown[] => (Array.isArray(value) ? value : value !== null && typeof value === 'object' ? Object.values(value) : []);

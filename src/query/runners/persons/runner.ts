@@ -10,6 +10,7 @@ import { sharedHogQLParser } from '../../hogql/parse/index.js';
 import { defaultOrder, FILTERS_PLACEHOLDER, hasAggregation, parseExprs, parseOrderItems, selectQueryNode, withoutLabel } from '../../hogql/select-list.js';
 import type { PersonsListQuery } from '../../nodes/schema.js';
 import { DEFAULT_ROWS, MAX_ROWS, roundedSeconds, runSelectPage } from '../hogql/run-select.js';
+import { tupleValues } from '../hogql/values.js';
 import type { RunOutput } from '../kind.js';
 import { personsFiltersExpr, SEARCH_HOGQL, searchPattern } from './filters.js';
 
@@ -83,7 +84,7 @@ export async function runPersonsList(query: PersonsListQuery, context: QueryCont
   const results = page.rows.map((row) => row.map((value, i) => {
     if (roles[i] === 'person') return persons.get(String(value)) ?? { id: String(value) };
     if (roles[i] === 'display name') {
-      const [displayName, id] = Array.isArray(value) ? value : Object.values(value as object);
+      const [displayName, id] = tupleValues(value);
       return { display_name: displayName, id: String(id) };
     }
     return value;
