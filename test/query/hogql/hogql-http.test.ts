@@ -88,11 +88,25 @@ describe("PostHog's test_query cases", () => {
       .toEqual([['say \\"hi\\"', '\\"', '[1,"a"]', '{"k":"v"}', 'true', 'line\\u2028end', 'a\\tb', 'caf\u00e9 /x']]);
     // Equality reads the same values, whichever way it is computed.
     const matches = async (condition: string) => (await rows(`SELECT count() FROM events WHERE event = 'quoted event' AND ${condition}`))[0]![0];
-    for (const condition of ["properties.plain = 'caf\u00e9 /x'", "properties.yes = 'true'", "properties.said = 'say \\\\\"hi\\\\\"'", "properties.list = '[1,\"a\"]'", "properties.tab != 'a\tb'", "properties.missing != 'x'"]) {
+    for (const condition of ["properties.plain = 'caf\u00e9 /x'", "properties.yes = 'true'", "properties.said = 'say \\\\\"hi\\\\\"'", "properties.list = '[1,\"a\"]'", "properties.tab != 'a\tb'", "properties.missing != 'x'",
+      // A missing property compared is false, not unknown: NOT of it is true, in WHERE as anywhere.
+      "NOT (properties.missing = 'x')", "NOT (properties.missing = 'x' AND 1 = 1)", "(properties.missing > 'a') = 0"]) {
       expect(await matches(condition), condition).toBe(1);
     }
     for (const condition of ["properties.plain = 'cafe'", "properties.missing = 'x'", "properties.yes = 'yes'", "properties.tab = 'a\tb'"]) {
       expect(await matches(condition), condition).toBe(0);
+    }
+    // Properties stored without a single backslash take the short way; a line separator there still
+    // comes back escaped, as the engine writes it.
+    await journeys(t, who, { unescaped: [ev('plain event', TS, { sep: 'line\u2028end', other: 'para\u2029end', plain: 'caf\u00e9 /x', n: 12, nothing: null })] });
+    expect(await rows("SELECT properties.sep, properties.other, properties.plain, properties.n FROM events WHERE event = 'plain event'"))
+      .toEqual([['line\\u2028end', 'para\\u2029end', 'caf\u00e9 /x', '12']]);
+    const plainMatches = async (condition: string) => (await rows(`SELECT count() FROM events WHERE event = 'plain event' AND ${condition}`))[0]![0];
+    for (const condition of ["properties.sep = 'line\\\\u2028end'", "properties.n = '12'", "'12' = properties.n", "properties.plain = 'caf\u00e9 /x'", "properties.nothing != 'null'", "properties.n != '12.0'"]) {
+      expect(await plainMatches(condition), condition).toBe(1);
+    }
+    for (const condition of ["properties.sep = 'line\u2028end'", "properties.n = '\"12\"'", "properties.nothing = 'null'", "properties.missing = ''", "properties.n != '12'"]) {
+      expect(await plainMatches(condition), condition).toBe(0);
     }
   });
 

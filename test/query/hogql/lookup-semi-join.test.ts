@@ -25,6 +25,9 @@ describe('person and group joins that only filter', () => {
     expect(text).toContain('`p`.team_id = {');
     const groups = await sql("select count() from events where group_0.properties.industry = 'tech'");
     expect(groups).toContain('`events`.`$group_0` IN (SELECT `events__group_0`.`group_key` FROM');
+    // Either of two texts, each compared the cheap way, still needs a person.
+    const either = await sql("select count() from events where person.properties.browser = 'Chrome' or person.properties.browser = '12'");
+    expect(looksUpPersons(either)).toBe(true);
   });
 
   it('keep the join when an event without a person could pass, or when anything else reads it', async () => {
@@ -38,6 +41,8 @@ describe('person and group joins that only filter', () => {
       "select count() from events where person.created_at > now() - interval 1 day",
       // nullIf('a', NULL) is 'a': true for an event without a person.
       "select count() from events where nullIf('a', person.properties.browser) = 'a'",
+      "select count() from events where not (person.properties.browser = 'Chrome')",
+      "select count() from events where person.properties.browser = 'Chrome' or 1 = 1",
       // An alias the rest of the query may name stays where it was defined.
       "select count() from events where person.properties.n > (person.properties.browser as b) group by b",
     ]) {

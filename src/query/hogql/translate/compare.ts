@@ -4,6 +4,7 @@
 import { call, constant, not } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
 import { HogQLNotSupportedError, HogQLQueryError } from '../errors.js';
+import { propertyEqualsText } from './property-equality.js';
 import { typed, typeOf } from './types.js';
 
 const FALSE = () => constant(0, 'UInt8');
@@ -15,6 +16,8 @@ const bool = (e: Expr) => typed(e, 'boolean', false);
 function equalsLike(fn: string, left: Expr, right: Expr): Expr {
   if (isNullConstant(right)) return bool(call('isNull', left));
   if (isNullConstant(left)) return bool(call('isNull', right));
+  const property = fn === 'equals' ? propertyEqualsText(left, right) : undefined;
+  if (property) return bool(call('ifNull', property, FALSE()));
   const test = call(fn, left, right);
   const [l, r] = [typeOf(left), typeOf(right)];
   if (!l.nullable && !r.nullable) return bool(test);
@@ -26,6 +29,8 @@ function equalsLike(fn: string, left: Expr, right: Expr): Expr {
 function notEqualsLike(test: Expr, left: Expr, right: Expr): Expr {
   if (isNullConstant(right)) return bool(call('isNotNull', left));
   if (isNullConstant(left)) return bool(call('isNotNull', right));
+  const property = test.kind === 'call' && test.name === 'notEquals' ? propertyEqualsText(left, right) : undefined;
+  if (property) return bool(call('ifNull', not(property), TRUE()));
   const [l, r] = [typeOf(left), typeOf(right)];
   if (!l.nullable && !r.nullable) return bool(test);
   if (left.kind === 'constant' || right.kind === 'constant') return bool(call('ifNull', test, TRUE()));

@@ -8,6 +8,7 @@
 import { and, binary, select } from '../../ast/build.js';
 import type { Expr, Join, Select } from '../../ast/nodes.js';
 import { conjunctsOf, fieldsOf, readsOnly, rowsComeFromTheFromTable } from '../../ast/reads.js';
+import { walkObjects } from '../../tree/walk.js';
 
 /** The key column of a latest-persons or latest-groups join (catalog/latest.ts). */
 const LOOKUP_KEYS: ReadonlySet<string> = new Set(['person_key', 'group_key']);
@@ -46,16 +47,33 @@ function nullStrict(expr: Expr, alias: string): boolean {
 
 const isFalse = (expr: Expr) => expr.kind === 'constant' && (expr.value === 0 || expr.value === false);
 
+/**
+ * False or NULL when the join's extracts are NULL: NULL-strict, or `ifNull` of that with false, an
+ * AND with such a part, an OR of such parts, or an `if` on constants alone between two of them.
+ */
+function falseWhenUnmatched(condition: Expr, alias: string): boolean {
+  if (condition.kind === 'and') return condition.exprs.some((e) => falseWhenUnmatched(e, alias));
+  if (condition.kind === 'or') return condition.exprs.every((e) => falseWhenUnmatched(e, alias));
+  if (condition.kind === 'call' && condition.name === 'ifNull' && condition.args.length === 2 && isFalse(condition.args[1]!)) {
+    return falseWhenUnmatched(condition.args[0]!, alias);
+  }
+  if (condition.kind === 'call' && condition.name === 'if' && condition.args.length === 3) {
+    const [test, then, otherwise] = condition.args as [Expr, Expr, Expr];
+    return readsNothing(test) && falseWhenUnmatched(then, alias) && falseWhenUnmatched(otherwise, alias);
+  }
+  return nullStrict(condition, alias);
+}
+
+/** Only constants: the same for every row. */
+const readsNothing = (expr: Expr) => walkObjects(expr, (node) => (['field', 'select', 'union', 'subquery', 'lambda', 'star'].includes(node.kind as string) ? 'stop' : 'descend'));
+
 /** A WHERE condition that reads only the join's extracts and is false (or NULL) for an event without a person. */
 function rejectsUnmatched(condition: Expr, alias: string): boolean {
   const fields = fieldsOf(condition, alias);
   if (fields.length === 0) return false;
   if (!fields.every((f) => EXTRACT_COLUMN.test(f.name))) return false;
   if (!readsOnly(condition, alias)) return false;
-  if (condition.kind === 'call' && condition.name === 'ifNull' && condition.args.length === 2 && isFalse(condition.args[1]!)) {
-    return nullStrict(condition.args[0]!, alias);
-  }
-  return nullStrict(condition, alias);
+  return falseWhenUnmatched(condition, alias);
 }
 
 /** The SELECT with each lookup join that only filters turned into an IN condition. */
