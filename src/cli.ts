@@ -1,4 +1,4 @@
-// The `hoglet` command: serve, bootstrap, keys, import, demo, migrate.
+// The `hoglet` command: serve, bootstrap, users, keys, import, demo, migrate.
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, type Config, type ConfigFlags } from './config.js';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_PROJECT_NAME } from './core/accounts/service.js';
@@ -34,6 +34,19 @@ async function withServices<T>(flags: ConfigFlags, work: (services: AccountServi
   }
 }
 
+/** The first line of standard input (a pipe or a prompt), without its line break. */
+async function readPasswordFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('password: ');
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  const line = text.split(/\r?\n/)[0] ?? '';
+  if (line === '') throw new CliFailure('no password given (pass --password or write it to standard input)');
+  return line;
+}
+
 const program = new Command('hoglet')
   .description('Hoglet: a PostHog-compatible product-analytics server in one process')
   .showHelpAfterError();
@@ -59,9 +72,10 @@ program
   .option('--project <name>', 'project name', DEFAULT_PROJECT_NAME)
   .option('--scopes <list>', 'comma-separated scopes, e.g. project:read,insight:write; * for all', '*')
   .option('--label <label>', 'label of the new key', 'bootstrap')
+  .option('--password <password>', 'also set the password the user signs in to the web app with')
   .option('--json', 'print one JSON object')
   .addOption(dataDirOption())
-  .action(async (flags: CommonFlags & { email: string; organization: string; project: string; scopes: string; label: string }) => {
+  .action(async (flags: CommonFlags & { email: string; organization: string; project: string; scopes: string; label: string; password?: string }) => {
     const config = loadConfig(flags);
     const result = await withServices(flags, (services) =>
       services.accounts.bootstrap({
@@ -70,6 +84,7 @@ program
         projectName: flags.project,
         scopes: parseScopeList(flags.scopes),
         label: flags.label,
+        password: flags.password,
       }),
     );
     if (flags.json) return print(JSON.stringify(result));
@@ -86,11 +101,28 @@ program
         '',
         'Next:',
         `  start the server:  npm start   (or npx hoglet serve; it listens on ${url})`,
+        flags.password === undefined
+          ? `  sign in:           npx hoglet users set-password --email ${flags.email.trim()}, then open ${url}/`
+          : `  sign in:           open ${url}/ as ${flags.email.trim()}`,
         `  send events:       any PostHog SDK with the token ${result.project_api_token} and host ${url}`,
         `  or demo data:      npx hoglet demo --project ${result.project_id}`,
         `  ask the API:       curl -H "Authorization: Bearer ${result.personal_api_key}" ${url}/api/projects/${result.project_id}/`,
       ].join('\n'),
     );
+  });
+
+const users = program.command('users').description('manage users');
+
+users
+  .command('set-password')
+  .description("set a user's web app password (read from standard input without --password) and sign them out everywhere")
+  .requiredOption('--email <email>', "the user's email")
+  .option('--password <password>', 'the new password (visible in the process list and shell history: prefer standard input)')
+  .addOption(dataDirOption())
+  .action(async (flags: CommonFlags & { email: string; password?: string }) => {
+    const password = flags.password ?? (await readPasswordFromStdin());
+    await withServices(flags, (services) => services.accounts.setPassword(flags.email, password));
+    print(`password set for ${flags.email.trim()}; their browser sessions are signed out`);
   });
 
 const keys = program.command('keys').description('manage personal API keys');

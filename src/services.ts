@@ -5,6 +5,8 @@ import { ActionsService } from './core/actions/service.js';
 import { AccountsService } from './core/accounts/service.js';
 import { IdentityService } from './core/accounts/identity.js';
 import { KeyAuthenticator } from './core/auth/authenticator.js';
+import { LoginThrottle } from './core/auth/login-throttle.js';
+import { SessionService } from './core/auth/sessions.js';
 import { EventWriter, IncompleteWriteError, type TeamEvents } from './core/capture/event-writer.js';
 import { DecodeBudget } from './core/capture/decode-budget.js';
 import { GroupCommitter } from './core/capture/group-commit.js';
@@ -40,6 +42,8 @@ export interface Services {
   readonly events: EventStore;
   readonly repositories: Repositories;
   readonly authenticator: KeyAuthenticator;
+  /** Web app sign-in and browser sessions. */
+  readonly sessions: SessionService;
   readonly projects: ProjectsService;
   /** Actions; the query engine expands an action with actions.getForQuery(projectId, actionId). */
   readonly actions: ActionsService;
@@ -154,6 +158,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     events,
     repositories,
     authenticator: new KeyAuthenticator(repositories.apiKeys, authenticatorOptions),
+    sessions: new SessionService(repositories, new LoginThrottle()),
     projects,
     actions,
     definitions: new DefinitionsService(access, new DefinitionsRepository(events, config.queryTimeoutSeconds)),

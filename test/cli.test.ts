@@ -83,6 +83,46 @@ describe('hoglet command', () => {
     expect(again.stderr).toContain('no key with id');
   });
 
+  it('users set-password (from standard input or --password) and bootstrap --password set what the web app signs in with', async () => {
+    const withStdin = (args: string[], input: string) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk) => (stdout += chunk));
+        child.stderr.on('data', (chunk) => (stderr += chunk));
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+        child.stdin.end(input);
+      });
+    const set = await withStdin(['users', 'set-password', '--email', 'one@example.com', '--data-dir', dataDir], 'piped passphrase 1\n');
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain('password set for one@example.com');
+    const short = await withStdin(['users', 'set-password', '--email', 'one@example.com', '--data-dir', dataDir], 'short\n');
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain('too short');
+    const boot = await hoglet(['bootstrap', '--email', 'three@example.com', '--password', 'flagged passphrase', '--data-dir', dataDir]);
+    expect(boot.code).toBe(0);
+    expect(boot.stdout).toContain('sign in:           open http://127.0.0.1:8000/ as three@example.com');
+
+    const { loadConfig } = await import('../src/config.js');
+    const { createAccountServices } = await import('../src/services.js');
+    const { SessionService } = await import('../src/core/auth/sessions.js');
+    const { LoginThrottle } = await import('../src/core/auth/login-throttle.js');
+    const services = await createAccountServices(loadConfig({ dataDir }, {}));
+    try {
+      const sessions = new SessionService(services.repositories, new LoginThrottle());
+      await expect(sessions.signIn('one@example.com', 'piped passphrase 1', 'test')).resolves.toMatchObject({ secret: expect.any(String) });
+      await expect(sessions.signIn('three@example.com', 'flagged passphrase', 'test')).resolves.toMatchObject({ secret: expect.any(String) });
+      await expect(sessions.signIn('one@example.com', 'short', 'test')).rejects.toMatchObject({ code: 'invalid_credentials' });
+    } finally {
+      await services.close();
+    }
+    const files = fs.readdirSync(dataDir).filter((f) => f.startsWith('hoglet.sqlite3'));
+    const contents = Buffer.concat(files.map((f) => fs.readFileSync(path.join(dataDir, f))));
+    expect(contents.includes('piped passphrase 1')).toBe(false);
+    expect(contents.includes('scrypt$')).toBe(true);
+  });
+
   it('refuses bad input with a message and exit code 1', async () => {
     const badScope = await hoglet(['keys', 'create', '--email', 'one@example.com', '--scopes', 'project:admin', '--data-dir', dataDir]);
     expect(badScope.code).toBe(1);

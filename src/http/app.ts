@@ -1,6 +1,7 @@
 // buildApp() builds the HTTP application over ready services; main.ts makes it listen.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { ErrorBody as ErrorBodyShape } from '../errors.js';
@@ -19,6 +20,8 @@ import { projectRoutes } from './routes/projects.js';
 import { queryRoutes } from './routes/queries.js';
 import { sdkConfigRoutes } from './routes/sdk-config.js';
 import { sdkStaticRoutes } from './routes/sdk-static.js';
+import { sessionRoutes } from './routes/session.js';
+import { webAppRoutes } from './routes/web-app.js';
 import { ErrorBody } from './schemas/common.js';
 import { addRequestExamples } from './openapi-examples.js';
 import { API_TITLE, swaggerUiBranding } from './swagger-theme.js';
@@ -58,7 +61,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const routes = new RouteIndex();
   routes.attach(app);
   installErrorHandling(app, routes, BODY_LIMIT_BYTES);
-  installAuth(app, services.authenticator);
+  await app.register(cookie);
+  installAuth(app, services.authenticator, services.sessions);
 
   // JSON only (DRF would also take forms; PostHog's clients send JSON). An empty JSON body is
   // no body, since several clients send the header on DELETE and GET.
@@ -93,6 +97,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.get('/api/schema/', { schema: { hide: true } }, () => app.swagger());
 
   healthRoutes(app, services);
+  sessionRoutes(app, services);
   identityRoutes(app, services);
   projectRoutes(app, services);
   actionRoutes(app, services);
@@ -103,5 +108,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await captureRoutes(app, services);
   await sdkConfigRoutes(app, services);
   await sdkStaticRoutes(app);
+  await webAppRoutes(app);
   return app;
 }

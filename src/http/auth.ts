@@ -1,24 +1,31 @@
-// Authenticates personal API keys and enforces each route's scope. A route opts in by declaring
-// `config: { scope: 'project:read' }`; routes without a scope (health, schema) are public.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Who a request is let in as, and what it may do. A route opts in by declaring
+// `config: { scope: 'project:read' }`; routes without a scope (health, schema, sign-in) are public.
+// A caller is a personal API key (its scopes are checked here), a signed-in browser session (the
+// user's memberships, no scopes; every write must echo the session's CSRF token and come from this
+// site), or, on routes that allow it, a sharing token (checked by the handler).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthenticationFailedError, NotAuthenticatedError, PermissionDeniedError } from '../errors.js';
 import type { KeyAuthenticator } from '../core/auth/authenticator.js';
-import type { Principal } from '../core/auth/principal.js';
+import type { Caller, Principal, SessionPrincipal } from '../core/auth/principal.js';
+import { csrfMatches, SESSION_LIFETIME_MS, type NewSession, type SessionService } from '../core/auth/sessions.js';
 import { grantsScope, type RequiredScope } from '../core/scopes.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The scope a key needs; 'authenticated' admits any valid key. */
+    /** The scope a key needs; 'authenticated' admits any valid key or session. */
     scope?: RequiredScope | 'authenticated';
     /** A GET that a sharing token (`?sharing_access_token=`) may open instead of a key. */
     sharingToken?: boolean;
   }
   interface FastifyRequest {
-    principal: Principal | null;
-    /** The sharing token the request was let in with, on routes that accept one. */
-    sharingToken: string | null;
+    caller: Caller | null;
   }
 }
+
+/** The session cookie (HttpOnly) and the CSRF token the app reads to echo in `X-CSRFToken`. */
+export const SESSION_COOKIE = 'sessionid';
+export const CSRF_COOKIE = 'csrftoken';
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 type KeySource = 'Authorization header' | 'body' | 'query string';
 
@@ -41,15 +48,43 @@ function presentedKey(request: FastifyRequest): { key: string; source: KeySource
   return null;
 }
 
-/** The authenticated principal of a route that declared a scope. */
+/** The user behind a route that declared a scope (never a sharing token). */
 export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw new NotAuthenticatedError();
-  return request.principal;
+  const caller = request.caller;
+  if (!caller || caller.kind === 'sharing') throw new NotAuthenticatedError();
+  return caller;
 }
 
-export function installAuth(app: FastifyInstance, authenticator: KeyAuthenticator): void {
-  app.decorateRequest('principal', null);
-  app.decorateRequest('sharingToken', null);
+/** The sharing token the request was let in with, on routes that accept one. */
+export function sharingTokenOf(request: FastifyRequest): string | null {
+  return request.caller?.kind === 'sharing' ? request.caller.token : null;
+}
+
+/** A write from another site carries its Origin; the app's own writes carry this one. */
+function sameOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    const from = new URL(origin);
+    // Parsed the same way, so a default port written out (`:80`) compares equal to none.
+    return from.host === new URL(`${from.protocol}//${request.headers.host ?? ''}`).host;
+  } catch {
+    return false;
+  }
+}
+
+/** A session's writes must come from this site and echo its CSRF token. */
+function checkSessionWrite(request: FastifyRequest, principal: SessionPrincipal): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  if (!sameOrigin(request)) throw new PermissionDeniedError('CSRF Failed: Origin checking failed.');
+  const presented = request.headers['x-csrftoken'];
+  if (!csrfMatches(typeof presented === 'string' ? presented : undefined, principal)) {
+    throw new PermissionDeniedError('CSRF Failed: CSRF token missing or incorrect.');
+  }
+}
+
+export function installAuth(app: FastifyInstance, authenticator: KeyAuthenticator, sessions: SessionService): void {
+  app.decorateRequest('caller', null);
   // preValidation: the body is parsed (it may carry the key) but not yet validated, so an
   // unauthenticated caller learns nothing from validation errors.
   app.addHook('preValidation', async (request) => {
@@ -59,17 +94,40 @@ export function installAuth(app: FastifyInstance, authenticator: KeyAuthenticato
       const token = (request.query as Record<string, unknown> | undefined)?.sharing_access_token;
       // The token is checked by the handler, which alone knows what it opens.
       if (typeof token === 'string' && token !== '') {
-        request.sharingToken = token;
+        request.caller = { kind: 'sharing', token };
         return;
       }
     }
     const presented = presentedKey(request);
-    if (!presented) throw new NotAuthenticatedError();
-    const principal = await authenticator.authenticate(presented.key);
-    if (!principal) throw new AuthenticationFailedError(`Personal API key found in request ${presented.source} is invalid.`);
-    if (scope !== 'authenticated' && !grantsScope(principal.scopes, scope)) {
-      throw new PermissionDeniedError(`API key missing required scope '${scope}'`);
+    if (presented) {
+      const principal = await authenticator.authenticate(presented.key);
+      if (!principal) throw new AuthenticationFailedError(`Personal API key found in request ${presented.source} is invalid.`);
+      if (scope !== 'authenticated' && !grantsScope(principal.scopes, scope)) {
+        throw new PermissionDeniedError(`API key missing required scope '${scope}'`);
+      }
+      request.caller = principal;
+      return;
     }
-    request.principal = principal;
+    const secret = request.cookies[SESSION_COOKIE];
+    if (!secret) throw new NotAuthenticatedError();
+    const principal = await sessions.authenticate(secret);
+    if (!principal) throw new AuthenticationFailedError('Your session has expired. Sign in again.');
+    checkSessionWrite(request, principal);
+    request.caller = principal;
   });
+}
+
+const secureCookies = (request: FastifyRequest, siteUrl: string | null) => request.protocol === 'https' || (siteUrl ?? '').startsWith('https:');
+
+/** Hands the browser its new session: the secret HttpOnly, the CSRF token readable by the app. */
+export function setSessionCookies(request: FastifyRequest, reply: FastifyReply, session: NewSession, siteUrl: string | null): void {
+  const common = { path: '/', sameSite: 'lax' as const, secure: secureCookies(request, siteUrl), maxAge: SESSION_LIFETIME_MS / 1000 };
+  void reply.setCookie(SESSION_COOKIE, session.secret, { ...common, httpOnly: true });
+  void reply.setCookie(CSRF_COOKIE, session.csrfToken, { ...common, httpOnly: false });
+}
+
+export function clearSessionCookies(request: FastifyRequest, reply: FastifyReply, siteUrl: string | null): void {
+  const common = { path: '/', sameSite: 'lax' as const, secure: secureCookies(request, siteUrl) };
+  void reply.clearCookie(SESSION_COOKIE, { ...common, httpOnly: true });
+  void reply.clearCookie(CSRF_COOKIE, common);
 }

@@ -42,7 +42,6 @@ describe.each(META_STORES)('nothing internal in any answer on %s', (store) => {
   const sharedAnswers = (token: string, id: number) => {
     const qs = `sharing_access_token=${encodeURIComponent(token)}`;
     return {
-      '/shared/:token': `/shared/${token}`,
       '/shared/:token.json': `/shared/${token}.json`,
       'retrieve': `${api()}/insights/${id}/?${qs}`,
       'retrieve csv': `${api()}/insights/${id}/?${qs}&format=csv`,
@@ -109,7 +108,7 @@ describe.each(META_STORES)('nothing internal in any answer on %s', (store) => {
       for (const [what, url] of Object.entries(sharedAnswers(token, insight.id))) {
         expectNoInternalSql(await t.request(null, { method: 'GET', url }), what);
       }
-      const page = await t.request(null, { method: 'GET', url: `/shared/${token}` });
+      const page = await t.request(null, { method: 'GET', url: `/shared/${token}.json` });
       expect(page.json().insight).toMatchObject({ result: [expect.objectContaining({ data: [1, 2] })], hogql: null });
     });
   });
@@ -137,7 +136,7 @@ describe.each(META_STORES)('nothing internal in any answer on %s', (store) => {
       }
 
       // What remains is PostHog's shared form (hideExtraDetails): a viewer's levels, no authorship.
-      const shared = (await t.request(null, { method: 'GET', url: `/shared/${token}` })).json().insight;
+      const shared = (await t.request(null, { method: 'GET', url: `/shared/${token}.json` })).json().insight;
       expect(shared).toMatchObject({ id: insight.id, name: 'edited by bob', user_access_level: 'viewer', effective_restriction_level: 37, effective_privilege_level: 21 });
       for (const field of ['created_by', 'last_modified_by', 'created_at', 'last_modified_at']) expect(shared).not.toHaveProperty(field);
     });

@@ -56,7 +56,7 @@ describe.each(META_STORES)('Insight sharing on %s', (store) => {
     t.request(null, { method: 'GET', url: `/api/projects/${projectId}/insights/${id}/?sharing_access_token=${encodeURIComponent(token)}` });
   const listWith = (token: string, projectId: number | string = alice.projectId, extra = '') =>
     t.request(null, { method: 'GET', url: `/api/projects/${projectId}/insights/?sharing_access_token=${encodeURIComponent(token)}${extra}` });
-  const sharedPage = (token: string) => t.request(null, { method: 'GET', url: `/shared/${encodeURIComponent(token)}` });
+  const sharedPage = (token: string) => t.request(null, { method: 'GET', url: `/shared/${encodeURIComponent(token)}.json` });
   const allThree = async (token: string, insight: Insight) =>
     [await retrieveWith(token, insight.id), await listWith(token), await sharedPage(token)] as const;
 
@@ -189,17 +189,20 @@ describe.each(META_STORES)('Insight sharing on %s', (store) => {
       expect([403, 404]).toContain(refused.statusCode);
     });
 
-    it('GET /shared/<token> answers JSON with the type and the insight', async () => {
+    it('GET /shared/<token>.json answers JSON with the type and the insight; /shared/<token> is the page drawing it', async () => {
       const { insight, token } = await shared();
-      for (const url of [`/shared/${token}`, `/shared/${token}.json`]) {
-        const res = await t.request(null, { method: 'GET', url });
-        expect(res.statusCode, url).toBe(200);
-        expect(res.headers['content-type'], url).toMatch(/^application\/json/);
-        const body = res.json();
-        expect(body.type, url).toEqual(expect.any(String));
-        expect(body.insight, url).toMatchObject({ id: insight.id, short_id: insight.short_id, name: insight.name });
-        expect(body.insight.result[0].data, url).toEqual([1, 2, 0]);
-      }
+      const url = `/shared/${token}.json`;
+      const res = await t.request(null, { method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+      const body = res.json();
+      expect(body.type, url).toEqual(expect.any(String));
+      expect(body.insight, url).toMatchObject({ id: insight.id, short_id: insight.short_id, name: insight.name });
+      expect(body.insight.result[0].data, url).toEqual([1, 2, 0]);
+      const page = await t.request(null, { method: 'GET', url: `/shared/${token}` });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.body).toMatch(/<html|<!doctype html/i);
     });
   });
 

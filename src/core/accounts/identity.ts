@@ -121,6 +121,7 @@ export class IdentityService {
   }
 
   async currentKey(principal: Principal) {
+    if (principal.kind !== 'key') throw new NotFoundError('Not signed in with a personal API key.');
     const keys = await this.repositories.apiKeys.listForUser(principal.userId);
     const key = keys.find((k) => k.id === principal.keyId);
     if (!key) throw new NotFoundError();

@@ -1,9 +1,11 @@
-// Accounts for the administrator's command line: users, organizations and personal API keys.
+// Accounts for the administrator's command line: users, their web app passwords, organizations and
+// personal API keys.
 import { randomBytes } from 'node:crypto';
 import { ApiError, ValidationError } from '../../errors.js';
 import type { PersonalApiKey } from '../../storage/meta/repositories/api-keys.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
 import type { UserRow } from '../../storage/meta/repositories/users.js';
+import { checkPasswordStrength, hashPassword } from '../auth/passwords.js';
 import { MembershipLevel } from '../auth/principal.js';
 import type { ProjectsService } from '../projects/service.js';
 import { findInvalidScope } from '../scopes.js';
@@ -19,6 +21,8 @@ export interface BootstrapInput {
   projectName?: string | undefined;
   scopes: string[];
   label?: string | undefined;
+  /** Also sets the user's web app password. */
+  password?: string | undefined;
 }
 
 export interface BootstrapResult {
@@ -64,7 +68,9 @@ export class AccountsService {
    */
   async bootstrap(input: BootstrapInput): Promise<BootstrapResult> {
     checkScopes(input.scopes);
+    if (input.password !== undefined) checkPasswordStrength(input.password);
     const user = await this.findOrCreateUser(input.email);
+    if (input.password !== undefined) await this.storePassword(user.id, input.password);
     const organizationName = input.organizationName?.trim() || DEFAULT_ORGANIZATION_NAME;
     const organizationId =
       (await this.repositories.organizations.findMemberByName(user.id, organizationName))?.id ??
@@ -82,6 +88,20 @@ export class AccountsService {
       personal_api_key: value,
       user_id: user.id,
     };
+  }
+
+  /** Sets the user's web app password and signs them out of every browser. */
+  async setPassword(email: string, password: string): Promise<void> {
+    checkPasswordStrength(password);
+    await this.storePassword((await this.requireUser(email)).id, password);
+  }
+
+  private async storePassword(userId: number, password: string): Promise<void> {
+    const hash = await hashPassword(password);
+    await this.repositories.transaction(async (repos) => {
+      await repos.users.setPasswordHash(userId, hash);
+      await repos.userSessions.deleteForUser(userId);
+    });
   }
 
   async createKey(email: string, scopes: string[], label: string): Promise<CreatedKey> {
@@ -145,6 +165,7 @@ export class AccountsService {
       current_organization_id: null,
       current_project_id: null,
       created_at: nowIso(),
+      password_hash: null,
     });
   }
 

@@ -4,12 +4,12 @@
 import type { ApiKeysRepository, PersonalApiKey } from '../../storage/meta/repositories/api-keys.js';
 import { EpochCache } from '../epoch-cache.js';
 import { hashPersonalApiKey, nowIso } from '../tokens.js';
-import type { Principal } from './principal.js';
+import type { KeyPrincipal } from './principal.js';
 
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
 
 interface CachedKey {
-  principal: Principal | null;
+  principal: KeyPrincipal | null;
   lastUsedAt: number;
 }
 
@@ -34,7 +34,7 @@ export class KeyAuthenticator {
   }
 
   /** The principal of a valid key, or null for an unknown (or revoked) one. */
-  async authenticate(presentedKey: string): Promise<Principal | null> {
+  async authenticate(presentedKey: string): Promise<KeyPrincipal | null> {
     const hash = hashPersonalApiKey(presentedKey);
     const cached = await this.cache.get(hash, async () => {
       const key = await this.keys.findBySecureValue(hash);
@@ -61,8 +61,9 @@ export class KeyAuthenticator {
   }
 }
 
-function toPrincipal(key: PersonalApiKey): Principal {
+function toPrincipal(key: PersonalApiKey): KeyPrincipal {
   return Object.freeze({
+    kind: 'key',
     userId: key.user_id,
     keyId: key.id,
     scopes: Object.freeze([...key.scopes]),

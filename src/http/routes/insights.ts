@@ -11,7 +11,8 @@ import type { InsightReader } from '../../core/insights/service.js';
 import { ValidationError } from '../../errors.js';
 import { parseRefreshMode, sharedRefreshMode } from '../../query/cache/policy.js';
 import type { Services } from '../../services.js';
-import { principalOf } from '../auth.js';
+import { principalOf, sharingTokenOf } from '../auth.js';
+import { sendAppPage } from './web-app.js';
 import { requestedFormat, sendCsv, sendFormatted, splitCsvSuffix } from '../csv/reply.js';
 import { limitOffsetEnvelope, pageNumberEnvelope, parseLimitOffset, parsePageNumber } from '../pagination.js';
 import { errorResponses, PageQuery, Paginated } from '../schemas/common.js';
@@ -45,14 +46,14 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
   const item = `${prefix}/:project_id/insights/:id/`;
   const tags = [tag];
 
-  /** A member through their key, or whoever holds the sharing token the request came with. */
-  const readerOf = (request: FastifyRequest): Promise<InsightReader> =>
-    request.sharingToken !== null
-      ? sharing.readerForToken(request.sharingToken, projectOf(request))
-      : insights.reader(principalOf(request), projectOf(request));
+  /** A member through their key or session, or whoever holds the sharing token the request came with. */
+  const readerOf = (request: FastifyRequest): Promise<InsightReader> => {
+    const token = sharingTokenOf(request);
+    return token !== null ? sharing.readerForToken(token, projectOf(request)) : insights.reader(principalOf(request), projectOf(request));
+  };
   const refreshOf = (request: FastifyRequest) => {
     const mode = parseRefreshMode(queryOf(request).refresh, 'force_cache');
-    return request.sharingToken !== null ? sharedRefreshMode(mode) : mode;
+    return sharingTokenOf(request) !== null ? sharedRefreshMode(mode) : mode;
   };
 
   const list = async (request: FastifyRequest, csv: boolean) => {
@@ -219,12 +220,14 @@ export function insightRoutes(app: FastifyInstance, services: Services): void {
   mountInsightRoutes(app, services, '/api/projects', 'insights');
   mountInsightRoutes(app, services, '/api/environments', 'insights (environment paths)');
 
-  // A shared insight as JSON, for embedding: no key, the token is the whole credential.
+  // A shared insight: `/shared/<token>` is the app's page drawing it, `/shared/<token>.json` the
+  // JSON it draws from (and embeds use); no key, the token is the whole credential.
   app.get('/shared/:token', {
     schema: { tags: ['sharing'], params: Type.Object({ token: Type.String() }), response: { 200: AnyObject, ...errorResponses } },
-    handler: async (request) => {
-      const token = (request.params as { token: string }).token.replace(/\.json$/, '');
-      const reader = await services.sharing.readerForToken(token, null);
+    handler: async (request, reply) => {
+      const path = (request.params as { token: string }).token;
+      if (!path.endsWith('.json')) return sendAppPage(reply);
+      const reader = await services.sharing.readerForToken(path.slice(0, -'.json'.length), null);
       const insight = await services.insights.get(reader, String(reader.sharedInsightId), { refresh: sharedRefreshMode('force_cache'), fromDashboard: null });
       return { type: 'scene', insight };
     },

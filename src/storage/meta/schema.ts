@@ -23,6 +23,17 @@ export interface UsersTable {
   current_organization_id: string | null;
   current_project_id: number | null;
   created_at: string;
+  /** scrypt hash of the web app password (core/auth/passwords.ts); null: the user cannot sign in. */
+  password_hash: string | null;
+}
+
+export interface UserSessionsTable {
+  token_hash: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string;
 }
 
 export interface MembershipsTable {
@@ -210,6 +221,7 @@ export interface EventWriteMarksTable {
 export interface MetaSchema {
   organizations: OrganizationsTable;
   users: UsersTable;
+  user_sessions: UserSessionsTable;
   organization_memberships: MembershipsTable;
   personal_api_keys: PersonalApiKeysTable;
   projects: ProjectsTable;

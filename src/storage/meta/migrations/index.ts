@@ -5,6 +5,7 @@ import * as m0002 from './0002_project_token_epoch.js';
 import * as m0003 from './0003_actions.js';
 import * as m0004 from './0004_insights_dashboards.js';
 import * as m0005 from './0005_query_status_heartbeat.js';
+import * as m0006 from './0006_passwords_and_sessions.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts_and_projects': m0001,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_actions': m0003,
   '0004_insights_dashboards': m0004,
   '0005_query_status_heartbeat': m0005,
+  '0006_passwords_and_sessions': m0006,
 };

@@ -11,12 +11,14 @@ import { OrganizationsRepository } from './organizations.js';
 import { ProjectsRepository } from './projects.js';
 import { QueryCacheRepository } from './query-cache.js';
 import { SharingRepository } from './sharing.js';
+import { UserSessionsRepository } from './user-sessions.js';
 import { UsersRepository } from './users.js';
 
 /** Every metadata repository over one connection (or one transaction). */
 export class Repositories {
   readonly organizations: OrganizationsRepository;
   readonly users: UsersRepository;
+  readonly userSessions: UserSessionsRepository;
   readonly projects: ProjectsRepository;
   readonly apiKeys: ApiKeysRepository;
   readonly activityLog: ActivityLogRepository;
@@ -31,6 +33,7 @@ export class Repositories {
   constructor(private readonly db: Kysely<MetaSchema>) {
     this.organizations = new OrganizationsRepository(db);
     this.users = new UsersRepository(db);
+    this.userSessions = new UserSessionsRepository(db);
     this.projects = new ProjectsRepository(db);
     this.apiKeys = new ApiKeysRepository(db);
     this.activityLog = new ActivityLogRepository(db);

@@ -34,6 +34,10 @@ export class UsersRepository {
     return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
   }
 
+  async setPasswordHash(userId: number, passwordHash: string): Promise<void> {
+    await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+  }
+
   async setCurrent(userId: number, organizationId: string, projectId: number | null): Promise<void> {
     await this.db
       .updateTable('users')

@@ -1,0 +1,41 @@
+// The web app, built by `npm run build:web` into dist/web and served by this process: hashed
+// assets under /assets/ (cached for a year: a new build has new names), and index.html for each
+// of the app's own paths, which the app routes in the browser. A shared insight's page is
+// `/shared/:token`; its JSON stays at `/shared/:token.json` (insights.ts).
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** dist/web of the package, whether this module runs compiled (dist/) or from src/ (tests). */
+export const WEB_APP_DIR = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
+/** Paths the app draws itself (everything else keeps the API's own 404; `/shared/:token` is insights.ts's). */
+const APP_PATHS = ['/', '/login', '/project/*'];
+
+const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Hoglet</title>
+<p>The web app is not built in this checkout. Run <code>npm run build</code> (or <code>npm ci</code>), then reload.</p>
+<p>The API is up: <a href="/api/schema/swagger-ui/">/api/schema/swagger-ui/</a>.</p>`;
+
+export async function webAppRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: `${WEB_APP_DIR}assets`,
+    prefix: '/assets/',
+    decorateReply: false,
+    immutable: true,
+    maxAge: '365d',
+    // A missing directory (app not built) answers 404 like any unknown asset.
+    ...(existsSync(`${WEB_APP_DIR}assets`) ? {} : { serve: false }),
+  });
+
+  for (const path of APP_PATHS) {
+    app.get(path, { schema: { hide: true } }, (_request, reply) => sendAppPage(reply));
+  }
+}
+
+/** The app's index.html, which draws whatever page the browser's path names. */
+export async function sendAppPage(reply: FastifyReply): Promise<FastifyReply> {
+  const html = await readFile(`${WEB_APP_DIR}index.html`, 'utf8').catch(() => NOT_BUILT);
+  // Always revalidated: it names the current build's assets.
+  return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+}
