@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// The `hoglet` command. The TypeScript sources are compiled to dist/ by `npm ci` (prepare) or
-// `npm run build`; in a checkout whose sources changed since, it compiles them first, so
-// `npm start` never runs stale code and never compiles twice after `npm ci`.
+// The `hoglet` command. The TypeScript sources (src/) and the web app (web/) are built into dist/
+// by `npm ci` (prepare) or `npm run build`; in a checkout whose sources changed since, it builds
+// them first, so `npm start` never runs stale code and never builds twice after `npm ci`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const entry = new URL('../dist/cli.js', import.meta.url);
 const sources = fileURLToPath(new URL('../src', import.meta.url));
+const webSources = fileURLToPath(new URL('../web', import.meta.url));
+const webEntry = fileURLToPath(new URL('../dist/web/index.html', import.meta.url));
 
 /** The newest modification time of any file below a directory. */
 function newestChange(dir) {
@@ -18,7 +20,9 @@ function newestChange(dir) {
   return newest;
 }
 
-const stale = !existsSync(entry) || (existsSync(sources) && newestChange(sources) > statSync(entry).mtimeMs);
+/** Whether a build from `dir` is missing or older than the newest change under `dir`. */
+const outdated = (dir, built) => existsSync(dir) && (!existsSync(built) || newestChange(dir) > statSync(built).mtimeMs);
+const stale = !existsSync(entry) || outdated(sources, fileURLToPath(entry)) || outdated(webSources, webEntry);
 if (stale) {
   if (!existsSync(sources)) {
     process.stderr.write('hoglet: dist/ is missing; run `npm run build` in the checkout first.\n');

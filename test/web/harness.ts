@@ -1,0 +1,219 @@
+// A real Hoglet (real stores) listening on loopback and serving the built web app, a project
+// with a week of known events and one saved insight per kind, and Debian's Chromium to look at it.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { ev, journeys } from '../helpers/journeys.js';
+
+export const PASSWORD = 'correct horse battery staple';
+export const SCREENS = '/tmp/hoglet-screens';
+const CHROMIUM = process.env.HOGLET_CHROMIUM ?? '/usr/bin/chromium';
+export const hasChromium = fs.existsSync(CHROMIUM);
+
+/** Builds dist/web when it is missing or older than any file under web/. */
+export function ensureWebBuild(): void {
+  const index = path.resolve('dist/web/index.html');
+  const newest = (dir: string): number =>
+    fs.readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
+      const full = path.join(dir, entry.name);
+      return Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
+    }, 0);
+  if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= newest(path.resolve('web'))) return;
+  execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
+}
+
+const RANGE = { date_from: '2024-01-01', date_to: '2024-01-07' };
+const url = (p: string) => ({ $current_url: `https://example.com${p}` });
+
+/** The saved insights' query sources, by kind. */
+export const SOURCES = {
+  trends: {
+    kind: 'TrendsQuery',
+    series: [{ kind: 'EventsNode', event: '$pageview', name: '$pageview' }, { kind: 'EventsNode', event: 'signed_up', name: 'signed_up' }],
+    dateRange: RANGE,
+    interval: 'day',
+    trendsFilter: { display: 'ActionsLineGraph' },
+  },
+  funnel: {
+    kind: 'FunnelsQuery',
+    series: [{ kind: 'EventsNode', event: '$pageview', name: '$pageview' }, { kind: 'EventsNode', event: 'signed_up', name: 'signed_up' }, { kind: 'EventsNode', event: 'purchase', name: 'purchase' }],
+    dateRange: RANGE,
+    funnelsFilter: { funnelVizType: 'steps', funnelWindowInterval: 14, funnelWindowIntervalUnit: 'day' },
+  },
+  retention: {
+    kind: 'RetentionQuery',
+    dateRange: RANGE,
+    retentionFilter: { period: 'Day', totalIntervals: 7, targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } },
+  },
+  paths: { kind: 'PathsQuery', dateRange: RANGE, pathsFilter: { includeEventTypes: ['$pageview'] } },
+  stickiness: { kind: 'StickinessQuery', series: [{ kind: 'EventsNode', event: '$pageview', name: '$pageview' }], dateRange: RANGE, interval: 'day' },
+  lifecycle: { kind: 'LifecycleQuery', series: [{ kind: 'EventsNode', event: '$pageview', name: '$pageview' }], dateRange: RANGE, interval: 'day' },
+} as const;
+export type Kind = keyof typeof SOURCES;
+
+export interface SavedInsight {
+  id: number;
+  short_id: string;
+  name: string;
+}
+
+export interface World {
+  t: TestApp;
+  who: Credentials;
+  base: string;
+  browser: Browser;
+  insights: Record<Kind, SavedInsight>;
+  dashboardId: number;
+  close(): Promise<void>;
+}
+
+export async function startWorld(): Promise<World> {
+  ensureWebBuild();
+  const t = await createTestApp('sqlite');
+  const who = await t.bootstrap('ada@example.com', { organization: 'Analytical Engines' });
+  await t.services.accounts.setPassword(who.email, PASSWORD);
+  await journeys(t, who, {
+    p1: [
+      ev('$pageview', '2024-01-01T10:00:00Z', { ...url('/'), $browser: 'Chrome', $set: { email: 'p1@example.com' } }),
+      ev('$pageview', '2024-01-01T10:02:00Z', { ...url('/pricing'), $browser: 'Chrome' }),
+      ev('signed_up', '2024-01-01T10:04:00Z'),
+      ev('$pageview', '2024-01-03T09:00:00Z', { ...url('/'), $browser: 'Chrome' }),
+      ev('purchase', '2024-01-03T09:01:00Z'),
+    ],
+    p2: [
+      ev('$pageview', '2024-01-01T11:00:00Z', { ...url('/'), $browser: 'Firefox', $set: { email: 'p2@example.com' } }),
+      ev('$pageview', '2024-01-01T11:03:00Z', { ...url('/docs'), $browser: 'Firefox' }),
+      ev('$pageview', '2024-01-02T12:00:00Z', { ...url('/'), $browser: 'Firefox' }),
+      ev('$pageview', '2024-01-02T12:01:00Z', { ...url('/pricing'), $browser: 'Firefox' }),
+      ev('signed_up', '2024-01-02T12:02:00Z'),
+    ],
+    p3: [
+      ev('$pageview', '2024-01-02T08:00:00Z', { ...url('/'), $browser: 'Chrome' }),
+      ev('$pageview', '2024-01-02T08:05:00Z', { ...url('/pricing'), $browser: 'Chrome' }),
+      ev('$pageview', '2024-01-04T08:00:00Z', { ...url('/'), $browser: 'Chrome' }),
+    ],
+    p4: [
+      ev('$pageview', '2024-01-03T15:00:00Z', { ...url('/'), $browser: 'Safari' }),
+      ev('$pageview', '2024-01-05T15:00:00Z', { ...url('/docs'), $browser: 'Safari' }),
+    ],
+    p5: [
+      ev('$pageview', '2024-01-05T10:00:00Z', { ...url('/'), $browser: 'Chrome', $set: { email: 'p5@example.com' } }),
+      ev('$pageview', '2024-01-05T10:01:00Z', { ...url('/pricing'), $browser: 'Chrome' }),
+      ev('signed_up', '2024-01-05T10:02:00Z'),
+      ev('purchase', '2024-01-05T10:03:00Z'),
+      ev('$pageview', '2024-01-06T10:00:00Z', { ...url('/'), $browser: 'Chrome' }),
+      ev('$pageview', '2024-01-07T10:00:00Z', { ...url('/'), $browser: 'Chrome' }),
+    ],
+  });
+
+  const apiBase = `/api/projects/${who.projectId}`;
+  const dashboard = await t.request(who.key, { method: 'POST', url: `${apiBase}/dashboards/`, payload: { name: 'Weekly numbers', description: 'The week in one place' } });
+  if (dashboard.statusCode !== 201) throw new Error(`dashboard: ${dashboard.body}`);
+  const dashboardId = dashboard.json().id as number;
+
+  const insights = {} as Record<Kind, SavedInsight>;
+  for (const [kind, source] of Object.entries(SOURCES) as [Kind, object][]) {
+    const name = `${kind[0]!.toUpperCase()}${kind.slice(1)} of the week`;
+    const res = await t.request(who.key, {
+      method: 'POST',
+      url: `${apiBase}/insights/`,
+      payload: { name, query: { kind: 'InsightVizNode', source }, tags: kind === 'funnel' ? ['growth'] : ['weekly'], dashboards: [dashboardId], saved: true },
+    });
+    if (res.statusCode !== 201) throw new Error(`insight ${kind}: ${res.body}`);
+    const body = res.json();
+    insights[kind] = { id: body.id, short_id: body.short_id, name };
+  }
+
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  fs.mkdirSync(SCREENS, { recursive: true });
+  return {
+    t,
+    who,
+    base: `http://127.0.0.1:${port}`,
+    browser,
+    insights,
+    dashboardId,
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
+}
+
+/** POST /query/ with the key, as a script would ask: the numbers the page must show. */
+export async function queryApi(w: World, query: object): Promise<any> {
+  const res = await w.t.request(w.who.key, { method: 'POST', url: `/api/projects/${w.who.projectId}/query/`, payload: { query, refresh: 'blocking' } });
+  if (res.statusCode !== 200) throw new Error(`query: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+export interface Watched {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught errors, console errors and requests that left the server's origin. */
+  problems: string[];
+}
+
+/** A fresh browser profile; signed in through the API unless told not to. */
+export async function openPage(w: World, options: { signIn?: boolean; width?: number; height?: number } = {}): Promise<Watched> {
+  const context = await w.browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    // A 4xx the app handles (wrong password, an unsupported actors query) is logged by Chromium itself.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+  });
+  page.on('request', (request) => {
+    const target = request.url();
+    if (!target.startsWith(w.base) && !target.startsWith('data:')) problems.push(`outbound request: ${target}`);
+  });
+  if (options.signIn !== false) {
+    const res = await context.request.post(`${w.base}/api/login/`, { data: { email: w.who.email, password: PASSWORD } });
+    if (res.status() !== 200) throw new Error(`sign in: ${res.status()} ${await res.text()}`);
+  }
+  return { context, page, problems };
+}
+
+/** A table's body rows: each cell's data-value when it has one (the exact number), else its text. */
+export async function tableRows(table: Locator): Promise<{ key: string | null; cells: string[] }[]> {
+  await table.waitFor();
+  return table.locator('tbody tr').evaluateAll((rows) =>
+    rows.map((row) => ({
+      key: row.getAttribute('data-key'),
+      cells: Array.from(row.children).map((cell: any) => cell.getAttribute('data-value') ?? (cell.textContent ?? '').trim()),
+    })));
+}
+
+/** The legend's items: label, and the exact value when numeric. */
+export async function legendItems(scope: Locator): Promise<{ key: string | null; label: string; value: string | null }[]> {
+  const legend = scope.getByTestId('legend');
+  await legend.waitFor();
+  return legend.locator('li').evaluateAll((items) =>
+    items.map((item) => ({
+      key: item.getAttribute('data-key'),
+      label: (item.querySelector('.legend-label')?.textContent ?? '').trim(),
+      value: item.getAttribute('data-value'),
+    })));
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
+}
+
+/** Opens a saved insight and waits for its chart area to be drawn, data table shown. */
+export async function openInsight(w: World, page: Page, kind: Kind): Promise<Locator> {
+  await page.goto(`${w.base}/project/${w.who.projectId}/insights/${w.insights[kind].short_id}`);
+  const view = page.locator('.insight-view');
+  await view.waitFor();
+  await view.getByRole('button', { name: 'Show data table' }).click();
+  return view;
+}

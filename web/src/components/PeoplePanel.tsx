@@ -1,0 +1,103 @@
+// The people (or groups) behind one number, from /query/ with an ActorsQuery around PostHog's
+// InsightActorsQuery. Opens as a side panel; Escape or the close button dismisses it.
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError } from '../api';
+import { when } from '../lib/format';
+import type { ActorTarget, QueryNode } from '../types';
+
+interface Actor {
+  id?: string;
+  distinct_ids?: string[];
+  properties?: Record<string, unknown>;
+  created_at?: string;
+  group_key?: string;
+}
+
+const PAGE = 100;
+
+function displayName(actor: Actor): string {
+  const p = actor.properties ?? {};
+  for (const key of ['email', 'name', 'username', '$email']) if (typeof p[key] === 'string' && p[key]) return p[key] as string;
+  return actor.group_key ?? actor.distinct_ids?.[0] ?? actor.id ?? 'Unknown';
+}
+
+export function PeoplePanel({ projectId, source, target, onClose }: {
+  projectId: string;
+  source: QueryNode;
+  target: ActorTarget;
+  onClose: () => void;
+}) {
+  const step = typeof target.params.funnelStep === 'number' ? target.params.funnelStep : null;
+  const [dropped, setDropped] = useState(step !== null && step < 0);
+  const params = step === null ? target.params : { ...target.params, funnelStep: dropped ? -Math.abs(step) : Math.abs(step) };
+  const [actors, setActors] = useState<Actor[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [offset, setOffset] = useState(0);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') onClose(); };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  useEffect(() => { setActors([]); setOffset(0); }, [target, dropped]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoading(true);
+    setError(null);
+    const query = {
+      kind: 'ActorsQuery',
+      source: { kind: 'InsightActorsQuery', source, ...params },
+      select: ['person'],
+      limit: PAGE,
+      offset,
+    };
+    api<{ results: [Actor][]; hasMore?: boolean }>(`/api/projects/${projectId}/query/`, { method: 'POST', body: { query }, signal: controller.signal })
+      .then((answer) => {
+        setActors((before) => (offset === 0 ? answer.results.map((r) => r[0]) : [...before, ...answer.results.map((r) => r[0])]));
+        setHasMore(!!answer.hasMore);
+        setLoading(false);
+      })
+      .catch((e) => {
+        if ((e as Error).name === 'AbortError') return;
+        setError(e instanceof ApiError ? e.message : String(e));
+        setLoading(false);
+      });
+    return () => controller.abort();
+  }, [target, dropped, offset]);
+
+  return (
+    <aside class="side-panel" role="complementary" aria-label="People" data-testid="people-panel">
+      <header class="side-panel-head">
+        <div>
+          <h2>People</h2>
+          <p class="muted">{target.title}</p>
+        </div>
+        <button type="button" class="icon-button" onClick={onClose} aria-label="Close">✕</button>
+      </header>
+      {step !== null && Math.abs(step) > 1 && (
+        <div class="segmented" role="group" aria-label="Which people">
+          <button type="button" aria-pressed={!dropped} onClick={() => setDropped(false)}>Completed step</button>
+          <button type="button" aria-pressed={dropped} onClick={() => setDropped(true)}>Dropped off</button>
+        </div>
+      )}
+      {error && <p class="error" role="alert">{error}</p>}
+      {!error && (
+        <ul class="people-list" data-testid="people-list">
+          {actors.map((actor) => (
+            <li key={actor.id}>
+              <strong>{displayName(actor)}</strong>
+              <span class="muted">{actor.distinct_ids?.slice(0, 2).join(', ')}{actor.created_at ? ` · since ${when(actor.created_at)}` : ''}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {loading && <p class="muted">Loading…</p>}
+      {!loading && !error && actors.length === 0 && <p class="muted">No one.</p>}
+      {hasMore && !loading && <button type="button" onClick={() => setOffset(offset + PAGE)}>Load more</button>}
+    </aside>
+  );
+}

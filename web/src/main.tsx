@@ -1,0 +1,64 @@
+// Entry: picks the page for the URL. Pages under /project/ need the signed-in user (GET
+// /api/users/@me/; a 401 goes to /login); /login and /shared/:token stand alone.
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError } from './api';
+import { DashboardPage } from './pages/DashboardPage';
+import { DashboardsList } from './pages/DashboardsList';
+import { InsightPage } from './pages/InsightPage';
+import { InsightsList } from './pages/InsightsList';
+import { LoginPage } from './pages/Login';
+import { SharedPage } from './pages/SharedPage';
+import { Shell } from './pages/Shell';
+import { match, navigate, useLocation, type Route } from './router';
+import { MeContext } from './session';
+import type { Me } from './types';
+import './styles.css';
+
+function App() {
+  const { pathname, search } = useLocation();
+  const route = match(pathname, search);
+  useEffect(() => {
+    document.title = route.name === 'login' ? 'Sign in · Hoglet' : 'Hoglet';
+  }, [route.name]);
+  if (route.name === 'login') return <LoginPage next={route.next} />;
+  if (route.name === 'shared') return <SharedPage token={route.token} />;
+  return <SignedIn route={route} />;
+}
+
+function SignedIn({ route }: { route: Exclude<Route, { name: 'login' } | { name: 'shared' }> }) {
+  const [me, setMe] = useState<Me | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api<Me>('/api/users/@me/')
+      .then(setMe)
+      .catch((e) => { if (!(e instanceof ApiError && e.status === 401)) setError(e instanceof ApiError ? e.message : String(e)); });
+  }, []);
+  useEffect(() => {
+    // "/" opens the current project's insights.
+    if (me && route.name === 'home') navigate(me.team ? `/project/${me.team.id}/insights` : '/not-found', true);
+  }, [me, route.name]);
+
+  if (error) return <main class="center"><p class="error" role="alert">{error}</p></main>;
+  if (!me) return <main class="center"><p class="muted">Loading…</p></main>;
+  return <MeContext.Provider value={me}>{page(route)}</MeContext.Provider>;
+}
+
+function page(route: Route) {
+  switch (route.name) {
+    case 'insights':
+      return <Shell project={route.project} section="insights"><InsightsList project={route.project} /></Shell>;
+    case 'insight':
+      return <Shell project={route.project} section="insights"><InsightPage project={route.project} shortId={route.shortId} /></Shell>;
+    case 'dashboards':
+      return <Shell project={route.project} section="dashboards"><DashboardsList project={route.project} /></Shell>;
+    case 'dashboard':
+      return <Shell project={route.project} section="dashboards"><DashboardPage project={route.project} id={route.id} /></Shell>;
+    case 'home':
+      return <main class="center"><p class="muted">Loading…</p></main>;
+    default:
+      return <main class="center"><h1>Page not found</h1><p><a href="/">Go to insights</a></p></main>;
+  }
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,61 @@
+// History-API routing: a path is matched to one of the app's pages; links push state instead of
+// reloading. The server answers index.html for every one of these paths.
+import { useEffect, useState } from 'preact/hooks';
+
+export type Route =
+  | { name: 'home' }
+  | { name: 'login'; next: string | null }
+  | { name: 'insights'; project: string }
+  | { name: 'insight'; project: string; shortId: string }
+  | { name: 'dashboards'; project: string }
+  | { name: 'dashboard'; project: string; id: string }
+  | { name: 'shared'; token: string }
+  | { name: 'not-found' };
+
+const CHANGE = 'hoglet:navigate';
+
+export function navigate(to: string, replace = false): void {
+  if (to === location.pathname + location.search) return;
+  history[replace ? 'replaceState' : 'pushState'](null, '', to);
+  dispatchEvent(new Event(CHANGE));
+}
+
+export function match(pathname: string, search: string): Route {
+  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const [a, b, c, d, extra] = parts;
+  if (parts.length === 0) return { name: 'home' };
+  if (a === 'login' && parts.length === 1) return { name: 'login', next: new URLSearchParams(search).get('next') };
+  if (a === 'shared' && b && parts.length === 2) return { name: 'shared', token: b.replace(/\.json$/, '') };
+  if (a === 'project' && b && extra === undefined) {
+    if (c === 'insights' && !d) return { name: 'insights', project: b };
+    if (c === 'insights' && d) return { name: 'insight', project: b, shortId: d };
+    if (c === 'dashboard' && !d) return { name: 'dashboards', project: b };
+    if (c === 'dashboard' && d) return { name: 'dashboard', project: b, id: d };
+  }
+  return { name: 'not-found' };
+}
+
+/** The current path and query, re-rendering on navigation and back/forward. */
+export function useLocation(): { pathname: string; search: string } {
+  const read = () => ({ pathname: location.pathname, search: location.search });
+  const [where, setWhere] = useState(read);
+  useEffect(() => {
+    const update = () => setWhere(read());
+    addEventListener('popstate', update);
+    addEventListener(CHANGE, update);
+    return () => {
+      removeEventListener('popstate', update);
+      removeEventListener(CHANGE, update);
+    };
+  }, []);
+  return where;
+}
+
+/** A link that navigates in place; modified clicks (new tab...) are left to the browser. */
+export function onLinkClick(event: MouseEvent): void {
+  const anchor = (event.currentTarget as HTMLAnchorElement | null);
+  if (!anchor || event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  navigate(anchor.getAttribute('href') ?? '/');
+}
