@@ -5,6 +5,7 @@ import { ActionsService } from './core/actions/service.js';
 import { AccountsService } from './core/accounts/service.js';
 import { IdentityService } from './core/accounts/identity.js';
 import { KeyAuthenticator } from './core/auth/authenticator.js';
+import { PersonsService } from './core/persons/service.js';
 import { LoginThrottle } from './core/auth/login-throttle.js';
 import { SessionService } from './core/auth/sessions.js';
 import { EventWriter, IncompleteWriteError, type TeamEvents } from './core/capture/event-writer.js';
@@ -47,6 +48,8 @@ export interface Services {
   readonly projects: ProjectsService;
   /** Actions; the query engine expands an action with actions.getForQuery(projectId, actionId). */
   readonly actions: ActionsService;
+  /** The persons resource (list, one person) for the web app and API clients. */
+  readonly persons: PersonsService;
   /** Event and property definitions, computed from stored events and persons. */
   readonly definitions: DefinitionsService;
   /** A project's group types as capture numbered them. */
@@ -161,6 +164,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     sessions: new SessionService(repositories, new LoginThrottle()),
     projects,
     actions,
+    persons: new PersonsService(access, queries, executor),
     definitions: new DefinitionsService(access, new DefinitionsRepository(events, config.queryTimeoutSeconds)),
     groupTypesOf: (teamId) => personsRepository.groupTypes(teamId),
     queries,

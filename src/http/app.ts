@@ -16,6 +16,7 @@ import { definitionRoutes } from './routes/definitions.js';
 import { healthRoutes } from './routes/health.js';
 import { identityRoutes } from './routes/identity.js';
 import { insightRoutes } from './routes/insights.js';
+import { personRoutes } from './routes/persons.js';
 import { projectRoutes } from './routes/projects.js';
 import { queryRoutes } from './routes/queries.js';
 import { sdkConfigRoutes } from './routes/sdk-config.js';
@@ -102,6 +103,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   projectRoutes(app, services);
   actionRoutes(app, services);
   definitionRoutes(app, services);
+  personRoutes(app, services);
   queryRoutes(app, services);
   insightRoutes(app, services);
   dashboardRoutes(app, services);

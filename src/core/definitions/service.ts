@@ -1,6 +1,6 @@
 // Event and property definitions (PostHog's taxonomy endpoints), computed from the project's
 // stored events and persons on every request: Hoglet keeps no definitions table.
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
 import type { CountedRows, DefinitionsRepository, PageWindow } from '../../storage/events/definitions-repository.js';
 import type { AccessResolver } from '../access.js';
 import type { Principal } from '../auth/principal.js';
@@ -20,6 +20,26 @@ async function pageWithCount<Row>(read: (page: PageWindow) => Promise<CountedRow
   const result = await read(page);
   if (result.rows.length > 0 || page.offset === 0) return { count: result.total, rows: result.rows };
   return { count: (await read({ limit: 1, offset: 0 })).total, rows: [] };
+}
+
+/** How far back property values are looked for (PostHog's: the last 7 days). */
+const VALUES_SINCE_DAYS = 7;
+const VALUES_LIMIT = 50;
+
+/** One or more strings of a query parameter (`?event_name=a&event_name=b`), else none. */
+const stringList = (value: unknown): string[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((v): v is string => typeof v === 'string' && v !== '');
+
+/** The property key of a values request: required, as PostHog's 400 names it. */
+export function valuesKey(query: Record<string, unknown>): string {
+  const key = query.key;
+  if (typeof key !== 'string' || key === '') throw new ValidationError('Property key is required.', 'key', 'required');
+  if (key.length > 400) throw new ValidationError('Ensure this field has no more than 400 characters.', 'key', 'max_length');
+  return key;
+}
+
+/** The typed part of a value to look for, if any. */
+export function valuesContains(query: Record<string, unknown>): string | null {
+  return typeof query.value === 'string' && query.value !== '' ? query.value.slice(0, 400) : null;
 }
 
 export class DefinitionsService {
@@ -49,6 +69,29 @@ export class DefinitionsService {
     const row = rows.find((r) => eventDefinitionId(project.id, r.name) === id);
     if (!row) throw new NotFoundError();
     return eventDefinitionView(project.id, row);
+  }
+
+  /**
+   * Values an event property had in the last 7 days, most frequent first (at most 50), as
+   * PostHog's `/events/values/?key=` answers them: `[{"name": value}]`.
+   */
+  async eventPropertyValues(principal: Principal, projectParam: string, query: Record<string, unknown>) {
+    const project = await this.access.project(principal, projectParam);
+    const since = new Date(Date.now() - VALUES_SINCE_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const values = await this.repository.eventPropertyValues(project.id, valuesKey(query), {
+      contains: valuesContains(query),
+      eventNames: stringList(query.event_name),
+      since,
+      limit: VALUES_LIMIT,
+    });
+    return values.map((name) => ({ name }));
+  }
+
+  /** Values a person property has, with how many persons have each (`/persons/values/?key=`). */
+  async personPropertyValues(principal: Principal, projectParam: string, query: Record<string, unknown>) {
+    const project = await this.access.project(principal, projectParam);
+    const rows = await this.repository.personPropertyValues(project.id, valuesKey(query), { contains: valuesContains(query), limit: VALUES_LIMIT });
+    return rows.map((row) => ({ name: row.value, count: row.count }));
   }
 
   /**

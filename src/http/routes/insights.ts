@@ -15,7 +15,7 @@ import { principalOf, sharingTokenOf } from '../auth.js';
 import { sendAppPage } from './web-app.js';
 import { requestedFormat, sendCsv, sendFormatted, splitCsvSuffix } from '../csv/reply.js';
 import { limitOffsetEnvelope, pageNumberEnvelope, parseLimitOffset, parsePageNumber } from '../pagination.js';
-import { errorResponses, PageQuery, Paginated } from '../schemas/common.js';
+import { AnyObject, errorResponses, PageQuery, Paginated } from '../schemas/common.js';
 import {
   Insight, InsightListQuery, InsightRetrieveQuery, InsightWriteBody, SharingConfiguration, SharingWriteBody, ViewedBody,
 } from '../schemas/insight.js';
@@ -24,7 +24,6 @@ import { ActivityPage } from '../schemas/project.js';
 const CollectionParams = Type.Object({ project_id: Type.String() });
 const ItemParams = Type.Object({ project_id: Type.String(), id: Type.String() });
 const FormatQuery = Type.Object({ format: Type.Optional(Type.String()) });
-const AnyObject = Type.Object({}, { additionalProperties: true });
 
 const projectOf = (request: FastifyRequest) => (request.params as { project_id: string }).project_id;
 const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;

@@ -41,3 +41,6 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 /** A structured (JSON) value of any shape. */
 export const AnyJson = (description?: string) =>
   Type.Unsafe<unknown>(description ? { description } : {});
+
+/** Any JSON object, kept whole (properties, a saved insight's free-form parts). */
+export const AnyObject = Type.Object({}, { additionalProperties: true });

@@ -60,6 +60,9 @@ const VALUE_KIND_SQL = `multiIf(
     startsWith(kv.2, '{') OR startsWith(kv.2, '['), 'structure',
     'number')`;
 
+/** PostHog's text of a property value: the raw JSON, one leading and one trailing quote removed. */
+const PROPERTY_TEXT_SQL = `replaceRegexpAll(JSONExtractRaw(properties, {key:String}), '^"|"$', '')`;
+
 interface TotalRow {
   total: string | number;
 }
@@ -166,18 +169,58 @@ export class DefinitionsRepository {
     };
   }
 
-  /** Runs a grouped SELECT that has a `total` window column, with the page's LIMIT and OFFSET. */
-  private async counted<Row>(sql: string, params: QueryParams, page: PageWindow | null): Promise<CountedRows<Row>> {
-    const paged = page ? `${sql}\nLIMIT {limit:UInt64} OFFSET {offset:UInt64}` : sql;
-    const allParams = page ? { ...params, limit: page.limit, offset: page.offset } : params;
-    let rows: (Row & TotalRow)[];
+  /**
+   * Values a property of the project's events had since `since` (PostHog's text of a value: the
+   * raw JSON without its surrounding quotes), most frequent first; `contains` keeps those holding
+   * it in any case, `eventNames` only those events' values.
+   */
+  async eventPropertyValues(teamId: number, key: string, options: { contains: string | null; eventNames: readonly string[]; since: string; limit: number }): Promise<string[]> {
+    const params: QueryParams = { team: teamId, key, since: options.since, limit: options.limit };
+    let where = `team_id = {team:UInt64} AND timestamp >= parseDateTime64BestEffort({since:String}, 6, 'UTC') AND JSONHas(properties, {key:String})`;
+    if (options.eventNames.length > 0) {
+      where += ' AND event IN {event_names:Array(String)}';
+      params.event_names = options.eventNames;
+    }
+    return this.values(`SELECT ${PROPERTY_TEXT_SQL} AS value FROM ${this.db}.${TABLES.events} WHERE ${where}`, params, options.contains);
+  }
+
+  /** Values a property of the project's live persons has, most frequent first, with how many persons have each. */
+  async personPropertyValues(teamId: number, key: string, options: { contains: string | null; limit: number }): Promise<{ value: string; count: number }[]> {
+    const params: QueryParams = { team: teamId, key, limit: options.limit };
+    const persons = `SELECT argMax(properties, version) AS properties, argMax(is_deleted, version) AS latest_deleted
+                     FROM ${this.db}.${TABLES.persons} WHERE team_id = {team:UInt64} GROUP BY id`;
+    const rows = await this.valueRows(`SELECT ${PROPERTY_TEXT_SQL} AS value FROM (${persons}) WHERE NOT latest_deleted AND JSONHas(properties, {key:String})`, params, options.contains);
+    return rows.map((row) => ({ value: row.value, count: Number(row.count) }));
+  }
+
+  private async values(rowsSql: string, params: QueryParams, contains: string | null): Promise<string[]> {
+    return (await this.valueRows(rowsSql, params, contains)).map((row) => row.value);
+  }
+
+  private async valueRows(rowsSql: string, params: QueryParams, contains: string | null): Promise<{ value: string; count: string | number }[]> {
+    let filter = "value != ''";
+    if (contains !== null) {
+      filter += ' AND positionCaseInsensitiveUTF8(value, {contains:String}) > 0';
+      params.contains = contains;
+    }
+    return this.read(`SELECT value, count() AS count FROM (${rowsSql}) WHERE ${filter} GROUP BY value ORDER BY count DESC, value LIMIT {limit:UInt64}`, params);
+  }
+
+  private async read<Row>(sql: string, params: QueryParams): Promise<Row[]> {
     try {
-      rows = await this.store.query<Row & TotalRow>(paged, allParams, { lane: 'query', timeoutSeconds: this.timeoutSeconds });
+      return await this.store.query<Row>(sql, params, { lane: 'query', timeoutSeconds: this.timeoutSeconds });
     } catch (error) {
       // TIMEOUT_EXCEEDED: the scan ran past the query time limit.
       if (String((error as { code?: unknown }).code ?? '') === '159') throw new QueryTimeoutError(this.timeoutSeconds);
       throw error;
     }
+  }
+
+  /** Runs a grouped SELECT that has a `total` window column, with the page's LIMIT and OFFSET. */
+  private async counted<Row>(sql: string, params: QueryParams, page: PageWindow | null): Promise<CountedRows<Row>> {
+    const paged = page ? `${sql}\nLIMIT {limit:UInt64} OFFSET {offset:UInt64}` : sql;
+    const allParams = page ? { ...params, limit: page.limit, offset: page.offset } : params;
+    const rows = await this.read<Row & TotalRow>(paged, allParams);
     const total = rows[0] ? Number(rows[0].total) : 0;
     return { total, rows: rows.map(({ total: _total, ...row }) => row as unknown as Row) };
   }
