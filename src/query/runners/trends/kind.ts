@@ -1,8 +1,10 @@
-// Trends as a kind: TrendsQuery nodes, legacy TRENDS filters (/insights/trend/), series actions.
+// Trends as a kind: TrendsQuery nodes, legacy TRENDS filters (/insights/trend/), series actions,
+// the actors behind a number.
 import { trendsQueryFromFilters } from '../../nodes/legacy-filters.js';
 import { readTrendsQuery } from '../../nodes/read-query.js';
 import type { TrendsQuery } from '../../nodes/schema.js';
 import { seriesActionIds, type QueryKind } from '../kind.js';
+import { trendsActorsOf } from './actors.js';
 import { trendsTable } from './csv.js';
 import { trendsRunner } from './runner.js';
 
@@ -22,6 +24,7 @@ export const trendsKind: QueryKind<TrendsQuery> = {
     readsFromStart: query.dateRange.date_from?.trim() === 'all' || query.compareFilter !== null,
   }),
   run: (query, context, run) => trendsRunner.run(query, context, run),
+  actors: trendsActorsOf,
   csv: trendsTable,
   safetyShapes: {
     'trend total by event name': (v) => trends([{ kind: 'EventsNode', event: v }]),

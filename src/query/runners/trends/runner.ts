@@ -36,20 +36,8 @@ const WORLD_MAP_BREAKDOWN_LIMIT = 250;
 export const trendsRunner = {
   async run(query: TrendsQuery, context: QueryContext, run: QueryRun): Promise<TrendsResult> {
     const display = query.trendsFilter.display;
-    const totalValue = TOTAL_VALUE_DISPLAYS.has(display);
-    const interval: Interval = totalValue ? 'day' : query.interval;
-    const clock = { timezone: context.project.timezone, weekStartDay: context.project.weekStartDay, now: context.now };
-    const options = {
-      interval,
-      exactTimerange: display === 'BoldNumber',
-      earliest: query.dateRange.date_from?.trim() === 'all' ? await earliestEvent(run) : null,
-    };
-    const current = resolveDateRange(query.dateRange, clock, options);
-    const periods: Period[] = [{ range: current, compareLabel: query.compareFilter ? 'current' : null, filter: filterDict(query, current) }];
-    if (query.compareFilter && query.dateRange.date_from?.trim() !== 'all') {
-      const previous = previousPeriod(current, query.dateRange, clock, { ...options, compareTo: query.compareFilter.compare_to ?? null });
-      periods.push({ range: previous, compareLabel: 'previous', filter: filterDict(query, previous) });
-    }
+    const { totalValue, interval, periods } = await trendsPeriods(query, context, run);
+    const current = periods[0]!.range;
 
     const cumulativeDisplay = display === 'ActionsLineGraphCumulative';
     const perPeriod = await Promise.all(periods.map((period) =>
@@ -78,8 +66,28 @@ export const trendsRunner = {
   },
 };
 
+/** The periods a trend covers (its range, and the previous one when compared) and how it buckets them. */
+export async function trendsPeriods(query: TrendsQuery, context: QueryContext, run: QueryRun) {
+  const display = query.trendsFilter.display;
+  const totalValue = TOTAL_VALUE_DISPLAYS.has(display);
+  const interval: Interval = totalValue ? 'day' : query.interval;
+  const clock = { timezone: context.project.timezone, weekStartDay: context.project.weekStartDay, now: context.now };
+  const options = {
+    interval,
+    exactTimerange: display === 'BoldNumber',
+    earliest: query.dateRange.date_from?.trim() === 'all' ? await earliestEvent(run) : null,
+  };
+  const current = resolveDateRange(query.dateRange, clock, options);
+  const periods: Period[] = [{ range: current, compareLabel: query.compareFilter ? 'current' : null, filter: filterDict(query, current) }];
+  if (query.compareFilter && query.dateRange.date_from?.trim() !== 'all') {
+    const previous = previousPeriod(current, query.dateRange, clock, { ...options, compareTo: query.compareFilter.compare_to ?? null });
+    periods.push({ range: previous, compareLabel: 'previous', filter: filterDict(query, previous) });
+  }
+  return { totalValue, interval, periods };
+}
+
 /** weekly_active / monthly_active over intervals as long as their window mean dau (PostHog's rewrite). */
-function activeMath(series: SeriesNode, interval: Interval): SeriesNode {
+export function activeMath(series: SeriesNode, interval: Interval): SeriesNode {
   const long = interval === 'week' || interval === 'month';
   if ((series.math === 'weekly_active' && long) || (series.math === 'monthly_active' && interval === 'month')) {
     return { ...series, math: 'dau' };

@@ -80,7 +80,7 @@ function breakdownValueOf(input: SeriesQueryInput, source: EventSource): Expr {
 }
 
 /** What every statement of a series starts from: its events, filters, bucket and breakdown value. */
-function seriesScan(input: SeriesQueryInput) {
+export function seriesScan(input: SeriesQueryInput) {
   const { context, window } = input;
   const { timezone, weekStartDay } = context.project;
   const source = eventSourceFor(input.context);
@@ -259,7 +259,7 @@ function bucketStartOfStep(timestamp: Expr, step: 'day' | 'hour' | 'minute', tim
 }
 
 /** A UTC "yyyy-MM-dd HH:mm:ss.SSS" instant moved by whole days. */
-function shiftUtc(utcText: string, days: number): string {
+export function shiftUtc(utcText: string, days: number): string {
   const date = new Date(`${utcText.replace(' ', 'T')}Z`);
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().replace('T', ' ').replace('Z', '');
