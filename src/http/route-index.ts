@@ -23,6 +23,8 @@ export class RouteIndex {
   }
 
   hasOtherMethod(method: string, path: string): boolean {
+    // A route for this very method that found nothing (a static file not there) is a 404.
+    if (METHODS.includes(method as HTTPMethod) && this.router.find(method as HTTPMethod, path) !== null) return false;
     return METHODS.some((other) => other !== method && this.router.find(other, path) !== null);
   }
 }
