@@ -507,6 +507,28 @@ describe.each(META_STORES)('Dashboards API on %s', (store) => {
       expect(after).toMatchObject({ days: ['2024-01-04', '2024-01-05'], data: [3, 1] });
     });
 
+    it('?filters_override= shows the tiles through other filters for that answer only', async () => {
+      const override = encodeURIComponent(JSON.stringify({ date_from: '2024-01-01', date_to: '2024-01-02' }));
+      const res = await getDashboard(dashboard.id, `?refresh=blocking&filters_override=${override}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json();
+      // The override's dates replace the stored ones; the stored properties (Chrome) still apply.
+      const tile = body.tiles.find((tt: { insight: { id: number } }) => tt.insight.id === insight.id);
+      expect(tile.insight.result[0]).toMatchObject({ days: ['2024-01-01', '2024-01-02'], data: [1, 2] });
+      expect(body.filters).toEqual({ date_from: '2024-01-01', date_to: '2024-01-02', properties: [CHROME_FILTER] });
+      expect(body.persisted_filters).toEqual({ date_from: '2024-01-03', date_to: '2024-01-04', properties: [CHROME_FILTER] });
+      // Nothing was saved.
+      const plain = (await getDashboard(dashboard.id, '?refresh=blocking')).json();
+      expect(plain.filters).toEqual(plain.persisted_filters);
+      expect(plain.tiles.find((tt: { insight: { id: number } }) => tt.insight.id === insight.id).insight.result[0].days).toEqual(['2024-01-03', '2024-01-04']);
+      // Not JSON, or not filters: 400 naming it.
+      const notJson = await getDashboard(dashboard.id, '?filters_override=%7Bnope');
+      expect(notJson.statusCode).toBe(400);
+      expect(notJson.json()).toMatchObject({ type: 'validation_error', attr: 'filters_override' });
+      const badDate = await getDashboard(dashboard.id, `?filters_override=${encodeURIComponent(JSON.stringify({ date_from: 5 }))}`);
+      expect(badDate.statusCode).toBe(400);
+    });
+
     it('refuses a from_dashboard that is deleted, of another project or not an id, with attr from_dashboard', async () => {
       const deleted = await createDashboard({ filters: { date_from: '2024-01-02' } });
       await patchDashboard(deleted.id, { deleted: true });

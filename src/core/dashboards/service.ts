@@ -1,5 +1,6 @@
 // Dashboards: named collections of insight tiles with filters and a date range that override
 // their insights'. Soft-deleted only (PATCH {"deleted": true}); DELETE is refused like insights'.
+import type { JsonObject } from '../../query/nodes/read-json.js';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors.js';
 import type { RefreshMode } from '../../query/cache/policy.js';
 import type { DashboardChanges, DashboardRow } from '../../storage/meta/repositories/dashboards.js';
@@ -78,11 +79,17 @@ export class DashboardsService {
     return this.fullView(memberReader(principal, project), row, 'force_cache');
   }
 
-  async get(principal: Principal, projectParam: string, idParam: string, refresh: RefreshMode) {
+  /**
+   * The dashboard and its tiles; `filtersOverride` (PostHog's `?filters_override=`) replaces some
+   * of its filters for this answer only: the tiles and `filters` show them, `persisted_filters`
+   * what is stored.
+   */
+  async get(principal: Principal, projectParam: string, idParam: string, refresh: RefreshMode, filtersOverride: unknown = null) {
+    const override = filtersOverride === null ? null : checkDashboardFilters(filtersOverride);
     const project = await this.access.project(principal, projectParam);
     const row = await this.repositories.dashboards.findById(project.id, parseDashboardId(idParam));
     if (!row || row.deleted === 1) throw new NotFoundError();
-    return this.fullView(memberReader(principal, project), row, refresh);
+    return this.fullView(memberReader(principal, project), row, refresh, override);
   }
 
   async update(principal: Principal, projectParam: string, idParam: string, input: DashboardInput) {
@@ -156,7 +163,7 @@ export class DashboardsService {
    * button tiles, tile filter overrides and tile display options do not exist in Hoglet, so those
    * fields are always empty.
    */
-  private async fullView(reader: InsightReader, row: DashboardRow, refresh: RefreshMode) {
+  private async fullView(reader: InsightReader, row: DashboardRow, refresh: RefreshMode, filtersOverride: JsonObject | null = null) {
     const users = await this.usersOf(reader.project.organization_id, [row]);
     const live = [];
     for (const tile of await this.repositories.dashboards.tilesOfDashboard(row.team_id, row.id)) {
@@ -167,7 +174,7 @@ export class DashboardsService {
     }
     const tiles = [];
     for (const [order, { tile, insight, layouts }] of sortTilesByLayout(live).entries()) {
-      const shown = await this.insights.show(reader, insight, refresh, row.deleted === 1 ? null : row.id);
+      const shown = await this.insights.show(reader, insight, refresh, row.deleted === 1 ? null : row.id, undefined, filtersOverride);
       tiles.push({
         id: tile.id,
         insight: shown,
@@ -184,12 +191,12 @@ export class DashboardsService {
         deleted: tile.deleted === null ? null : false,
       });
     }
-    const filters = JSON.parse(row.filters) as Record<string, unknown>;
+    const persisted = JSON.parse(row.filters) as Record<string, unknown>;
     return {
       ...this.basicView(row, users),
-      filters,
+      filters: { ...persisted, ...filtersOverride },
       variables: {},
-      persisted_filters: Object.keys(filters).length > 0 ? filters : null,
+      persisted_filters: Object.keys(persisted).length > 0 ? persisted : null,
       persisted_variables: null,
       data_color_theme_id: null,
       quick_filter_ids: [],

@@ -1,6 +1,7 @@
 // Insight use cases: list, create, retrieve (with its result under PostHog's refresh modes),
 // update (soft delete and restore included), views and the activity log. Every read and write is
 // by project AND id (or short_id).
+import type { JsonObject } from '../../query/nodes/read-json.js';
 import { LRUCache } from 'lru-cache';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors.js';
 import { listRefreshMode, type RefreshMode } from '../../query/cache/policy.js';
@@ -256,9 +257,9 @@ export class InsightsService {
   }
 
   /** One insight as retrieve shows it, with its result under `refresh`. */
-  async show(reader: InsightReader, row: InsightRow, refresh: RefreshMode, fromDashboard: number | null, clientQueryId?: string) {
+  async show(reader: InsightReader, row: InsightRow, refresh: RefreshMode, fromDashboard: number | null, clientQueryId?: string, filtersOverride: JsonObject | null = null) {
     const context = await this.viewContext(reader, [row]);
-    return insightView(row, context, await this.resultOf(reader, row, refresh, fromDashboard, clientQueryId));
+    return insightView(row, context, await this.resultOf(reader, row, refresh, fromDashboard, clientQueryId, filtersOverride));
   }
 
   /** A purely numeric value is tried as the id first, then as a short_id (PostHog's lookup). */
@@ -279,12 +280,13 @@ export class InsightsService {
     }
   }
 
-  private async resultOf(reader: InsightReader, row: InsightRow, mode: RefreshMode, fromDashboard: number | null, clientQueryId?: string): Promise<ResultOutcome | null> {
+  /** The result; from a dashboard, seen through its filters (with `filtersOverride`'s keys in their place). */
+  private async resultOf(reader: InsightReader, row: InsightRow, mode: RefreshMode, fromDashboard: number | null, clientQueryId?: string, filtersOverride: JsonObject | null = null): Promise<ResultOutcome | null> {
     let dashboardFilters: Record<string, unknown> | null = null;
     if (fromDashboard !== null) {
       const dashboard = await this.repositories.dashboards.findById(reader.project.id, fromDashboard);
       if (!dashboard || dashboard.deleted === 1) throw new ValidationError('Dashboard not found.', 'from_dashboard');
-      dashboardFilters = JSON.parse(dashboard.filters) as Record<string, unknown>;
+      dashboardFilters = { ...(JSON.parse(dashboard.filters) as Record<string, unknown>), ...filtersOverride };
     }
     const query = this.resolveQuery(reader.project, row, dashboardFilters);
     if (!query) return null;

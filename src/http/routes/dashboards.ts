@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { DashboardInput } from '../../core/dashboards/service.js';
+import { ValidationError } from '../../errors.js';
 import { parseRefreshMode } from '../../query/cache/policy.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
@@ -12,7 +13,20 @@ import { Dashboard, DashboardBasic, DashboardListQuery, DashboardWriteBody } fro
 
 const CollectionParams = Type.Object({ project_id: Type.String() });
 const ItemParams = Type.Object({ project_id: Type.String(), id: Type.String() });
-const RetrieveQuery = Type.Object({ refresh: Type.Optional(Type.String({ description: 'refresh mode for the tiles: force_cache (default), blocking, ...' })) });
+const RetrieveQuery = Type.Object({
+  refresh: Type.Optional(Type.String({ description: 'refresh mode for the tiles: force_cache (default), blocking, ...' })),
+  filters_override: Type.Optional(Type.String({ description: 'JSON {date_from, date_to, properties}: the tiles seen through these filters, this answer only' })),
+});
+
+/** `?filters_override=` as the object it spells (400 when it is not JSON). */
+function filtersOverrideOf(text: string | undefined): unknown {
+  if (text === undefined || text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError('Not valid JSON.', 'filters_override', 'parse_error');
+  }
+}
 
 const projectOf = (request: FastifyRequest) => (request.params as { project_id: string }).project_id;
 const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
@@ -45,8 +59,10 @@ function mountDashboardRoutes(app: FastifyInstance, services: Services, prefix: 
   app.get(item, {
     config: { scope: 'dashboard:read' },
     schema: { tags, params: ItemParams, querystring: RetrieveQuery, response: { 200: Dashboard, ...errorResponses } },
-    handler: (request) =>
-      dashboards.get(principalOf(request), projectOf(request), idOf(request), parseRefreshMode((request.query as { refresh?: string }).refresh, 'force_cache')),
+    handler: (request) => {
+      const query = request.query as { refresh?: string; filters_override?: string };
+      return dashboards.get(principalOf(request), projectOf(request), idOf(request), parseRefreshMode(query.refresh, 'force_cache'), filtersOverrideOf(query.filters_override));
+    },
   });
 
   app.patch(item, {
