@@ -21,8 +21,26 @@ export function ensureWebBuild(): void {
       const full = path.join(dir, entry.name);
       return Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
     }, 0);
-  if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= newest(path.resolve('web'))) return;
-  execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
+  const fresh = () => fs.existsSync(index) && fs.statSync(index).mtimeMs >= newest(path.resolve('web'));
+  if (fresh()) return;
+  // Test files run in parallel: one builds while the others wait (the build empties dist/web).
+  const lock = path.resolve('dist/.web-build-lock');
+  fs.mkdirSync(path.dirname(lock), { recursive: true });
+  const started = Date.now();
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() - started > 120_000) fs.rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    if (!fresh()) execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 const RANGE = { date_from: '2024-01-01', date_to: '2024-01-07' };
@@ -165,6 +183,8 @@ export interface Watched {
 /** A fresh browser profile; signed in through the API unless told not to. */
 export async function openPage(w: World, options: { signIn?: boolean; width?: number; height?: number } = {}): Promise<Watched> {
   const context = await w.browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
+  // Fail fast: nothing on these pages should take seconds to appear.
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -216,4 +236,37 @@ export async function openInsight(w: World, page: Page, kind: Kind): Promise<Loc
   await view.waitFor();
   await view.getByRole('button', { name: 'Show data table' }).click();
   return view;
+}
+
+/** Events captured now (a second apart, oldest first), for the pages that show recent activity. */
+export async function captureNow(w: World, events: { event: string; distinct_id: string; properties?: Record<string, unknown> }[]): Promise<void> {
+  const start = Date.now() - events.length * 1000 - 5000;
+  const batch = events.map((e, i) => ({ ...e, properties: e.properties ?? {}, timestamp: new Date(start + i * 1000).toISOString() }));
+  const res = await w.t.request(null, { method: 'POST', url: '/batch/', payload: { api_key: w.who.projectApiToken, batch } });
+  if (res.statusCode !== 200) throw new Error(`capture: ${res.statusCode} ${res.body}`);
+}
+
+/** Types into a combobox (found by its accessible name) and clicks the option with that exact name. */
+export async function pick(scope: Locator | Page, label: string, typed: string, option: string): Promise<void> {
+  const box = scope.getByRole('combobox', { name: label, exact: true });
+  await box.click();
+  await box.fill(typed);
+  await scope.getByRole('listbox', { name: label, exact: true }).getByRole('option', { name: option, exact: true }).click();
+}
+
+/** The options a combobox offers for a typed text, once loaded. */
+export async function optionsOf(scope: Locator | Page, label: string, typed: string): Promise<string[]> {
+  const box = scope.getByRole('combobox', { name: label, exact: true });
+  await box.click();
+  await box.fill(typed);
+  const list = scope.getByRole('listbox', { name: label, exact: true });
+  await list.getByRole('option').first().waitFor();
+  return list.getByRole('option').evaluateAll((items) => items.map((i) => (i.firstElementChild?.textContent ?? '').trim()));
+}
+
+/** GET with the key, parsed (throws on anything but 200). */
+export async function getApi(w: World, url: string): Promise<any> {
+  const res = await w.t.request(w.who.key, { method: 'GET', url });
+  if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
 }

@@ -5,9 +5,14 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from './api';
 import { DashboardPage } from './pages/DashboardPage';
 import { DashboardsList } from './pages/DashboardsList';
+import { EventsPage } from './pages/EventsPage';
+import { InsightBuilder } from './pages/InsightBuilder';
 import { InsightPage } from './pages/InsightPage';
 import { InsightsList } from './pages/InsightsList';
 import { LoginPage } from './pages/Login';
+import { PersonPage } from './pages/PersonPage';
+import { PersonsPage } from './pages/PersonsPage';
+import { SettingsPage } from './pages/SettingsPage';
 import { SharedPage } from './pages/SharedPage';
 import { Shell } from './pages/Shell';
 import { match, navigate, useLocation, type Route } from './router';
@@ -50,6 +55,18 @@ function page(route: Route) {
       return <Shell project={route.project} section="insights"><InsightsList project={route.project} /></Shell>;
     case 'insight':
       return <Shell project={route.project} section="insights"><InsightPage project={route.project} shortId={route.shortId} /></Shell>;
+    case 'insight-new':
+      return <Shell project={route.project} section="insights"><InsightBuilder key="new" project={route.project} /></Shell>;
+    case 'insight-edit':
+      return <Shell project={route.project} section="insights"><InsightBuilder key={route.shortId} project={route.project} shortId={route.shortId} /></Shell>;
+    case 'events':
+      return <Shell project={route.project} section="events"><EventsPage project={route.project} /></Shell>;
+    case 'persons':
+      return <Shell project={route.project} section="persons"><PersonsPage project={route.project} /></Shell>;
+    case 'person':
+      return <Shell project={route.project} section="persons"><PersonPage project={route.project} id={route.id} /></Shell>;
+    case 'settings':
+      return <Shell project={route.project} section="settings"><SettingsPage key={route.project} project={route.project} /></Shell>;
     case 'dashboards':
       return <Shell project={route.project} section="dashboards"><DashboardsList project={route.project} /></Shell>;
     case 'dashboard':

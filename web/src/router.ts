@@ -7,6 +7,12 @@ export type Route =
   | { name: 'login'; next: string | null }
   | { name: 'insights'; project: string }
   | { name: 'insight'; project: string; shortId: string }
+  | { name: 'insight-new'; project: string }
+  | { name: 'insight-edit'; project: string; shortId: string }
+  | { name: 'events'; project: string }
+  | { name: 'persons'; project: string }
+  | { name: 'person'; project: string; id: string }
+  | { name: 'settings'; project: string }
   | { name: 'dashboards'; project: string }
   | { name: 'dashboard'; project: string; id: string }
   | { name: 'shared'; token: string }
@@ -26,11 +32,17 @@ export function match(pathname: string, search: string): Route {
   if (parts.length === 0) return { name: 'home' };
   if (a === 'login' && parts.length === 1) return { name: 'login', next: new URLSearchParams(search).get('next') };
   if (a === 'shared' && b && parts.length === 2) return { name: 'shared', token: b.replace(/\.json$/, '') };
+  if (a === 'project' && b && c === 'insights' && d && extra === 'edit' && parts.length === 5) return { name: 'insight-edit', project: b, shortId: d };
   if (a === 'project' && b && extra === undefined) {
     if (c === 'insights' && !d) return { name: 'insights', project: b };
+    if (c === 'insights' && d === 'new') return { name: 'insight-new', project: b };
     if (c === 'insights' && d) return { name: 'insight', project: b, shortId: d };
     if (c === 'dashboard' && !d) return { name: 'dashboards', project: b };
     if (c === 'dashboard' && d) return { name: 'dashboard', project: b, id: d };
+    if (c === 'events' && !d) return { name: 'events', project: b };
+    if (c === 'persons' && !d) return { name: 'persons', project: b };
+    if (c === 'person' && d) return { name: 'person', project: b, id: d };
+    if (c === 'settings' && !d) return { name: 'settings', project: b };
   }
   return { name: 'not-found' };
 }

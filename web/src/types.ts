@@ -39,6 +39,8 @@ export interface Insight {
   is_cached?: boolean;
   query_status?: { complete?: boolean; error?: boolean; error_message?: string | null } | null;
   timezone?: string;
+  /** Ids of the dashboards the insight is on. */
+  dashboards?: number[];
 }
 
 export interface Page<T> {

@@ -19,7 +19,13 @@ const PRESETS: [string, string][] = [
 
 const INTERVALS = ['hour', 'day', 'week', 'month'];
 
-export function InsightControls({ source, onChange, disabled }: { source: QueryNode; onChange: (next: QueryNode) => void; disabled?: boolean }) {
+export function InsightControls({ source, onChange, disabled, noBreakdown }: {
+  source: QueryNode;
+  onChange: (next: QueryNode) => void;
+  disabled?: boolean;
+  /** The builder picks the breakdown with its own property picker. */
+  noBreakdown?: boolean;
+}) {
   const kind = source.kind as InsightKind;
   const show = controlsOf(kind);
   const from: string = source.dateRange?.date_from ?? (kind === 'RetentionQuery' ? '' : '-7d');
@@ -74,7 +80,7 @@ export function InsightControls({ source, onChange, disabled }: { source: QueryN
             </select>
           </label>
         )}
-        {show.breakdown && (
+        {show.breakdown && !noBreakdown && (
           <span class="breakdown">
             <label>
               Breakdown

@@ -2,8 +2,10 @@
 // that forces a new calculation, and controls that re-run an edited query through /query/.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
+import { AddToDashboard } from '../components/AddToDashboard';
 import { InsightControls } from '../components/InsightControls';
 import { InsightView } from '../components/InsightView';
+import { SharePanel } from '../components/SharePanel';
 import { ago, when } from '../lib/format';
 import { insightName, sourceOf } from '../lib/query';
 import { onLinkClick } from '../router';
@@ -21,6 +23,7 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
   const [shown, setShown] = useState<Shown | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [panel, setPanel] = useState<'dashboard' | 'share' | null>(null);
   const latest = useRef(0);
   const base = `/api/projects/${project}/insights/${encodeURIComponent(shortId)}/`;
 
@@ -97,7 +100,12 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
             </span>
             {shown?.edited && saved && <button type="button" onClick={() => setShown({ source: saved, result: insight.result, lastRefresh: insight.last_refresh, edited: false })}>Reset changes</button>}
             <button type="button" onClick={refresh} disabled={busy}>Refresh</button>
+            <a class="button" href={`/project/${project}/insights/${insight.short_id}/edit`} onClick={onLinkClick}>Edit</a>
+            <button type="button" aria-expanded={panel === 'dashboard'} onClick={() => setPanel(panel === 'dashboard' ? null : 'dashboard')}>Add to dashboard</button>
+            <button type="button" aria-expanded={panel === 'share'} onClick={() => setPanel(panel === 'share' ? null : 'share')}>Share</button>
           </div>
+          {panel === 'dashboard' && <AddToDashboard project={project} insight={insight} onSaved={(i) => setInsight({ ...insight, dashboards: i.dashboards })} onClose={() => setPanel(null)} />}
+          {panel === 'share' && <SharePanel project={project} insightId={insight.id} onClose={() => setPanel(null)} />}
         </div>
       )}
       {shown && !shown.source.legacy && <InsightControls source={shown.source} onChange={rerun} disabled={busy} />}

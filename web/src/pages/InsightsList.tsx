@@ -62,6 +62,7 @@ export function InsightsList({ project }: { project: string }) {
     <section>
       <div class="page-head">
         <h1>Insights</h1>
+        <a class="button primary" href={`/project/${project}/insights/new`} onClick={onLinkClick}>New insight</a>
       </div>
       {(recent.data?.length ?? 0) > 0 && (
         <nav class="recent" aria-label="Recently viewed">

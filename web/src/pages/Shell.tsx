@@ -4,7 +4,13 @@ import { api } from '../api';
 import { navigate, onLinkClick } from '../router';
 import { useMe } from '../session';
 
-export function Shell({ project, section, children }: { project: string; section: 'insights' | 'dashboards' | null; children: ComponentChildren }) {
+export type Section = 'insights' | 'dashboards' | 'events' | 'persons' | 'settings';
+
+/** Each section's list page: where the project switcher lands. */
+const HOME: Record<Section, string> = { insights: 'insights', dashboards: 'dashboard', events: 'events', persons: 'persons', settings: 'settings' };
+const NAV: [Section, string][] = [['insights', 'Insights'], ['dashboards', 'Dashboards'], ['events', 'Activity'], ['persons', 'People'], ['settings', 'Settings']];
+
+export function Shell({ project, section, children }: { project: string; section: Section | null; children: ComponentChildren }) {
   const me = useMe();
   const teams = me.organization?.teams ?? (me.team ? [me.team] : []);
   const signOut = async () => {
@@ -23,15 +29,16 @@ export function Shell({ project, section, children }: { project: string; section
           <select
             name="project"
             value={project}
-            onChange={(e) => navigate(`/project/${(e.currentTarget as HTMLSelectElement).value}/${section === 'dashboards' ? 'dashboard' : 'insights'}`)}
+            onChange={(e) => navigate(`/project/${(e.currentTarget as HTMLSelectElement).value}/${HOME[section ?? 'insights']}`)}
           >
             {teams.map((t) => <option value={String(t.id)}>{t.name}</option>)}
             {!teams.some((t) => String(t.id) === project) && <option value={project}>Project {project}</option>}
           </select>
         </label>
         <nav aria-label="Main">
-          <a href={`/project/${project}/insights`} onClick={onLinkClick} aria-current={section === 'insights' ? 'page' : undefined}>Insights</a>
-          <a href={`/project/${project}/dashboard`} onClick={onLinkClick} aria-current={section === 'dashboards' ? 'page' : undefined}>Dashboards</a>
+          {NAV.map(([s, label]) => (
+            <a href={`/project/${project}/${HOME[s]}`} onClick={onLinkClick} aria-current={section === s ? 'page' : undefined}>{label}</a>
+          ))}
         </nav>
         <span class="spacer" />
         <span class="who" data-testid="signed-in-email">{me.email}</span>

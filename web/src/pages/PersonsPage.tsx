@@ -1,0 +1,67 @@
+// People: the project's persons, newest first, searched by email, name, id or distinct id.
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError } from '../api';
+import { ago, when } from '../lib/format';
+import { searchPersons, type PersonRow } from '../lib/persons';
+import { onLinkClick } from '../router';
+
+const PAGE = 50;
+
+export function PersonsPage({ project }: { project: string }) {
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [rows, setRows] = useState<PersonRow[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const timer = setTimeout(() => { setSearch(typed.trim()); setOffset(0); }, 250);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoading(true);
+    setError(null);
+    searchPersons(project, search, PAGE, offset, controller.signal)
+      .then((page) => { setRows(page.rows); setHasMore(page.hasMore); setLoading(false); })
+      .catch((e) => {
+        if ((e as Error).name === 'AbortError') return;
+        setError(e instanceof ApiError ? e.message : String(e));
+        setLoading(false);
+      });
+    return () => controller.abort();
+  }, [project, search, offset]);
+
+  return (
+    <section>
+      <div class="page-head"><h1>People</h1></div>
+      <div class="filters" role="search">
+        <input type="search" name="search" placeholder="Email, name or distinct id" aria-label="Search people" value={typed} onInput={(e) => setTyped((e.currentTarget as HTMLInputElement).value)} />
+      </div>
+      {error && <p class="error" role="alert">{error}</p>}
+      <table class="list-table" data-testid="persons-table" aria-busy={loading} data-state={loading ? 'loading' : 'ready'} data-search={search}>
+        <thead><tr><th scope="col">Person</th><th scope="col">ID</th><th scope="col">First seen</th></tr></thead>
+        <tbody>
+          {rows.map((p) => (
+            <tr data-id={p.id}>
+              <td><a href={`/project/${project}/person/${p.id}`} onClick={onLinkClick}>{p.name}</a></td>
+              <td class="muted mono">{p.id}</td>
+              <td title={when(p.created_at)}>{ago(p.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {!loading && rows.length === 0 && !error && <p class="empty">{search ? 'No one matches.' : 'No people yet.'}</p>}
+      {(offset > 0 || hasMore) && (
+        <div class="pager">
+          <button type="button" disabled={offset === 0 || loading} onClick={() => setOffset(Math.max(0, offset - PAGE))}>Previous</button>
+          <span class="muted">{offset + 1}–{offset + rows.length}</span>
+          <button type="button" disabled={!hasMore || loading} onClick={() => setOffset(offset + PAGE)}>Next</button>
+        </div>
+      )}
+    </section>
+  );
+}

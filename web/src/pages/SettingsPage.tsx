@@ -1,0 +1,177 @@
+// Project settings, each section saved on its own with PATCH /api/projects/:id/: name, token
+// (copy, reset), time zone, test-account filters and path cleaning rules.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api, ApiError } from '../api';
+import { CopyButton } from '../components/CopyButton';
+import { PropertyFilters } from '../components/PropertyFilters';
+import { complete, readFilters, type PropertyFilter } from '../lib/filters';
+
+interface Project {
+  id: number;
+  name: string;
+  api_token: string;
+  timezone: string;
+  test_account_filters: PropertyFilter[];
+  test_account_filters_default_checked: boolean | null;
+  path_cleaning_filters: { alias: string; regex: string }[] | null;
+}
+
+function zones(current: string): string[] {
+  const all = (Intl as any).supportedValuesOf?.('timeZone') as string[] | undefined;
+  const list = all && all.length ? [...all] : [current];
+  // Intl lists no plain "UTC" in some engines; PostHog's default is UTC.
+  for (const z of ['UTC', current]) if (!list.includes(z)) list.unshift(z);
+  return list;
+}
+
+export function SettingsPage({ project }: { project: string }) {
+  const [p, setP] = useState<Project | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const path = `/api/projects/${project}/`;
+  useEffect(() => {
+    api<Project>(path).then(setP).catch((e) => setError(e instanceof ApiError ? e.message : String(e)));
+  }, [path]);
+
+  /** Saves some fields; the answer (the whole project) becomes the page's state. */
+  const save = async (body: Partial<Project>) => setP(await api<Project>(path, { method: 'PATCH', body }));
+
+  if (error) return <p class="error" role="alert">{error}</p>;
+  if (!p) return <p class="muted">Loading…</p>;
+  return (
+    <section class="settings">
+      <div class="page-head"><h1>Project settings</h1></div>
+      <NameSection project={p} save={save} />
+      <TokenSection project={p} path={path} onReset={setP} />
+      <TimezoneSection project={p} save={save} />
+      <TestAccountsSection project={p} projectId={project} save={save} />
+      <PathCleaningSection project={p} save={save} />
+    </section>
+  );
+}
+
+type Save = (body: Partial<Project>) => Promise<void>;
+
+/** A settings card with a Save button and its outcome. */
+function Section({ title, testId, children, onSave, description }: { title: string; testId: string; children: ComponentChildren; onSave?: () => Promise<void>; description?: string }) {
+  const [state, setState] = useState<{ busy: boolean; note: string | null; error: string | null }>({ busy: false, note: null, error: null });
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!onSave) return;
+    setState({ busy: true, note: null, error: null });
+    try {
+      await onSave();
+      setState({ busy: false, note: 'Saved.', error: null });
+    } catch (err) {
+      setState({ busy: false, note: null, error: err instanceof ApiError ? err.message : String(err) });
+    }
+  };
+  return (
+    <form class="card settings-section stack" aria-label={title} data-testid={testId} onSubmit={submit}>
+      <h2>{title}</h2>
+      {description && <p class="muted">{description}</p>}
+      {children}
+      {onSave && (
+        <div class="inline">
+          <button type="submit" class="primary" disabled={state.busy}>{state.busy ? 'Saving…' : 'Save'}</button>
+          {state.note && <span class="muted" role="status">{state.note}</span>}
+        </div>
+      )}
+      {state.error && <p class="error" role="alert">{state.error}</p>}
+    </form>
+  );
+}
+
+function NameSection({ project, save }: { project: Project; save: Save }) {
+  const [name, setName] = useState(project.name);
+  return (
+    <Section title="Name" testId="settings-name" onSave={() => save({ name: name.trim() })}>
+      <input name="project-name" aria-label="Project name" value={name} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} required />
+    </Section>
+  );
+}
+
+function TokenSection({ project, path, onReset }: { project: Project; path: string; onReset: (p: Project) => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const reset = async () => {
+    setError(null);
+    try {
+      onReset(await api<Project>(`${path}reset_token/`, { method: 'PATCH', body: {} }));
+      setConfirming(false);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+    }
+  };
+  return (
+    <Section title="Project token" testId="settings-token" description="SDKs send events with this token. It is not a secret: it can only write events.">
+      <div class="copy-row">
+        <code data-testid="project-token">{project.api_token}</code>
+        <CopyButton text={project.api_token} label="Copy token" />
+        {!confirming && <button type="button" onClick={() => setConfirming(true)}>Reset token</button>}
+      </div>
+      {confirming && (
+        <div class="inline warn" role="alert">
+          <span>Apps using the old token will stop sending events.</span>
+          <button type="button" class="danger" onClick={reset}>Reset it</button>
+          <button type="button" onClick={() => setConfirming(false)}>Keep it</button>
+        </div>
+      )}
+      {error && <p class="error" role="alert">{error}</p>}
+    </Section>
+  );
+}
+
+function TimezoneSection({ project, save }: { project: Project; save: Save }) {
+  const [zone, setZone] = useState(project.timezone);
+  const list = useMemo(() => zones(project.timezone), [project.timezone]);
+  return (
+    <Section title="Time zone" testId="settings-timezone" description="Days, weeks and months of every insight start in this zone." onSave={() => save({ timezone: zone })}>
+      <select name="timezone" aria-label="Time zone" value={zone} onChange={(e) => setZone((e.currentTarget as HTMLSelectElement).value)}>
+        {list.map((z) => <option value={z}>{z}</option>)}
+      </select>
+    </Section>
+  );
+}
+
+function TestAccountsSection({ project, projectId, save }: { project: Project; projectId: string; save: Save }) {
+  const [filters, setFilters] = useState<PropertyFilter[] | null>(readFilters(project.test_account_filters));
+  const [byDefault, setByDefault] = useState(!!project.test_account_filters_default_checked);
+  return (
+    <Section
+      title="Internal and test users"
+      testId="settings-test-accounts"
+      description="Events matching any of these filters are left out of insights that filter out test users."
+      onSave={() => save({ test_account_filters: filters ? complete(filters) : project.test_account_filters, test_account_filters_default_checked: byDefault })}
+    >
+      <PropertyFilters project={projectId} label="Test account filters" filters={filters} onChange={setFilters} />
+      <label class="check">
+        <input type="checkbox" name="filter-test-default" checked={byDefault} onChange={(e) => setByDefault((e.currentTarget as HTMLInputElement).checked)} />
+        Filter out test users in new insights by default
+      </label>
+    </Section>
+  );
+}
+
+function PathCleaningSection({ project, save }: { project: Project; save: Save }) {
+  const [rules, setRules] = useState(project.path_cleaning_filters ?? []);
+  const set = (i: number, field: 'alias' | 'regex', value: string) => setRules(rules.map((r, k) => (k === i ? { ...r, [field]: value } : r)));
+  return (
+    <Section
+      title="Path cleaning rules"
+      testId="settings-path-cleaning"
+      description="Paths insights replace each match of a regular expression with its alias, e.g. /user/\d+ → /user/:id."
+      onSave={() => save({ path_cleaning_filters: rules.filter((r) => r.regex.trim()) })}
+    >
+      {rules.map((rule, i) => (
+        <div class="inline" data-testid="path-rule">
+          <input aria-label={`Rule ${i + 1} regex`} placeholder="regex" value={rule.regex} onInput={(e) => set(i, 'regex', (e.currentTarget as HTMLInputElement).value)} />
+          <span aria-hidden="true">→</span>
+          <input aria-label={`Rule ${i + 1} alias`} placeholder="alias" value={rule.alias} onInput={(e) => set(i, 'alias', (e.currentTarget as HTMLInputElement).value)} />
+          <button type="button" class="icon-button" aria-label={`Remove rule ${i + 1}`} onClick={() => setRules(rules.filter((_, k) => k !== i))}>✕</button>
+        </div>
+      ))}
+      <button type="button" class="link-button" onClick={() => setRules([...rules, { alias: '', regex: '' }])}>+ Add rule</button>
+    </Section>
+  );
+}
