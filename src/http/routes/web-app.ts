@@ -33,9 +33,22 @@ export async function webAppRoutes(app: FastifyInstance): Promise<void> {
   }
 }
 
+/**
+ * The app loads nothing but its own files and talks only to this server; a signed-in page is
+ * never framed by another site (clickjacking), while a shared insight may be embedded anywhere.
+ */
+const contentPolicy = (embeddable: boolean) =>
+  `default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors ${embeddable ? '*' : "'none'"}`;
+
 /** The app's index.html, which draws whatever page the browser's path names. */
-export async function sendAppPage(reply: FastifyReply): Promise<FastifyReply> {
+export async function sendAppPage(reply: FastifyReply, options: { embeddable?: boolean } = {}): Promise<FastifyReply> {
   const html = await readFile(`${WEB_APP_DIR}index.html`, 'utf8').catch(() => NOT_BUILT);
-  // Always revalidated: it names the current build's assets.
-  return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+  return reply
+    // Always revalidated: it names the current build's assets.
+    .header('cache-control', 'no-cache')
+    .header('content-security-policy', contentPolicy(options.embeddable === true))
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'same-origin')
+    .type('text/html; charset=utf-8')
+    .send(html);
 }
