@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Insight, InsightBasic } from '../../src/http/schemas/insight.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { ev, journeys } from '../helpers/journeys.js';
 
@@ -84,6 +85,43 @@ describe('the OpenAPI document', () => {
       expect(res.statusCode, `${name}: ${res.body}`).toBe(201);
       expect(res.json()).toMatchObject({ name: value.name, query: value.query });
     }
+  });
+});
+
+describe('the insight in the OpenAPI document', () => {
+  const responseSchema = (path: string, method: string, status: string) => doc.paths[path][method].responses[status].content['application/json'].schema;
+  const fields = Object.keys(Insight.properties);
+  const basicFields = Object.keys(InsightBasic.properties);
+
+  it('lists every field of the insight as the answer of create, retrieve, update and the list, on both paths', () => {
+    for (const prefix of ['/api/projects', '/api/environments']) {
+      const collection = `${prefix}/{project_id}/insights/`;
+      const item = `${prefix}/{project_id}/insights/{id}/`;
+      for (const [path, method, status] of [[collection, 'post', '201'], [item, 'get', '200'], [item, 'patch', '200'], [item, 'put', '200']]) {
+        const schema = responseSchema(path!, method!, status!);
+        expect(Object.keys(schema.properties), `${method} ${path}`).toEqual(fields);
+        expect(schema.additionalProperties, `${method} ${path}`).toBeUndefined();
+      }
+      // The list: full insights, or the basic form with ?basic=true.
+      const items = responseSchema(collection, 'get', '200').properties.results.items;
+      expect(items.anyOf.map((form: any) => Object.keys(form.properties))).toEqual([fields, basicFields]);
+      expect(Object.keys(responseSchema(`${collection}my_last_viewed/`, 'get', '200').items.properties)).toEqual(basicFields);
+    }
+    expect(Object.keys(responseSchema('/shared/{token}', 'get', '200').properties.insight.properties)).toEqual(fields);
+  });
+
+  it('documents the fields a client reads, and which of them a shared read leaves out', () => {
+    const insight = responseSchema('/api/projects/{project_id}/insights/{id}/', 'get', '200');
+    for (const field of ['id', 'short_id', 'name', 'query', 'result', 'last_refresh', 'is_cached', 'query_status', 'dashboard_tiles', 'user_access_level']) {
+      expect(insight.required, field).toContain(field);
+    }
+    for (const field of ['created_at', 'created_by', 'last_modified_at', 'last_modified_by']) {
+      expect(insight.required, field).not.toContain(field);
+      expect(insight.properties[field], field).toBeDefined();
+    }
+    expect(insight.properties.created_by.properties).toHaveProperty('email');
+    expect(insight.properties.dashboard_tiles.items.properties).toHaveProperty('dashboard_id');
+    expect(insight.properties.query_status.properties).toHaveProperty('complete');
   });
 });
 

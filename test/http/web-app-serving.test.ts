@@ -22,6 +22,11 @@ describe('the web app as the server serves it', () => {
       expect(page.statusCode, url).toBe(200);
       expect(page.headers['content-type'], url).toMatch(/^text\/html/);
       expect(page.headers['cache-control'], url).toBe('no-cache');
+      // Only this server's own files and API; a signed-in page is never framed, a shared one may be.
+      const policy = String(page.headers['content-security-policy']);
+      expect(policy, url).toContain("default-src 'self'");
+      expect(policy, url).toContain("connect-src 'self'");
+      expect(policy, url).toContain(url.startsWith('/shared/') ? 'frame-ancestors *' : "frame-ancestors 'none'");
     }
   });
 

@@ -1,15 +1,14 @@
 // `format=csv` (or a `.csv` suffix) on the insight endpoints: the JSON body, flattened as
 // PostHog's CSV renderer does. Unknown formats are 404, as DRF's format negotiation answers.
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { stringifyJson } from '../../core/raw-json.js';
+import type { FastifyReply } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { CsvLimitError, renderFlattenedCsv } from './flatten.js';
 
 export type ResponseFormat = 'json' | 'csv';
 
-export function requestedFormat(request: FastifyRequest, suffixCsv = false): ResponseFormat {
+/** The answer's format from `?format=` (or a `.csv` suffix on the path). */
+export function requestedFormat(format: string | undefined, suffixCsv = false): ResponseFormat {
   if (suffixCsv) return 'csv';
-  const format = (request.query as Record<string, unknown> | undefined)?.format;
   if (format === undefined || format === 'json') return 'json';
   if (format === 'csv') return 'csv';
   throw new NotFoundError();
@@ -19,11 +18,8 @@ export function sendCsv(reply: FastifyReply, text: string): FastifyReply {
   return reply.type('text/csv; charset=utf-8').send(text);
 }
 
-/** Sends `body` as JSON, or flattened into CSV when that was asked for. */
-export function sendFormatted(reply: FastifyReply, format: ResponseFormat, body: unknown, status = 200): FastifyReply {
-  // Serialised here once: the views are built field by field already, and their results are
-  // free-form JSON that a response schema would only hand to JSON.stringify anyway.
-  if (format === 'json') return reply.code(status).type('application/json; charset=utf-8').send(stringifyJson(body));
+/** Sends the JSON body that `format=csv` asked for, flattened into CSV. */
+export function sendFlattenedCsv(reply: FastifyReply, body: unknown, status = 200): FastifyReply {
   try {
     return sendCsv(reply.code(status), renderFlattenedCsv(body));
   } catch (error) {

@@ -1,10 +1,9 @@
 // The Actions API, mounted under /api/projects/:project_id/actions/ and, as PostHog also serves
 // it, /api/environments/:project_id/actions/. The project id may be `@current`.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { ActionInput } from '../../core/actions/service.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
+import type { HogletApp } from '../hoglet-app.js';
 import { limitOffsetEnvelope, parseLimitOffset } from '../pagination.js';
 import { Action, ActionWriteBody } from '../schemas/action.js';
 import { LimitOffsetQuery, Paginated, errorResponses } from '../schemas/common.js';
@@ -12,10 +11,7 @@ import { LimitOffsetQuery, Paginated, errorResponses } from '../schemas/common.j
 const CollectionParams = Type.Object({ project_id: Type.String() });
 const ItemParams = Type.Object({ project_id: Type.String(), id: Type.String() });
 
-const projectOf = (request: FastifyRequest) => (request.params as { project_id: string }).project_id;
-const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
-
-function mountActionRoutes(app: FastifyInstance, services: Services, prefix: string, tag: string) {
+function mountActionRoutes(app: HogletApp, services: Services, prefix: string, tag: string) {
   const { actions } = services;
   const siteUrl = services.config.siteUrl;
   const collection = `${prefix}/:project_id/actions/`;
@@ -27,7 +23,7 @@ function mountActionRoutes(app: FastifyInstance, services: Services, prefix: str
     schema: { tags, params: CollectionParams, querystring: LimitOffsetQuery, response: { 200: Paginated(Action), ...errorResponses } },
     handler: async (request) => {
       const page = parseLimitOffset(request.query);
-      const { count, results } = await actions.list(principalOf(request), projectOf(request), page);
+      const { count, results } = await actions.list(principalOf(request), request.params.project_id, page);
       return limitOffsetEnvelope(request, siteUrl, page, count, results);
     },
   });
@@ -36,7 +32,7 @@ function mountActionRoutes(app: FastifyInstance, services: Services, prefix: str
     config: { scope: 'action:write' },
     schema: { tags, params: CollectionParams, body: ActionWriteBody, response: { 201: Action, ...errorResponses } },
     handler: async (request, reply) => {
-      const created = await actions.create(principalOf(request), projectOf(request), request.body as ActionInput);
+      const created = await actions.create(principalOf(request), request.params.project_id, request.body);
       return reply.code(201).send(created);
     },
   });
@@ -44,25 +40,25 @@ function mountActionRoutes(app: FastifyInstance, services: Services, prefix: str
   app.get(item, {
     config: { scope: 'action:read' },
     schema: { tags, params: ItemParams, response: { 200: Action, ...errorResponses } },
-    handler: (request) => actions.get(principalOf(request), projectOf(request), idOf(request)),
+    handler: (request) => actions.get(principalOf(request), request.params.project_id, request.params.id),
   });
 
   app.patch(item, {
     config: { scope: 'action:write' },
     schema: { tags, params: ItemParams, body: ActionWriteBody, response: { 200: Action, ...errorResponses } },
     handler: (request) =>
-      actions.update(principalOf(request), projectOf(request), idOf(request), (request.body ?? {}) as ActionInput),
+      actions.update(principalOf(request), request.params.project_id, request.params.id, request.body),
   });
 
   // PostHog keeps actions (insights may refer to them): DELETE is 405; PATCH {"deleted": true} instead.
   app.delete(item, {
     config: { scope: 'action:write' },
     schema: { tags, params: ItemParams, response: errorResponses },
-    handler: (request) => actions.refuseDelete(principalOf(request), projectOf(request)),
+    handler: (request) => actions.refuseDelete(principalOf(request), request.params.project_id),
   });
 }
 
-export function actionRoutes(app: FastifyInstance, services: Services): void {
+export function actionRoutes(app: HogletApp, services: Services): void {
   mountActionRoutes(app, services, '/api/projects', 'actions');
   mountActionRoutes(app, services, '/api/environments', 'actions (environment paths)');
 }

@@ -1,9 +1,10 @@
 // PostHog's capture endpoints. Bodies arrive as raw bytes (JSON, gzip, base64, lz64 or forms, in
 // any content type), so these routes live in their own scope with a pass-through body parser.
 // Browsers post cross-origin with credentials, so CORS echoes the origin, on errors too.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
 import type { CaptureRequestInput } from '../../core/capture/decode.js';
+import type { HogletApp } from '../hoglet-app.js';
 
 /** PostHog's Rust capture takes up to 20 MB on /batch/; Hoglet allows that on every path. */
 export const CAPTURE_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -29,7 +30,7 @@ function corsHeaders(request: FastifyRequest, reply: FastifyReply): void {
  * CORS headers. They are set before the handler runs, so error answers carry them too (the
  * shared error handler keeps headers already set), as PostHog's CORS layer wraps errors.
  */
-export async function sdkScope(app: FastifyInstance, register: (scope: FastifyInstance) => void): Promise<void> {
+export async function sdkScope(app: HogletApp, register: (scope: HogletApp) => void): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, (_request, body, done) =>
@@ -41,7 +42,7 @@ export async function sdkScope(app: FastifyInstance, register: (scope: FastifyIn
 }
 
 /** Answers the browser's CORS preflight for a path, allowing whatever headers it asks for. */
-export function allowPreflight(scope: FastifyInstance, path: string): void {
+export function allowPreflight(scope: HogletApp, path: string): void {
   scope.options(path, { schema: { hide: true } }, async (request, reply) => {
     reply.header('access-control-allow-methods', 'GET, POST, OPTIONS, HEAD');
     reply.header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*');
@@ -61,7 +62,7 @@ export function toInput(request: FastifyRequest): CaptureRequestInput {
   };
 }
 
-export async function captureRoutes(app: FastifyInstance, services: Services): Promise<void> {
+export async function captureRoutes(app: HogletApp, services: Services): Promise<void> {
   await sdkScope(app, (scope) => {
     for (const path of PATHS) {
       const defaultEventName = path === '/engage' ? '$identify' : undefined;
@@ -70,7 +71,7 @@ export async function captureRoutes(app: FastifyInstance, services: Services): P
         const query = request.query as Record<string, unknown>;
         // Only sendBeacon adds ?beacon=1 (posthog-js did until mid-2026), and it reads no answer.
         if (query.beacon === '1') return reply.code(204).send();
-        return { status: 1 };
+        return { status: 1 as const };
       };
       const schema = {
         tags: ['capture'],
@@ -91,7 +92,7 @@ export async function captureRoutes(app: FastifyInstance, services: Services): P
       security: [],
       response: { 200: CaptureResponse },
     };
-    const dropRecording = async () => ({ status: 1 });
+    const dropRecording = async () => ({ status: 1 as const });
     scope.post('/s', { schema: recordings, bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, dropRecording);
     scope.get('/s', { schema: recordings }, dropRecording);
     allowPreflight(scope, '/s');

@@ -1,14 +1,13 @@
 // Dashboards under /api/projects/:project_id/dashboards/ (and the environments spelling): list
 // (with ?search=), create, retrieve with tiles, update (soft delete included). DELETE is refused like insights'.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { DashboardInput } from '../../core/dashboards/service.js';
 import { ValidationError } from '../../errors.js';
 import { parseRefreshMode } from '../../query/cache/policy.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
+import type { HogletApp } from '../hoglet-app.js';
 import { limitOffsetEnvelope, parseLimitOffset } from '../pagination.js';
-import { errorResponses, Paginated } from '../schemas/common.js';
+import { errorResponses, NoBody, Paginated } from '../schemas/common.js';
 import { Dashboard, DashboardBasic, DashboardListQuery, DashboardWriteBody } from '../schemas/dashboard.js';
 
 const CollectionParams = Type.Object({ project_id: Type.String() });
@@ -28,10 +27,7 @@ function filtersOverrideOf(text: string | undefined): unknown {
   }
 }
 
-const projectOf = (request: FastifyRequest) => (request.params as { project_id: string }).project_id;
-const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
-
-function mountDashboardRoutes(app: FastifyInstance, services: Services, prefix: string, tag: string) {
+function mountDashboardRoutes(app: HogletApp, services: Services, prefix: string, tag: string) {
   const { dashboards } = services;
   const siteUrl = services.config.siteUrl;
   const collection = `${prefix}/:project_id/dashboards/`;
@@ -43,8 +39,8 @@ function mountDashboardRoutes(app: FastifyInstance, services: Services, prefix: 
     schema: { tags, params: CollectionParams, querystring: DashboardListQuery, response: { 200: Paginated(DashboardBasic), ...errorResponses } },
     handler: async (request) => {
       const page = parseLimitOffset(request.query);
-      const search = (request.query as { search?: string }).search?.trim() || null;
-      const { count, results } = await dashboards.list(principalOf(request), projectOf(request), search, page);
+      const search = request.query.search?.trim() || null;
+      const { count, results } = await dashboards.list(principalOf(request), request.params.project_id, search, page);
       return limitOffsetEnvelope(request, siteUrl, page, count, results);
     },
   });
@@ -53,33 +49,33 @@ function mountDashboardRoutes(app: FastifyInstance, services: Services, prefix: 
     config: { scope: 'dashboard:write' },
     schema: { tags, params: CollectionParams, body: DashboardWriteBody, response: { 201: Dashboard, ...errorResponses } },
     handler: async (request, reply) =>
-      reply.code(201).send(await dashboards.create(principalOf(request), projectOf(request), request.body as DashboardInput)),
+      reply.code(201).send(await dashboards.create(principalOf(request), request.params.project_id, request.body)),
   });
 
   app.get(item, {
     config: { scope: 'dashboard:read' },
     schema: { tags, params: ItemParams, querystring: RetrieveQuery, response: { 200: Dashboard, ...errorResponses } },
     handler: (request) => {
-      const query = request.query as { refresh?: string; filters_override?: string };
-      return dashboards.get(principalOf(request), projectOf(request), idOf(request), parseRefreshMode(query.refresh, 'force_cache'), filtersOverrideOf(query.filters_override));
+      const { query } = request;
+      return dashboards.get(principalOf(request), request.params.project_id, request.params.id, parseRefreshMode(query.refresh, 'force_cache'), filtersOverrideOf(query.filters_override));
     },
   });
 
   app.patch(item, {
     config: { scope: 'dashboard:write' },
     schema: { tags, params: ItemParams, body: DashboardWriteBody, response: { 200: Dashboard, ...errorResponses } },
-    handler: (request) => dashboards.update(principalOf(request), projectOf(request), idOf(request), (request.body ?? {}) as DashboardInput),
+    handler: (request) => dashboards.update(principalOf(request), request.params.project_id, request.params.id, request.body),
   });
 
   // PostHog's ForbidDestroyModel: 405 with no body; PATCH {"deleted": true} instead.
   app.delete(item, {
     config: { scope: 'dashboard:write' },
-    schema: { tags, params: ItemParams, response: { 405: Type.Null(), ...errorResponses } },
-    handler: (request) => dashboards.refuseDelete(principalOf(request), projectOf(request), idOf(request)),
+    schema: { tags, params: ItemParams, response: { 405: NoBody(), ...errorResponses } },
+    handler: (request) => dashboards.refuseDelete(principalOf(request), request.params.project_id, request.params.id),
   });
 }
 
-export function dashboardRoutes(app: FastifyInstance, services: Services): void {
+export function dashboardRoutes(app: HogletApp, services: Services): void {
   mountDashboardRoutes(app, services, '/api/projects', 'dashboards');
   mountDashboardRoutes(app, services, '/api/environments', 'dashboards (environment paths)');
 }

@@ -1,10 +1,10 @@
 // PostHog's read-only taxonomy: /api/projects/:project_id/event_definitions/ (list and one by id)
 // and /property_definitions/ (list), also under /api/environments/. The project id may be
 // `@current`. Everything is computed from stored events and persons (core/definitions/).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
+import type { HogletApp } from '../hoglet-app.js';
 import { limitOffsetEnvelope, parseLimitOffset } from '../pagination.js';
 import { errorResponses, Paginated } from '../schemas/common.js';
 import { EventDefinition, EventDefinitionListQuery, PropertyDefinition, PropertyDefinitionListQuery } from '../schemas/definition.js';
@@ -12,10 +12,7 @@ import { EventDefinition, EventDefinitionListQuery, PropertyDefinition, Property
 const CollectionParams = Type.Object({ project_id: Type.String() });
 const ItemParams = Type.Object({ project_id: Type.String(), id: Type.String() });
 
-const projectOf = (request: FastifyRequest) => (request.params as { project_id: string }).project_id;
-const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
-
-function mountDefinitionRoutes(app: FastifyInstance, services: Services, prefix: string, tag: string) {
+function mountDefinitionRoutes(app: HogletApp, services: Services, prefix: string, tag: string) {
   const { definitions } = services;
   const siteUrl = services.config.siteUrl;
   const tags = [tag];
@@ -31,8 +28,7 @@ function mountDefinitionRoutes(app: FastifyInstance, services: Services, prefix:
     },
     handler: async (request) => {
       const page = parseLimitOffset(request.query);
-      const { search } = request.query as { search?: string };
-      const { count, results } = await definitions.listEvents(principalOf(request), projectOf(request), search, page);
+      const { count, results } = await definitions.listEvents(principalOf(request), request.params.project_id, request.query.search, page);
       return limitOffsetEnvelope(request, siteUrl, page, count, results);
     },
   });
@@ -40,7 +36,7 @@ function mountDefinitionRoutes(app: FastifyInstance, services: Services, prefix:
   app.get(`${prefix}/:project_id/event_definitions/:id/`, {
     config: { scope: 'event_definition:read' },
     schema: { tags, summary: 'One event definition by its id', params: ItemParams, response: { 200: EventDefinition, ...errorResponses } },
-    handler: (request) => definitions.getEvent(principalOf(request), projectOf(request), idOf(request)),
+    handler: (request) => definitions.getEvent(principalOf(request), request.params.project_id, request.params.id),
   });
 
   app.get(`${prefix}/:project_id/property_definitions/`, {
@@ -54,14 +50,13 @@ function mountDefinitionRoutes(app: FastifyInstance, services: Services, prefix:
     },
     handler: async (request) => {
       const page = parseLimitOffset(request.query);
-      const query = (request.query ?? {}) as Record<string, unknown>;
-      const { count, results } = await definitions.listProperties(principalOf(request), projectOf(request), query, page);
+      const { count, results } = await definitions.listProperties(principalOf(request), request.params.project_id, request.query, page);
       return limitOffsetEnvelope(request, siteUrl, page, count, results);
     },
   });
 }
 
-export function definitionRoutes(app: FastifyInstance, services: Services): void {
+export function definitionRoutes(app: HogletApp, services: Services): void {
   mountDefinitionRoutes(app, services, '/api/projects', 'definitions');
   mountDefinitionRoutes(app, services, '/api/environments', 'definitions (environment paths)');
 }

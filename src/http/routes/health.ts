@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
+import type { HogletApp } from '../hoglet-app.js';
 
-export function healthRoutes(app: FastifyInstance, services: Services): void {
+export function healthRoutes(app: HogletApp, services: Services): void {
   app.get('/_health', {
     schema: {
       tags: ['health'],

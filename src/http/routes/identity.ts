@@ -1,13 +1,13 @@
 // Who-am-I endpoints that PostHog's clients call before anything else.
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
+import type { HogletApp } from '../hoglet-app.js';
 import { limitOffsetEnvelope, parseLimitOffset } from '../pagination.js';
 import { LimitOffsetQuery, Paginated, errorResponses } from '../schemas/common.js';
 import { CurrentKey, Me, Organization } from '../schemas/identity.js';
 
-export function identityRoutes(app: FastifyInstance, services: Services): void {
+export function identityRoutes(app: HogletApp, services: Services): void {
   const { identity } = services;
 
   app.get('/api/users/@me/', {
@@ -33,8 +33,7 @@ export function identityRoutes(app: FastifyInstance, services: Services): void {
       params: Type.Object({ organization_id: Type.String() }),
       response: { 200: Organization, ...errorResponses },
     },
-    handler: (request) =>
-      identity.organization(principalOf(request), (request.params as { organization_id: string }).organization_id),
+    handler: (request) => identity.organization(principalOf(request), request.params.organization_id),
   });
 
   app.get('/api/personal_api_keys/@current/', {

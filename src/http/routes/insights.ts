@@ -1,9 +1,8 @@
 // The Insights API under /api/projects/:project_id/insights/ and /api/environments/:project_id/
 // insights/: the resource, its results under PostHog's refresh modes, views, activity and sharing.
 // A sharing token (?sharing_access_token=) opens list and retrieve of its one insight without a key.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
-import type { InsightInput } from '../../core/insights/input.js';
+import type { FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
 import { parseInsightListParams } from '../../core/insights/list-params.js';
 import { insightQueryOf } from '../../core/insights/query-of.js';
 import { seriesCsv } from '../../core/insights/series-csv.js';
@@ -12,12 +11,14 @@ import { ValidationError } from '../../errors.js';
 import { parseRefreshMode, sharedRefreshMode } from '../../query/cache/policy.js';
 import type { Services } from '../../services.js';
 import { principalOf, sharingTokenOf } from '../auth.js';
+import type { HogletApp } from '../hoglet-app.js';
+import { schemaSerializer } from '../schema-serializer.js';
 import { sendAppPage } from './web-app.js';
-import { requestedFormat, sendCsv, sendFormatted, splitCsvSuffix } from '../csv/reply.js';
+import { requestedFormat, sendCsv, sendFlattenedCsv, splitCsvSuffix } from '../csv/reply.js';
 import { limitOffsetEnvelope, pageNumberEnvelope, parseLimitOffset, parsePageNumber } from '../pagination.js';
-import { AnyObject, errorResponses, PageQuery, Paginated } from '../schemas/common.js';
+import { AnyObject, ErrorBody, errorResponses, NoBody, PageQuery, Paginated } from '../schemas/common.js';
 import {
-  Insight, InsightListQuery, InsightRetrieveQuery, InsightWriteBody, SharingConfiguration, SharingWriteBody, ViewedBody,
+  Insight, InsightBasic, InsightListItem, InsightListQuery, InsightRetrieveQuery, InsightWriteBody, SharingConfiguration, SharingWriteBody, ViewedBody,
 } from '../schemas/insight.js';
 import { ActivityPage } from '../schemas/project.js';
 
@@ -25,20 +26,21 @@ const CollectionParams = Type.Object({ project_id: Type.String() });
 const ItemParams = Type.Object({ project_id: Type.String(), id: Type.String() });
 const FormatQuery = Type.Object({ format: Type.Optional(Type.String()) });
 
-const projectOf = (request: FastifyRequest) => (request.params as { project_id: string }).project_id;
-const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
-const queryOf = (request: FastifyRequest) => (request.query ?? {}) as Record<string, unknown>;
+/**
+ * The insight answers are written by the schema serializer: exactly the fields their response
+ * schema documents, with cached results spliced in as their stored JSON text.
+ */
+const serializerCompiler = schemaSerializer({ ErrorBody });
 
-function fromDashboardOf(request: FastifyRequest): number | null {
-  const raw = queryOf(request).from_dashboard;
+function fromDashboardOf(raw: string | undefined): number | null {
   if (raw === undefined || raw === '') return null;
-  if (typeof raw !== 'string' || !/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2 ** 31 - 1) {
+  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2 ** 31 - 1) {
     throw new ValidationError('A valid integer is required.', 'from_dashboard', 'invalid');
   }
   return Number(raw);
 }
 
-function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: string, tag: string) {
+function mountInsightRoutes(app: HogletApp, services: Services, prefix: string, tag: string) {
   const { insights, sharing } = services;
   const siteUrl = services.config.siteUrl;
   const collection = `${prefix}/:project_id/insights/`;
@@ -46,63 +48,65 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
   const tags = [tag];
 
   /** A member through their key or session, or whoever holds the sharing token the request came with. */
-  const readerOf = (request: FastifyRequest): Promise<InsightReader> => {
+  const readerOf = (request: FastifyRequest, projectId: string): Promise<InsightReader> => {
     const token = sharingTokenOf(request);
-    return token !== null ? sharing.readerForToken(token, projectOf(request)) : insights.reader(principalOf(request), projectOf(request));
+    return token !== null ? sharing.readerForToken(token, projectId) : insights.reader(principalOf(request), projectId);
   };
-  const refreshOf = (request: FastifyRequest) => {
-    const mode = parseRefreshMode(queryOf(request).refresh, 'force_cache');
+  const refreshOf = (request: FastifyRequest, refresh: string | undefined) => {
+    const mode = parseRefreshMode(refresh, 'force_cache');
     return sharingTokenOf(request) !== null ? sharedRefreshMode(mode) : mode;
   };
 
-  const list = async (request: FastifyRequest, csv: boolean) => {
-    const format = requestedFormat(request, csv);
-    const reader = await readerOf(request);
-    const page = parseLimitOffset(request.query);
-    const params = parseInsightListParams(queryOf(request), reader.userId);
-    const basic = String(queryOf(request).basic ?? '').toLowerCase() === 'true';
-    const { count, results } = await insights.list(reader, { ...params, basic, refresh: refreshOf(request) }, page);
-    return { format, body: limitOffsetEnvelope(request, siteUrl, page, count, results) };
+  const list = async (request: FastifyRequest, projectId: string, query: Static<typeof InsightListQuery>) => {
+    const reader = await readerOf(request, projectId);
+    const page = parseLimitOffset(query);
+    const params = parseInsightListParams(query, reader.userId);
+    const basic = (query.basic ?? '').toLowerCase() === 'true';
+    const { count, results } = await insights.list(reader, { ...params, basic, refresh: refreshOf(request, query.refresh) }, page);
+    // The service types its rows as object[]; they are insightView or basicInsightView (see the schema).
+    return limitOffsetEnvelope(request, siteUrl, page, count, results as Static<typeof InsightListItem>[]);
   };
 
   app.get(collection, {
     config: { scope: 'insight:read', sharingToken: true },
-    schema: { tags, params: CollectionParams, querystring: InsightListQuery, response: { 200: Paginated(AnyObject), ...errorResponses } },
+    schema: { tags, params: CollectionParams, querystring: InsightListQuery, response: { 200: Paginated(InsightListItem), ...errorResponses } },
+    serializerCompiler,
     handler: async (request, reply) => {
-      const { format, body } = await list(request, false);
-      return sendFormatted(reply, format, body);
+      const format = requestedFormat(request.query.format);
+      const body = await list(request, request.params.project_id, request.query);
+      return format === 'csv' ? sendFlattenedCsv(reply, body) : body;
     },
   });
 
   app.get(`${prefix}/:project_id/insights.csv`, {
     config: { scope: 'insight:read', sharingToken: true },
     schema: { tags, params: CollectionParams, querystring: InsightListQuery },
-    handler: async (request, reply) => {
-      const { format, body } = await list(request, true);
-      return sendFormatted(reply, format, body);
-    },
+    handler: async (request, reply) => sendFlattenedCsv(reply, await list(request, request.params.project_id, request.query)),
   });
 
   app.post(collection, {
     config: { scope: 'insight:write' },
     schema: { tags, params: CollectionParams, querystring: FormatQuery, body: InsightWriteBody, response: { 201: Insight, ...errorResponses } },
+    serializerCompiler,
     handler: async (request, reply) => {
-      const format = requestedFormat(request);
-      const created = await insights.create(principalOf(request), projectOf(request), request.body as InsightInput);
-      return sendFormatted(reply, format, created, 201);
+      const format = requestedFormat(request.query.format);
+      const created = await insights.create(principalOf(request), request.params.project_id, request.body);
+      return format === 'csv' ? sendFlattenedCsv(reply, created, 201) : reply.code(201).send(created);
     },
   });
 
   app.get(item, {
     config: { scope: 'insight:read', sharingToken: true },
     schema: { tags, params: ItemParams, querystring: InsightRetrieveQuery, response: { 200: Insight, ...errorResponses } },
+    serializerCompiler,
     handler: async (request, reply) => {
-      const { id, csv } = splitCsvSuffix(idOf(request));
-      const format = requestedFormat(request, csv);
-      const reader = await readerOf(request);
-      const clientQueryId = queryOf(request).client_query_id as string | undefined;
-      const insight = await insights.get(reader, id, { refresh: refreshOf(request), fromDashboard: fromDashboardOf(request), clientQueryId });
-      return sendFormatted(reply, format, insight);
+      const { query } = request;
+      const { id, csv } = splitCsvSuffix(request.params.id);
+      const format = requestedFormat(query.format, csv);
+      const reader = await readerOf(request, request.params.project_id);
+      const options = { refresh: refreshOf(request, query.refresh), fromDashboard: fromDashboardOf(query.from_dashboard), clientQueryId: query.client_query_id };
+      const insight = await insights.get(reader, id, options);
+      return format === 'csv' ? sendFlattenedCsv(reply, insight) : insight;
     },
   });
 
@@ -111,8 +115,9 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
     config: { scope: 'insight:read', sharingToken: true },
     schema: { tags, params: ItemParams, querystring: InsightRetrieveQuery },
     handler: async (request, reply) => {
-      const reader = await readerOf(request);
-      const insight = await insights.get(reader, idOf(request), { refresh: refreshOf(request), fromDashboard: fromDashboardOf(request) });
+      const { query } = request;
+      const reader = await readerOf(request, request.params.project_id);
+      const insight = await insights.get(reader, request.params.id, { refresh: refreshOf(request, query.refresh), fromDashboard: fromDashboardOf(query.from_dashboard) });
       return sendCsv(reply, seriesCsv(insight.result, insightQueryOf(insight.query, insight.filters), { title: insight.name || insight.derived_name || insight.short_id }));
     },
   });
@@ -123,10 +128,11 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
       url: item,
       config: { scope: 'insight:write' },
       schema: { tags, params: ItemParams, querystring: FormatQuery, body: InsightWriteBody, response: { 200: Insight, ...errorResponses } },
+      serializerCompiler,
       handler: async (request, reply) => {
-        const format = requestedFormat(request);
-        const updated = await insights.update(principalOf(request), projectOf(request), idOf(request), (request.body ?? {}) as InsightInput);
-        return sendFormatted(reply, format, updated);
+        const format = requestedFormat(request.query.format);
+        const updated = await insights.update(principalOf(request), request.params.project_id, request.params.id, request.body);
+        return format === 'csv' ? sendFlattenedCsv(reply, updated) : updated;
       },
     });
   }
@@ -134,8 +140,8 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
   // PostHog never hard-deletes an insight: 405 with no body; PATCH {"deleted": true} instead.
   app.delete(item, {
     config: { scope: 'insight:write' },
-    schema: { tags, params: ItemParams, response: { 405: Type.Null(), ...errorResponses } },
-    handler: (request) => insights.refuseDelete(principalOf(request), projectOf(request), idOf(request)),
+    schema: { tags, params: ItemParams, response: { 405: NoBody(), ...errorResponses } },
+    handler: (request) => insights.refuseDelete(principalOf(request), request.params.project_id, request.params.id),
   });
 
   app.get(`${item}activity/`, {
@@ -143,7 +149,7 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
     schema: { tags, params: ItemParams, querystring: PageQuery, response: { 200: ActivityPage, ...errorResponses } },
     handler: async (request) => {
       const page = parsePageNumber(request.query, 10);
-      const { total_count, results } = await insights.activity(principalOf(request), projectOf(request), idOf(request), page);
+      const { total_count, results } = await insights.activity(principalOf(request), request.params.project_id, request.params.id, page);
       return pageNumberEnvelope(request, siteUrl, page, total_count, results);
     },
   });
@@ -153,7 +159,7 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
     schema: { tags, params: CollectionParams, querystring: PageQuery, response: { 200: ActivityPage, ...errorResponses } },
     handler: async (request) => {
       const page = parsePageNumber(request.query, 10);
-      const { total_count, results } = await insights.activity(principalOf(request), projectOf(request), null, page);
+      const { total_count, results } = await insights.activity(principalOf(request), request.params.project_id, null, page);
       return pageNumberEnvelope(request, siteUrl, page, total_count, results);
     },
   });
@@ -161,28 +167,30 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
   // The spec's form answers 200; PostHog's bulk form 201. Both with no body.
   app.post(`${item}viewed/`, {
     config: { scope: 'insight:read' },
-    schema: { tags, params: ItemParams, response: { 200: Type.Null(), ...errorResponses } },
+    schema: { tags, params: ItemParams, response: { 200: NoBody(), ...errorResponses } },
     handler: async (request, reply) => {
-      await insights.viewedOne(principalOf(request), projectOf(request), idOf(request));
+      await insights.viewedOne(principalOf(request), request.params.project_id, request.params.id);
       return reply.code(200).send();
     },
   });
 
   app.post(`${collection}viewed/`, {
     config: { scope: 'insight:read' },
-    schema: { tags, params: CollectionParams, body: ViewedBody, response: { 201: Type.Null(), ...errorResponses } },
+    schema: { tags, params: CollectionParams, body: ViewedBody, response: { 201: NoBody(), ...errorResponses } },
     handler: async (request, reply) => {
-      await insights.viewed(principalOf(request), projectOf(request), (request.body as { insight_ids: number[] }).insight_ids);
+      await insights.viewed(principalOf(request), request.params.project_id, request.body.insight_ids);
       return reply.code(201).send();
     },
   });
 
   app.get(`${collection}my_last_viewed/`, {
     config: { scope: 'insight:read' },
-    schema: { tags, params: CollectionParams, querystring: FormatQuery, response: { 200: Type.Array(AnyObject), ...errorResponses } },
+    schema: { tags, params: CollectionParams, querystring: FormatQuery, response: { 200: Type.Array(InsightBasic), ...errorResponses } },
+    serializerCompiler,
     handler: async (request, reply) => {
-      const format = requestedFormat(request);
-      return sendFormatted(reply, format, await insights.myLastViewed(principalOf(request), projectOf(request)));
+      const format = requestedFormat(request.query.format);
+      const recent = await insights.myLastViewed(principalOf(request), request.params.project_id);
+      return format === 'csv' ? sendFlattenedCsv(reply, recent) : recent;
     },
   });
 
@@ -191,7 +199,7 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
     config: { scope: 'insight:read' },
     schema: { tags, params: CollectionParams, response: { 201: AnyObject, ...errorResponses } },
     handler: async (request, reply) => {
-      await insights.reader(principalOf(request), projectOf(request));
+      await insights.reader(principalOf(request), request.params.project_id);
       return reply.code(201).send({});
     },
   });
@@ -199,36 +207,40 @@ function mountInsightRoutes(app: FastifyInstance, services: Services, prefix: st
   app.get(`${item}sharing/`, {
     config: { scope: 'sharing_configuration:read' },
     schema: { tags, params: ItemParams, response: { 200: SharingConfiguration, ...errorResponses } },
-    handler: (request) => sharing.get(principalOf(request), projectOf(request), idOf(request)),
+    handler: (request) => sharing.get(principalOf(request), request.params.project_id, request.params.id),
   });
 
   app.patch(`${item}sharing/`, {
     config: { scope: 'sharing_configuration:write' },
     schema: { tags, params: ItemParams, body: SharingWriteBody, response: { 200: SharingConfiguration, ...errorResponses } },
-    handler: (request) => sharing.update(principalOf(request), projectOf(request), idOf(request), (request.body ?? {}) as { enabled?: boolean }),
+    handler: (request) => sharing.update(principalOf(request), request.params.project_id, request.params.id, request.body),
   });
 
   app.post(`${item}sharing/refresh/`, {
     config: { scope: 'sharing_configuration:write' },
     schema: { tags, params: ItemParams, response: { 200: SharingConfiguration, ...errorResponses } },
-    handler: (request) => sharing.refresh(principalOf(request), projectOf(request), idOf(request)),
+    handler: (request) => sharing.refresh(principalOf(request), request.params.project_id, request.params.id),
   });
 }
 
-export function insightRoutes(app: FastifyInstance, services: Services): void {
+/** `/shared/<token>.json`: what the app's shared page draws. */
+const SharedInsight = Type.Object({ type: Type.Literal('scene'), insight: Insight });
+
+export function insightRoutes(app: HogletApp, services: Services): void {
   mountInsightRoutes(app, services, '/api/projects', 'insights');
   mountInsightRoutes(app, services, '/api/environments', 'insights (environment paths)');
 
   // A shared insight: `/shared/<token>` is the app's page drawing it, `/shared/<token>.json` the
   // JSON it draws from (and embeds use); no key, the token is the whole credential.
   app.get('/shared/:token', {
-    schema: { tags: ['sharing'], params: Type.Object({ token: Type.String() }), response: { 200: AnyObject, ...errorResponses } },
+    schema: { tags: ['sharing'], params: Type.Object({ token: Type.String() }), response: { 200: SharedInsight, ...errorResponses } },
+    serializerCompiler,
     handler: async (request, reply) => {
-      const path = (request.params as { token: string }).token;
-      if (!path.endsWith('.json')) return sendAppPage(reply);
+      const path = request.params.token;
+      if (!path.endsWith('.json')) return sendAppPage(reply, { embeddable: true });
       const reader = await services.sharing.readerForToken(path.slice(0, -'.json'.length), null);
       const insight = await services.insights.get(reader, String(reader.sharedInsightId), { refresh: sharedRefreshMode('force_cache'), fromDashboard: null });
-      return { type: 'scene', insight };
+      return { type: 'scene' as const, insight };
     },
   });
 }

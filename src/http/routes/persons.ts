@@ -1,10 +1,10 @@
 // PostHog's persons resource (/api/projects/:project_id/persons/: list with ?search=, one person,
 // /persons/values/?key=) and event property values (/events/values/?key=), which the web app's
 // filters offer; also under /api/environments/.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
+import type { HogletApp } from '../hoglet-app.js';
 import { linkTo, parseLimitOffset } from '../pagination.js';
 import { AnyObject, errorResponses } from '../schemas/common.js';
 
@@ -33,10 +33,7 @@ const ValuesQuery = Type.Object({
 const EventValue = Type.Object({ name: Type.String() });
 const PersonValue = Type.Object({ name: Type.String(), count: Type.Integer() });
 
-const projectOf = (request: FastifyRequest) => (request.params as { project_id: string }).project_id;
-const queryOf = (request: FastifyRequest) => (request.query ?? {}) as Record<string, unknown>;
-
-function mountPersonRoutes(app: FastifyInstance, services: Services, prefix: string, tag: string) {
+function mountPersonRoutes(app: HogletApp, services: Services, prefix: string, tag: string) {
   const { persons, definitions } = services;
   const siteUrl = services.config.siteUrl;
   const tags = [tag];
@@ -46,8 +43,8 @@ function mountPersonRoutes(app: FastifyInstance, services: Services, prefix: str
     schema: { tags, summary: 'Persons, newest first, with ?search= over email, name and ids', params: CollectionParams, querystring: ListQuery, response: { 200: PersonPage, ...errorResponses } },
     handler: async (request) => {
       const page = parseLimitOffset(request.query);
-      const search = (request.query as { search?: string }).search?.trim() || null;
-      const { results, hasMore } = await persons.list(principalOf(request), projectOf(request), search, page);
+      const search = request.query.search?.trim() || null;
+      const { results, hasMore } = await persons.list(principalOf(request), request.params.project_id, search, page);
       const next = hasMore ? linkTo(request, siteUrl, { limit: String(page.limit), offset: String(page.offset + page.limit) }) : null;
       const previous = page.offset > 0 ? linkTo(request, siteUrl, { limit: String(page.limit), offset: page.offset - page.limit > 0 ? String(page.offset - page.limit) : null }) : null;
       return { next, previous, results };
@@ -57,23 +54,23 @@ function mountPersonRoutes(app: FastifyInstance, services: Services, prefix: str
   app.get(`${prefix}/:project_id/persons/values/`, {
     config: { scope: 'person:read' },
     schema: { tags, summary: "Values of a person property (?key=, ?value= to narrow), most common first", params: CollectionParams, querystring: ValuesQuery, response: { 200: Type.Array(PersonValue), ...errorResponses } },
-    handler: (request) => definitions.personPropertyValues(principalOf(request), projectOf(request), queryOf(request)),
+    handler: (request) => definitions.personPropertyValues(principalOf(request), request.params.project_id, request.query),
   });
 
   app.get(`${prefix}/:project_id/persons/:id/`, {
     config: { scope: 'person:read' },
     schema: { tags, summary: 'One person by id', params: ItemParams, response: { 200: Person, ...errorResponses } },
-    handler: (request) => persons.get(principalOf(request), projectOf(request), (request.params as { id: string }).id),
+    handler: (request) => persons.get(principalOf(request), request.params.project_id, request.params.id),
   });
 
   app.get(`${prefix}/:project_id/events/values/`, {
     config: { scope: 'query:read' },
     schema: { tags, summary: 'Values of an event property in the last 7 days (?key=, ?value=, ?event_name=), most common first', params: CollectionParams, querystring: ValuesQuery, response: { 200: Type.Array(EventValue), ...errorResponses } },
-    handler: (request) => definitions.eventPropertyValues(principalOf(request), projectOf(request), queryOf(request)),
+    handler: (request) => definitions.eventPropertyValues(principalOf(request), request.params.project_id, request.query),
   });
 }
 
-export function personRoutes(app: FastifyInstance, services: Services): void {
+export function personRoutes(app: HogletApp, services: Services): void {
   mountPersonRoutes(app, services, '/api/projects', 'persons');
   mountPersonRoutes(app, services, '/api/environments', 'persons (environment paths)');
 }

@@ -1,7 +1,7 @@
 // Analytical queries: PostHog's modern POST /query/ and the legacy /insights/trend/,
 // /insights/funnel/ and /insights/retention/ calculation endpoints (JSON body, or the same fields in the query string).
 // Legacy filters are converted to the query node at the edge; only the node is ever run.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { responseBody } from '../../core/queries/results.js';
@@ -16,8 +16,9 @@ import type { QueryKind } from '../../query/runners/kind.js';
 import { KINDS, kindOfLegacyRequest, readInsightQuery } from '../../query/runners/registry.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
+import type { HogletApp } from '../hoglet-app.js';
 import { linkTo, parseLimitOffset } from '../pagination.js';
-import { AnyJson, errorResponses } from '../schemas/common.js';
+import { AnyJson, errorResponses, NoBody } from '../schemas/common.js';
 
 const Params = Type.Object({ project_id: Type.String() });
 const StatusParams = Type.Object({ project_id: Type.String(), query_id: Type.String({ maxLength: 200 }) });
@@ -28,8 +29,6 @@ const QueryBody = Type.Object({
   async: Type.Optional(AnyJson('legacy: true means refresh=async')),
   client_query_id: Type.Optional(Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$', description: 'names the calculation, for cancel and for polling /query/:id/' })),
 }, { additionalProperties: true });
-
-const projectOf = (request: FastifyRequest) => (request.params as { project_id: string }).project_id;
 
 /** The legacy endpoints' body: {result, timezone, is_cached, last_refresh, next, timings}. */
 function legacyResponse(outcome: QueryOutcome) {
@@ -73,7 +72,7 @@ function legacyFilters(request: FastifyRequest): Record<string, unknown> {
   return body;
 }
 
-function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: string, tag: string) {
+function mountQueryRoutes(app: HogletApp, services: Services, prefix: string, tag: string) {
   const { queries } = services;
   const tags = [tag];
 
@@ -81,13 +80,13 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
   // that share a calculation cancel alone: the calculation stops when no one waits for it.
   app.post(`${prefix}/:project_id/insights/cancel/`, {
     config: { scope: 'insight:read' },
-    schema: { tags, params: Params, response: { 201: Type.Null(), ...errorResponses } },
+    schema: { tags, params: Params, response: { 201: NoBody(), ...errorResponses } },
     handler: async (request, reply) => {
       const body = request.body ?? {};
       const id = isObject(body) ? body.client_query_id : undefined;
       if (id === undefined || id === null || id === '') throw new ValidationError('Field is required.', 'client_query_id');
       if (typeof id !== 'string' || id.length > 200) throw new ValidationError('Not a valid string of at most 200 characters.', 'client_query_id');
-      const { project } = await services.insights.reader(principalOf(request), projectOf(request));
+      const { project } = await services.insights.reader(principalOf(request), request.params.project_id);
       await services.results.cancel(project.id, id);
       return reply.code(201).send();
     },
@@ -99,16 +98,16 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
     config: { scope: 'query:read' },
     schema: { tags, params: Params, body: QueryBody, response: { 200: AnyObject, 202: AnyObject, ...errorResponses } },
     handler: async (request, reply) => {
-      const body = request.body as { query: unknown; client_query_id?: string; refresh?: unknown; async?: unknown };
+      const { body } = request;
       if (isActorsQuery(body.query)) {
         const actorsRequest = readActorsQuery(body.query, 'query');
-        const { project } = await services.insights.reader(principalOf(request), projectOf(request));
+        const { project } = await services.insights.reader(principalOf(request), request.params.project_id);
         const outcome = await queries.actors(project, actorsRequest, body.client_query_id);
         return actorsResponse(outcome, body.client_query_id ?? null);
       }
       const query = readInsightQuery(body.query, 'query');
       const mode = body.refresh === undefined && body.async === true ? 'async' : parseRefreshMode(body.refresh, 'blocking');
-      const { project } = await services.insights.reader(principalOf(request), projectOf(request));
+      const { project } = await services.insights.reader(principalOf(request), request.params.project_id);
       const outcome = await services.results.get({ project, query, mode, clientQueryId: body.client_query_id });
       const running = outcome.queryStatus !== null && !outcome.queryStatus.complete;
       const payload = outcome.response
@@ -123,8 +122,8 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
     config: { scope: 'query:read' },
     schema: { tags, params: StatusParams, response: { 200: AnyObject, 202: AnyObject, 400: AnyObject, ...errorResponses } },
     handler: async (request, reply) => {
-      const { project } = await services.insights.reader(principalOf(request), projectOf(request));
-      const status = await services.results.status(project.id, (request.params as { query_id: string }).query_id);
+      const { project } = await services.insights.reader(principalOf(request), request.params.project_id);
+      const status = await services.results.status(project.id, request.params.query_id);
       if (!status) throw new NotFoundError('Query not found.');
       return reply.code(!status.complete ? 202 : status.error ? (status.error_message ? 400 : 500) : 200).send({ query_status: status });
     },
@@ -135,8 +134,8 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
     config: { scope: 'query:read' },
     schema: { tags, params: StatusParams, response: { 200: AnyObject, ...errorResponses } },
     handler: async (request) => {
-      const { project } = await services.insights.reader(principalOf(request), projectOf(request));
-      const id = (request.params as { query_id: string }).query_id;
+      const { project } = await services.insights.reader(principalOf(request), request.params.project_id);
+      const id = request.params.query_id;
       const status = await services.results.status(project.id, id);
       if (status?.complete) return { message: 'Query already complete' };
       await services.results.cancel(project.id, id);
@@ -157,7 +156,7 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
         handler: async (request) => {
           const filters = legacyFilters(request);
           const query = kindOfLegacyRequest(kind, filters).fromFilters(filters);
-          return legacyResponse(await queries.run(principalOf(request), projectOf(request), query));
+          return legacyResponse(await queries.run(principalOf(request), request.params.project_id, query));
         },
       });
     }
@@ -179,7 +178,7 @@ function mountQueryRoutes(app: FastifyInstance, services: Services, prefix: stri
       }
       const breakdown = q.funnel_step_breakdown === undefined ? null : parseBreakdown(q.funnel_step_breakdown);
       const page = parseLimitOffset(q, 100);
-      const { persons, hasMore } = await queries.funnelPersons(principalOf(request), projectOf(request), query, {
+      const { persons, hasMore } = await queries.funnelPersons(principalOf(request), request.params.project_id, query, {
         funnelStep: step, breakdownValue: breakdown, limit: page.limit, offset: page.offset,
       });
       const siteUrl = services.config.siteUrl;
@@ -200,7 +199,7 @@ function parseBreakdown(text: string): string | string[] {
   return text;
 }
 
-export function queryRoutes(app: FastifyInstance, services: Services): void {
+export function queryRoutes(app: HogletApp, services: Services): void {
   mountQueryRoutes(app, services, '/api/projects', 'queries');
   mountQueryRoutes(app, services, '/api/environments', 'queries (environment paths)');
 }

@@ -1,23 +1,21 @@
 // What PostHog's SDKs ask for at start-up: the remote config (`/array/<token>/config[.js]`),
 // flags (`/flags/`, and `/decide/` for older SDKs) and posthog-node's flag definitions. They
 // share capture's scope: raw bodies in any encoding, and CORS headers on every answer.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { Services } from '../../services.js';
 import { decideResponse, flagsResponse, minimalFlagsResponse, readFlagsQuery } from '../../core/sdk/flags-responses.js';
 import { remoteConfigScript } from '../../core/sdk/remote-config.js';
 import { SdkConfigService } from '../../core/sdk/service.js';
 import { principalOf } from '../auth.js';
+import type { HogletApp } from '../hoglet-app.js';
 import { allowPreflight, CAPTURE_BODY_LIMIT_BYTES, sdkScope, toInput } from './capture.js';
 
-const TokenParams = {
-  type: 'object',
-  properties: { token: { type: 'string', description: "The project's capture token (`phc_...`)" } },
-  required: ['token'],
-} as const;
+const TokenParams = Type.Object({ token: Type.String({ description: "The project's capture token (`phc_...`)" }) });
 
-/** Documentation only: the answers are built in core/sdk and keep every key they have. */
+/** Documentation only: the answers are built in core/sdk and keep every key they have (typed unknown: the config goes out as text already). */
 const openObject = (description: string, properties: Record<string, unknown> = {}) =>
-  ({ type: 'object', description, properties, additionalProperties: true }) as const;
+  Type.Unsafe<unknown>({ type: 'object', description, properties, additionalProperties: true });
 
 const FlagsAnswer = openObject(
   'v>=2: `{errorsWhileComputingFlags, flags, requestId, evaluatedAt}`; otherwise `featureFlags` and `featureFlagPayloads` instead of `flags`. With `config=true` (or neither `v` nor `config`), the remote config keys follow.',
@@ -38,9 +36,7 @@ function cacheHeaders(reply: FastifyReply): void {
   reply.header('vary', 'Origin, Referer');
 }
 
-const tokenOf = (request: FastifyRequest) => (request.params as { token: string }).token;
-
-export async function sdkConfigRoutes(app: FastifyInstance, services: Services): Promise<void> {
+export async function sdkConfigRoutes(app: HogletApp, services: Services): Promise<void> {
   const sdk = new SdkConfigService(services.projectTokens, services.repositories.projects, services.projects, services.groupTypesOf);
 
   await sdkScope(app, (scope) => {
@@ -56,7 +52,7 @@ export async function sdkConfigRoutes(app: FastifyInstance, services: Services):
         },
       },
       async (request, reply) => {
-        const config = await sdk.remoteConfig(tokenOf(request));
+        const config = await sdk.remoteConfig(request.params.token);
         cacheHeaders(reply);
         return reply.header('content-type', 'application/json').send(JSON.stringify(config));
       },
@@ -69,11 +65,11 @@ export async function sdkConfigRoutes(app: FastifyInstance, services: Services):
           summary: "The project's remote config for posthog-js, as a script setting `window._POSTHOG_REMOTE_CONFIG[token]`",
           security: [],
           params: TokenParams,
-          response: { 200: { type: 'string', description: 'application/javascript' } },
+          response: { 200: Type.String({ description: 'application/javascript' }) },
         },
       },
       async (request, reply) => {
-        const token = tokenOf(request);
+        const { token } = request.params;
         const config = await sdk.remoteConfig(token);
         cacheHeaders(reply);
         return reply.header('content-type', 'application/javascript').send(remoteConfigScript(token, config));
@@ -114,14 +110,11 @@ export async function sdkConfigRoutes(app: FastifyInstance, services: Services):
           schema: {
             tags: ['sdk'],
             summary: 'Feature flag definitions for local evaluation (always none)',
-            querystring: {
-              type: 'object',
-              properties: { token: { type: 'string', description: "The project's capture token; the key's current project without it" } },
-            },
+            querystring: Type.Object({ token: Type.Optional(Type.String({ description: "The project's capture token; the key's current project without it" })) }),
             response: { 200: FlagDefinitionsAnswer },
           },
         },
-        async (request) => sdk.flagDefinitions(principalOf(request), (request.query as { token?: string }).token),
+        async (request) => sdk.flagDefinitions(principalOf(request), request.query.token),
       );
     }
   });

@@ -1,6 +1,6 @@
 // Request and response schemas of the Actions API (PostHog's ActionSerializer).
 import { Type } from 'typebox';
-import { PROPERTY_OPERATORS, STEP_MATCHING } from '../../core/actions/validate.js';
+import { PROPERTY_OPERATORS, STEP_MATCHING, type StepMatching } from '../../core/actions/validate.js';
 import { AnyJson, Nullable } from './common.js';
 import { UserBasic } from './identity.js';
 
@@ -27,7 +27,8 @@ export const ActionWriteBody = Type.Object(
   { additionalProperties: false },
 );
 
-const Matching = Nullable(Type.Union(STEP_MATCHING.map((m) => Type.Literal(m))));
+// Unsafe<StepMatching>: a union mapped from the list keeps its schema but loses its literal types.
+const Matching = Nullable(Type.Unsafe<StepMatching>(Type.Union(STEP_MATCHING.map((m) => Type.Literal(m)))));
 
 export const ActionStep = Type.Object({
   event: Nullable(Type.String()),

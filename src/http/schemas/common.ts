@@ -1,5 +1,5 @@
 // Schema pieces shared by several routes.
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 export const ErrorBody = Type.Object(
   {
@@ -11,9 +11,12 @@ export const ErrorBody = Type.Object(
   { $id: 'ErrorBody', description: "PostHog's error body" },
 );
 
+// Typed as the body they name, so a handler's answer is checked against its success schemas.
+const ErrorBodyRef = () => Type.Unsafe<Static<typeof ErrorBody>>(Type.Ref('ErrorBody'));
+
 export const errorResponses = {
-  '4xx': Type.Ref('ErrorBody'),
-  '5xx': Type.Ref('ErrorBody'),
+  '4xx': ErrorBodyRef(),
+  '5xx': ErrorBodyRef(),
 } as const;
 
 /** limit/offset arrive as strings; bad values fall back to defaults, as DRF's paginator does. */
@@ -37,6 +40,9 @@ export function Paginated<T extends TSchema>(item: T) {
 }
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** An answer with no body (documented as null): typed void, so `reply.send()` takes no payload. */
+export const NoBody = () => Type.Unsafe<void>(Type.Null());
 
 /** A structured (JSON) value of any shape. */
 export const AnyJson = (description?: string) =>

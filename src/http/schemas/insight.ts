@@ -27,48 +27,109 @@ export const InsightWriteBody = Type.Object(
 
 const Tile = Type.Object({ id: Type.Integer(), dashboard_id: Type.Integer(), deleted: Nullable(Type.Boolean()) });
 
+const AccessLevel = Type.Union([Type.Literal('manager'), Type.Literal('editor'), Type.Literal('viewer')], {
+  description: 'manager for the creator or an organization admin, editor for other members, viewer through a sharing token',
+});
+
+/** A background calculation's status (PostHog's QueryStatus), set while an async refresh runs. */
+export const QueryStatus = Type.Object({
+  id: Type.String({ description: 'the client_query_id, or one made up' }),
+  team_id: Type.Integer(),
+  insight_id: Nullable(Type.Integer()),
+  dashboard_id: Nullable(Type.Integer()),
+  query_async: Type.Literal(true),
+  complete: Type.Boolean(),
+  error: Type.Boolean(),
+  error_message: Nullable(Type.String()),
+  results: AnyJson('the finished response, once complete'),
+  start_time: Type.String({ format: 'date-time' }),
+  end_time: Nullable(Type.String({ format: 'date-time' })),
+  expiration_time: Type.String({ format: 'date-time' }),
+  pickup_time: Nullable(Type.String({ format: 'date-time' })),
+  task_id: Type.String(),
+  query_progress: Type.Null(),
+});
+
+const absentWhenShared = 'absent when read through a sharing token';
+
+/**
+ * PostHog's InsightSerializer, every field Hoglet answers (core/insights/view.ts insightView), in
+ * its order. The answers hold exactly these keys: test/http/insight-response-schema.test.ts checks
+ * it, so a field added to the view without being added here fails there, not in a client.
+ */
 export const Insight = Type.Object(
   {
     id: Type.Integer(),
     short_id: Type.String(),
     name: Nullable(Type.String()),
     derived_name: Nullable(Type.String()),
-    filters: AnyJson(),
-    query: AnyJson(),
+    filters: Type.Object({}, { additionalProperties: true, description: 'legacy filters dict ({} when the insight has a query)' }),
+    query: AnyJson('the query node, e.g. {"kind": "InsightVizNode", "source": {"kind": "TrendsQuery", ...}}; null for a filters-only insight'),
     order: Nullable(Type.Integer()),
     deleted: Type.Boolean(),
-    dashboards: Type.Array(Type.Integer()),
+    dashboards: Type.Array(Type.Integer(), { description: 'DEPRECATED: ids of the dashboards it is on; use dashboard_tiles' }),
     dashboard_tiles: Type.Array(Tile),
-    last_refresh: Nullable(Type.String()),
-    cache_target_age: Nullable(Type.String()),
-    next_allowed_client_refresh: Nullable(Type.String()),
-    result: AnyJson('the query result: trend series or funnel steps'),
-    hasMore: AnyJson(),
-    columns: AnyJson(),
-    created_at: Type.Optional(Type.String({ format: 'date-time', description: 'absent when read through a sharing token' })),
+    result: AnyJson('the query result (trend series, funnel steps, ...); null when not calculated'),
+    hasMore: Nullable(Type.Boolean()),
+    columns: AnyJson('column names, for the kinds that have them; otherwise null'),
+    types: AnyJson('column types, for the kinds that have them; otherwise null'),
+    last_refresh: Nullable(Type.String({ format: 'date-time' })),
+    cache_target_age: Nullable(Type.String({ format: 'date-time' })),
+    next_allowed_client_refresh: Nullable(Type.String({ format: 'date-time' })),
+    is_cached: Type.Boolean(),
+    query_status: Nullable(QueryStatus),
+    // Typed unknown: the view passes on a runner's extra field, which is the HogQL text or absent.
+    hogql: Type.Unsafe<unknown>(Nullable(Type.String({ description: 'the HogQL the query ran as, for the kinds that have it' }))),
+    timezone: Type.String(),
+    resolved_date_range: AnyJson('{date_from, date_to} the result covers; null when not calculated'),
+    created_at: Type.Optional(Type.String({ format: 'date-time', description: absentWhenShared })),
     created_by: Type.Optional(Nullable(UserBasic)),
+    last_modified_at: Type.Optional(Type.String({ format: 'date-time', description: absentWhenShared })),
+    last_modified_by: Type.Optional(Nullable(UserBasic)),
     description: Nullable(Type.String()),
     updated_at: Type.String({ format: 'date-time' }),
     tags: Type.Array(Type.String()),
     favorited: Type.Boolean(),
     saved: Type.Boolean(),
-    last_modified_at: Type.Optional(Type.String({ format: 'date-time', description: 'absent when read through a sharing token' })),
-    last_modified_by: Type.Optional(Nullable(UserBasic)),
     is_sample: Type.Boolean(),
     effective_restriction_level: Type.Integer(),
     effective_privilege_level: Type.Integer(),
-    user_access_level: Type.String(),
-    timezone: Type.String(),
-    is_cached: Type.Boolean(),
-    query_status: AnyJson('set while a background calculation runs: {id, complete, error, error_message, ...}'),
-    hogql: Nullable(Type.String()),
-    types: AnyJson(),
-    resolved_date_range: AnyJson(),
-    alerts: Type.Array(AnyJson()),
-    last_viewed_at: Nullable(Type.String()),
+    user_access_level: AccessLevel,
+    alerts: Type.Array(AnyJson(), { description: 'always empty: Hoglet has no alerts' }),
+    last_viewed_at: Nullable(Type.String({ format: 'date-time', description: "the caller's last view" })),
   },
-  { additionalProperties: true },
+  { title: 'Insight' },
 );
+
+/** PostHog's InsightBasicSerializer (core/insights/view.ts basicInsightView): `?basic=true` and my_last_viewed. */
+export const InsightBasic = Type.Object(
+  {
+    id: Type.Integer(),
+    short_id: Type.String(),
+    name: Nullable(Type.String()),
+    derived_name: Nullable(Type.String()),
+    favorited: Type.Boolean(),
+    filters: Insight.properties.filters,
+    query: Insight.properties.query,
+    dashboards: Insight.properties.dashboards,
+    dashboard_tiles: Type.Array(Tile),
+    description: Nullable(Type.String()),
+    last_refresh: Type.Null({ description: 'never calculated in this form' }),
+    refreshing: Type.Boolean(),
+    saved: Type.Boolean(),
+    updated_at: Type.String({ format: 'date-time' }),
+    created_by: Type.Optional(Nullable(UserBasic)),
+    created_at: Type.Optional(Type.String({ format: 'date-time', description: absentWhenShared })),
+    last_modified_at: Type.Optional(Type.String({ format: 'date-time', description: absentWhenShared })),
+    tags: Type.Array(Type.String()),
+    user_access_level: AccessLevel,
+    last_viewed_at: Nullable(Type.String({ format: 'date-time', description: "the caller's last view" })),
+  },
+  { title: 'InsightBasic' },
+);
+
+/** The list: full insights, or the basic form with `?basic=true`. */
+export const InsightListItem = Type.Union([Insight, InsightBasic]);
 
 export const InsightListQuery = Type.Object({
   limit: Type.Optional(Type.String()),

@@ -49,6 +49,9 @@ export const ProjectWriteBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** A stored setting: documented as its type, typed unknown as the views read settings (like ProjectFull's). */
+const setting = (schema: TSchema) => Type.Unsafe<unknown>(schema);
+
 /** The project list's reduced form (the spec's 11 fields). */
 export const ProjectReduced = Type.Object({
   id: Type.Integer(),
@@ -56,12 +59,12 @@ export const ProjectReduced = Type.Object({
   organization: Type.String({ format: 'uuid' }),
   api_token: Type.String(),
   name: Type.String(),
-  completed_snippet_onboarding: Type.Boolean(),
+  completed_snippet_onboarding: setting(Type.Boolean()),
   has_completed_onboarding_for: AnyJson(),
   ingested_event: Type.Boolean(),
-  is_demo: Type.Boolean(),
-  timezone: Type.String(),
-  access_control: Type.Boolean(),
+  is_demo: setting(Type.Boolean()),
+  timezone: setting(Type.String()),
+  access_control: setting(Type.Boolean()),
 });
 
 const { id, uuid, organization, ...afterOrganization } = ProjectReduced.properties;
