@@ -8,6 +8,8 @@ export class ApiError extends Error {
     detail: string,
     readonly code: string | null = null,
     readonly attr: string | null = null,
+    /** The parsed answer, for callers that read more than the detail (a failed query_status). */
+    readonly body: unknown = null,
   ) {
     super(detail);
   }
@@ -68,7 +70,7 @@ export async function api<T = any>(path: string, options: RequestOptions = {}): 
   if (!response.ok) {
     // PostHog's error body: {type, code, detail, attr}; detail is written for people.
     const detail = typeof data?.detail === 'string' ? data.detail : `The request failed (${response.status}).`;
-    throw new ApiError(response.status, detail, data?.code ?? null, data?.attr ?? null);
+    throw new ApiError(response.status, detail, data?.code ?? null, data?.attr ?? null, data);
   }
   return data as T;
 }

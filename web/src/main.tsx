@@ -16,7 +16,7 @@ import { SettingsPage } from './pages/SettingsPage';
 import { SharedPage } from './pages/SharedPage';
 import { Shell } from './pages/Shell';
 import { match, navigate, useLocation, type Route } from './router';
-import { MeContext } from './session';
+import { MeContext, UpdateMeContext } from './session';
 import type { Me } from './types';
 import './styles.css';
 
@@ -46,7 +46,11 @@ function SignedIn({ route }: { route: Exclude<Route, { name: 'login' } | { name:
 
   if (error) return <main class="center"><p class="error" role="alert">{error}</p></main>;
   if (!me) return <main class="center"><p class="muted">Loading…</p></main>;
-  return <MeContext.Provider value={me}>{page(route)}</MeContext.Provider>;
+  return (
+    <UpdateMeContext.Provider value={(change) => setMe((m) => (m ? change(m) : m))}>
+      <MeContext.Provider value={me}>{page(route)}</MeContext.Provider>
+    </UpdateMeContext.Provider>
+  );
 }
 
 function page(route: Route) {

@@ -37,7 +37,9 @@ export interface Insight {
   last_viewed_at?: string | null;
   last_refresh: string | null;
   is_cached?: boolean;
-  query_status?: { complete?: boolean; error?: boolean; error_message?: string | null } | null;
+  /** When the cached result counts as stale (PostHog's per-interval threshold). */
+  cache_target_age?: string | null;
+  query_status?: { id?: string; complete?: boolean; error?: boolean; error_message?: string | null } | null;
   timezone?: string;
   /** Ids of the dashboards the insight is on. */
   dashboards?: number[];
@@ -63,6 +65,7 @@ export interface Tile {
   layouts: { sm?: TileLayout; xs?: TileLayout } | null;
   order?: number;
   last_refresh?: string | null;
+  is_cached?: boolean;
 }
 
 export interface Dashboard {
@@ -73,7 +76,10 @@ export interface Dashboard {
   created_at?: string;
   created_by?: UserBasic | null;
   tags?: string[];
-  filters?: { date_from?: string | null; date_to?: string | null } | null;
+  /** The effective filters (with ?filters_override= laid over the stored ones). */
+  filters?: DashboardFilters | null;
+  /** What is stored; null when nothing is. */
+  persisted_filters?: DashboardFilters | null;
   tiles?: Tile[];
 }
 
@@ -81,4 +87,12 @@ export interface Dashboard {
 export interface ActorTarget {
   title: string;
   params: Record<string, unknown>;
+}
+
+/** A dashboard's filters: a date range over every tile, and property filters ANDed to each. */
+export interface DashboardFilters {
+  date_from?: string | null;
+  date_to?: string | null;
+  properties?: unknown;
+  [other: string]: unknown;
 }

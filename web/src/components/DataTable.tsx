@@ -9,6 +9,8 @@ export interface TableModel {
   rows: Cell[][];
   /** An id per row for tests and keys (series label, step, status...). */
   keys?: string[];
+  /** With onCellClick: the first column whose number cells each open their own people. */
+  cellsFrom?: number;
 }
 
 function cellParts(cell: Cell): { text: string; value: string | null; numeric: boolean; style?: Record<string, string> } {
@@ -18,10 +20,12 @@ function cellParts(cell: Cell): { text: string; value: string | null; numeric: b
   return { text: cell.text, value: cell.value === undefined || cell.value === null ? null : String(cell.value), numeric: typeof cell.value === 'number', style: cell.style };
 }
 
-export function DataTable({ model, caption, onRowClick, testId = 'data-table' }: {
+export function DataTable({ model, caption, onRowClick, onCellClick, testId = 'data-table' }: {
   model: TableModel;
   caption: string;
   onRowClick?: (rowIndex: number) => void;
+  /** Number cells that open their own people (a trend's day); the cell is a button then. */
+  onCellClick?: (rowIndex: number, columnIndex: number) => void;
   testId?: string;
 }) {
   return (
@@ -45,7 +49,13 @@ export function DataTable({ model, caption, onRowClick, testId = 'data-table' }:
                 const part = cellParts(cell);
                 return c === 0
                   ? <th scope="row" data-value={part.value ?? undefined}>{part.text}</th>
-                  : <td class={part.numeric ? 'num' : undefined} data-value={part.value ?? undefined} style={part.style}>{part.text}</td>;
+                  : (
+                    <td class={part.numeric ? 'num' : undefined} data-value={part.value ?? undefined} style={part.style}>
+                      {onCellClick && part.numeric && c >= (model.cellsFrom ?? 1)
+                        ? <button type="button" class="cell-button" aria-label={`People: ${cellParts(row[0] ?? null).text}, ${model.columns[c]} (${part.text})`} onClick={() => onCellClick(r, c)}>{part.text}</button>
+                        : part.text}
+                    </td>
+                  );
               })}
             </tr>
           ))}

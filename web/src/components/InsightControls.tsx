@@ -2,20 +2,11 @@
 // breakdown, compare and display. Each change hands a new source to onChange.
 import { useEffect, useState } from 'preact/hooks';
 import {
-  controlsOf, filterValue, FUNNEL_VIZ, TRENDS_DISPLAYS, withBreakdown, withCompare, withDateRange, withFilterField, withInterval,
+  controlsOf, filterValue, FUNNEL_VIZ, TRENDS_DISPLAYS, withBreakdown, withCompare, withDateRange, withDisplay, withFilterField, withInterval,
   type InsightKind,
 } from '../lib/query';
 import type { QueryNode } from '../types';
-
-const PRESETS: [string, string][] = [
-  ['-24h', 'Last 24 hours'],
-  ['-7d', 'Last 7 days'],
-  ['-14d', 'Last 14 days'],
-  ['-30d', 'Last 30 days'],
-  ['-90d', 'Last 90 days'],
-  ['-180d', 'Last 180 days'],
-  ['all', 'All time'],
-];
+import { DateRangePicker } from './DateRangePicker';
 
 const INTERVALS = ['hour', 'day', 'week', 'month'];
 
@@ -30,40 +21,14 @@ export function InsightControls({ source, onChange, disabled, noBreakdown }: {
   const show = controlsOf(kind);
   const from: string = source.dateRange?.date_from ?? (kind === 'RetentionQuery' ? '' : '-7d');
   const to: string | null = source.dateRange?.date_to ?? null;
-  const isPreset = !to && PRESETS.some(([v]) => v === from);
-  const [custom, setCustom] = useState(!isPreset && from !== '');
   const [breakdown, setBreakdown] = useState<string>(source.breakdownFilter?.breakdown ?? '');
   const breakdownType: 'event' | 'person' = source.breakdownFilter?.breakdown_type === 'person' ? 'person' : 'event';
   useEffect(() => setBreakdown(source.breakdownFilter?.breakdown ?? ''), [source.breakdownFilter?.breakdown]);
 
-  const dateOnly = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : '');
-
   return (
     <form class="controls" onSubmit={(e) => { e.preventDefault(); onChange(withBreakdown(source, breakdown, breakdownType)); }} aria-label="Insight controls">
       <fieldset disabled={disabled}>
-        <label>
-          Date range
-          <select
-            name="date-range"
-            value={custom ? 'custom' : isPreset ? from : ''}
-            onChange={(e) => {
-              const value = (e.currentTarget as HTMLSelectElement).value;
-              if (value === 'custom') { setCustom(true); return; }
-              setCustom(false);
-              onChange(withDateRange(source, value || null, null));
-            }}
-          >
-            {!isPreset && !custom && <option value="">{from || 'Default'}</option>}
-            {PRESETS.map(([value, label]) => <option value={value}>{label}</option>)}
-            <option value="custom">Custom…</option>
-          </select>
-        </label>
-        {custom && (
-          <>
-            <label>From <input type="date" name="date-from" value={dateOnly(from)} onChange={(e) => onChange(withDateRange(source, (e.currentTarget as HTMLInputElement).value || null, to))} /></label>
-            <label>To <input type="date" name="date-to" value={dateOnly(to)} onChange={(e) => onChange(withDateRange(source, from || null, (e.currentTarget as HTMLInputElement).value || null))} /></label>
-          </>
-        )}
+        <DateRangePicker from={from || null} to={to} onChange={(f, t) => onChange(withDateRange(source, f, t))} />
         {show.interval && (kind !== 'FunnelsQuery' || filterValue(source, 'funnelVizType') === 'trends') && (
           <label>
             Interval
@@ -102,7 +67,7 @@ export function InsightControls({ source, onChange, disabled, noBreakdown }: {
         {kind === 'TrendsQuery' && (
           <label>
             Display
-            <select name="display" value={filterValue(source, 'display') ?? 'ActionsLineGraph'} onChange={(e) => onChange(withFilterField(source, 'display', (e.currentTarget as HTMLSelectElement).value))}>
+            <select name="display" value={filterValue(source, 'display') ?? 'ActionsLineGraph'} onChange={(e) => onChange(withDisplay(source, (e.currentTarget as HTMLSelectElement).value))}>
               {TRENDS_DISPLAYS.map(([value, label]) => <option value={value}>{label}</option>)}
             </select>
           </label>

@@ -88,7 +88,7 @@ export function PeoplePanel({ projectId, source, target, onClose }: {
       {!error && (
         <ul class="people-list" data-testid="people-list">
           {actors.map((actor) => (
-            <li key={actor.id}>
+            <li key={actor.id} data-distinct-ids={actor.distinct_ids?.join(' ')}>
               <strong>{displayName(actor)}</strong>
               <span class="muted">{actor.distinct_ids?.slice(0, 2).join(', ')}{actor.created_at ? ` · since ${when(actor.created_at)}` : ''}</span>
             </li>

@@ -4,12 +4,13 @@ import { useState } from 'preact/hooks';
 import { DataTable, type TableModel } from './DataTable';
 import { Legend, type LegendItem } from './Legend';
 
-export function VizFrame({ chart, legend, table, caption, onRow, onLegend, tableOpen = false, note }: {
+export function VizFrame({ chart, legend, table, caption, onRow, onCell, onLegend, tableOpen = false, note }: {
   chart: ComponentChildren;
   legend: LegendItem[];
   table: TableModel;
   caption: string;
   onRow?: (index: number) => void;
+  onCell?: (row: number, column: number) => void;
   onLegend?: (index: number) => void;
   tableOpen?: boolean;
   note?: ComponentChildren;
@@ -23,7 +24,7 @@ export function VizFrame({ chart, legend, table, caption, onRow, onLegend, table
       <button type="button" class="link-button" aria-expanded={open} onClick={() => setOpen(!open)}>
         {open ? 'Hide data table' : 'Show data table'}
       </button>
-      {open && <DataTable model={table} caption={caption} onRowClick={onRow} />}
+      {open && <DataTable model={table} caption={caption} onRowClick={onRow} onCellClick={onCell} />}
     </div>
   );
 }

@@ -81,6 +81,17 @@ export function withCompare(source: QueryNode, compare: boolean): QueryNode {
   return next;
 }
 
+/** The world map is a breakdown by country (PostHog's app sets that breakdown when it is picked). */
+export const COUNTRY_PROPERTY = '$geoip_country_code';
+
+export function withDisplay(source: QueryNode, display: string): QueryNode {
+  const next = withFilter(source, { display });
+  if (display === 'WorldMap' && source.breakdownFilter?.breakdown !== COUNTRY_PROPERTY) {
+    next.breakdownFilter = { ...(source.breakdownFilter ?? {}), breakdown: COUNTRY_PROPERTY, breakdown_type: 'event' };
+  }
+  return next;
+}
+
 export function withFilterField(source: QueryNode, name: string, value: unknown): QueryNode {
   return withFilter(source, { [name]: value });
 }
@@ -105,6 +116,7 @@ export const TRENDS_DISPLAYS: [string, string][] = [
   ['ActionsPie', 'Pie chart'],
   ['BoldNumber', 'Number'],
   ['ActionsTable', 'Table'],
+  ['WorldMap', 'World map'],
 ];
 
 /** Displays whose answer is one total per series (aggregated_value), not a time series. */

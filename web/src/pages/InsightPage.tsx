@@ -1,22 +1,31 @@
 // One saved insight: its cached result first (force_cache), calculated if there is none, a Refresh
-// that forces a new calculation, and controls that re-run an edited query through /query/.
+// that starts a background calculation (force_async) and follows its query_status until the new
+// result replaces the old, and controls that re-run an edited query through /query/.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { AddToDashboard } from '../components/AddToDashboard';
+import { Freshness, type ResultMeta } from '../components/Freshness';
 import { InsightControls } from '../components/InsightControls';
 import { InsightView } from '../components/InsightView';
+import { Progress } from '../components/Progress';
 import { SharePanel } from '../components/SharePanel';
-import { ago, when } from '../lib/format';
 import { insightName, sourceOf } from '../lib/query';
+import { newQueryId, type CalculatedBody, type QueryStatus } from '../lib/status';
+import { useCalculation } from '../lib/useCalculation';
 import { onLinkClick } from '../router';
 import type { Insight, QueryNode } from '../types';
 
-interface Shown {
+interface Shown extends ResultMeta {
   source: QueryNode;
   result: unknown;
-  lastRefresh: string | null;
   edited: boolean;
 }
+
+const metaOf = (answer: { last_refresh?: string | null; is_cached?: boolean; cache_target_age?: string | null }): ResultMeta => ({
+  lastRefresh: answer.last_refresh ?? null,
+  isCached: !!answer.is_cached,
+  cacheTargetAge: answer.cache_target_age ?? null,
+});
 
 export function InsightPage({ project, shortId }: { project: string; shortId: string }) {
   const [insight, setInsight] = useState<Insight | null>(null);
@@ -24,6 +33,7 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [panel, setPanel] = useState<'dashboard' | 'share' | null>(null);
+  const calc = useCalculation(project);
   const latest = useRef(0);
   const base = `/api/projects/${project}/insights/${encodeURIComponent(shortId)}/`;
 
@@ -41,50 +51,79 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
     }
   };
 
-  const load = (refresh: 'force_cache' | 'blocking' | 'force_blocking') =>
+  /** A finished background calculation: its result replaces the one on screen (if still that query). */
+  const finish = (source: QueryNode, body: CalculatedBody, saved: boolean) => {
+    const meta = metaOf(body);
+    setShown((s) => (s && s.source === source ? { ...s, ...meta, result: body.results } : s));
+    if (saved) setInsight((i) => (i ? { ...i, result: body.results, last_refresh: meta.lastRefresh, is_cached: false, cache_target_age: meta.cacheTargetAge } : i));
+  };
+
+  /** Follows a calculation the answer says is running (or just ran) in the background. */
+  const followStatus = (status: QueryStatus | null | undefined, source: QueryNode, saved: boolean): boolean => {
+    if (!status?.id) return false;
+    calc.follow(status.id, (body) => finish(source, body, saved));
+    return true;
+  };
+
+  const load = () =>
     run(async () => {
-      let answer = await api<Insight>(`${base}?refresh=${refresh}`);
+      let answer = await api<Insight>(`${base}?refresh=force_cache`);
       // Nothing cached yet: calculate it now rather than show an empty chart.
-      if (refresh === 'force_cache' && (answer.result === null || answer.result === undefined) && sourceOf(answer)) {
+      if ((answer.result === null || answer.result === undefined) && !answer.query_status && sourceOf(answer)) {
         setInsight(answer);
         answer = await api<Insight>(`${base}?refresh=blocking`);
       }
       setInsight(answer);
       const source = sourceOf(answer);
-      if (source) setShown({ source, result: answer.result, lastRefresh: answer.last_refresh, edited: false });
+      if (!source) return;
+      setShown({ source, result: answer.result, edited: false, ...metaOf(answer) });
+      // Someone started a calculation of it already: show its result when it lands.
+      if (answer.query_status && !answer.query_status.complete) followStatus(answer.query_status as QueryStatus, source, true);
     });
 
   useEffect(() => {
     setInsight(null);
     setShown(null);
-    load('force_cache');
+    calc.cancel(false);
+    load();
     // Recorded for "last viewed"; a failure here is not worth bothering the user about.
     api(`${base}viewed/`, { method: 'POST' }).catch(() => undefined);
   }, [project, shortId]);
 
-  const rerun = (source: QueryNode) =>
-    run(async () => {
+  const rerun = (source: QueryNode) => {
+    calc.cancel(false);
+    return run(async () => {
       setShown((s) => (s ? { ...s, source } : s));
-      const answer = await api<{ results: unknown; last_refresh?: string | null }>(`/api/projects/${project}/query/`, {
+      const answer = await api<CalculatedBody>(`/api/projects/${project}/query/`, {
         method: 'POST',
         body: { query: source, refresh: 'blocking' },
       });
-      setShown({ source, result: answer.results, lastRefresh: answer.last_refresh ?? null, edited: true });
+      setShown({ source, result: answer.results, edited: true, ...metaOf(answer) });
     });
+  };
 
+  /** PostHog's Refresh: a background calculation (force_async) whose status is polled. */
   const refresh = () => {
-    if (shown?.edited) {
-      run(async () => {
-        const answer = await api<{ results: unknown; last_refresh?: string | null }>(`/api/projects/${project}/query/`, {
+    if (!shown) return;
+    const source = shown.source;
+    const id = newQueryId();
+    run(async () => {
+      if (shown.edited) {
+        const answer = await api<CalculatedBody & { query_status?: QueryStatus | null }>(`/api/projects/${project}/query/`, {
           method: 'POST',
-          body: { query: shown.source, refresh: 'force_blocking' },
+          body: { query: source, refresh: 'force_async', client_query_id: id },
         });
-        setShown({ ...shown, result: answer.results, lastRefresh: answer.last_refresh ?? null });
-      });
-    } else load('force_blocking');
+        if (!followStatus(answer.query_status, source, false)) finish(source, answer, false);
+        return;
+      }
+      const answer = await api<Insight>(`${base}?refresh=force_async&client_query_id=${encodeURIComponent(id)}`);
+      setInsight(answer);
+      if (!followStatus(answer.query_status as QueryStatus | null, source, true)) finish(source, { results: answer.result, last_refresh: answer.last_refresh, cache_target_age: answer.cache_target_age }, true);
+    });
   };
 
   const saved = insight ? sourceOf(insight) : null;
+  const problem = error ?? calc.error;
   return (
     <section>
       <p class="crumbs"><a href={`/project/${project}/insights`} onClick={onLinkClick}>Insights</a> ›</p>
@@ -95,11 +134,11 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
             {insight.description && <p class="muted">{insight.description}</p>}
           </div>
           <div class="head-actions">
-            <span class="muted" data-testid="last-computed" title={shown?.lastRefresh ?? undefined}>
-              {shown?.lastRefresh ? `Computed ${ago(shown.lastRefresh)} (${when(shown.lastRefresh)})` : 'Not computed yet'}
-            </span>
-            {shown?.edited && saved && <button type="button" onClick={() => setShown({ source: saved, result: insight.result, lastRefresh: insight.last_refresh, edited: false })}>Reset changes</button>}
-            <button type="button" onClick={refresh} disabled={busy}>Refresh</button>
+            {shown && <Freshness meta={shown} refreshing={!!calc.running} />}
+            {shown?.edited && saved && (
+              <button type="button" onClick={() => { calc.cancel(false); setShown({ source: saved, result: insight.result, edited: false, ...metaOf(insight) }); }}>Reset changes</button>
+            )}
+            <button type="button" onClick={refresh} disabled={busy || !!calc.running || !shown}>Refresh</button>
             <a class="button" href={`/project/${project}/insights/${insight.short_id}/edit`} onClick={onLinkClick}>Edit</a>
             <button type="button" aria-expanded={panel === 'dashboard'} onClick={() => setPanel(panel === 'dashboard' ? null : 'dashboard')}>Add to dashboard</button>
             <button type="button" aria-expanded={panel === 'share'} onClick={() => setPanel(panel === 'share' ? null : 'share')}>Share</button>
@@ -110,12 +149,12 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
       )}
       {shown && !shown.source.legacy && <InsightControls source={shown.source} onChange={rerun} disabled={busy} />}
       {shown?.source.legacy && <p class="muted">This insight is saved as legacy filters; its controls are not editable here.</p>}
-      {error && <p class="error" role="alert">{error}</p>}
+      {problem && <p class="error" role="alert">{problem}</p>}
       {busy && <p class="muted loading" aria-live="polite">Calculating…</p>}
+      {calc.running && <Progress since={calc.running.since} onCancel={() => calc.cancel()} />}
       {insight && !saved && <p class="empty">This insight's query ({String(insight.query?.kind ?? 'none')}) is not one this app charts.</p>}
-      {insight?.query_status && insight.result == null && insight.query_status.error && <p class="error">{insight.query_status.error_message}</p>}
       {shown && (
-        <div class="card" aria-busy={busy}>
+        <div class={`card${calc.running ? ' refreshing' : ''}`} aria-busy={busy || !!calc.running}>
           <InsightView source={shown.source} result={shown.result} projectId={project} />
         </div>
       )}

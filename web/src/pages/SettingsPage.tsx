@@ -6,6 +6,7 @@ import { api, ApiError } from '../api';
 import { CopyButton } from '../components/CopyButton';
 import { PropertyFilters } from '../components/PropertyFilters';
 import { complete, readFilters, type PropertyFilter } from '../lib/filters';
+import { useUpdateMe, withTeamName } from '../session';
 
 interface Project {
   id: number;
@@ -33,8 +34,13 @@ export function SettingsPage({ project }: { project: string }) {
     api<Project>(path).then(setP).catch((e) => setError(e instanceof ApiError ? e.message : String(e)));
   }, [path]);
 
-  /** Saves some fields; the answer (the whole project) becomes the page's state. */
-  const save = async (body: Partial<Project>) => setP(await api<Project>(path, { method: 'PATCH', body }));
+  const updateMe = useUpdateMe();
+  /** Saves some fields; the answer (the whole project) becomes the page's state, and its name the switcher's. */
+  const save = async (body: Partial<Project>) => {
+    const saved = await api<Project>(path, { method: 'PATCH', body });
+    setP(saved);
+    updateMe((me) => withTeamName(me, saved.id, saved.name));
+  };
 
   if (error) return <p class="error" role="alert">{error}</p>;
   if (!p) return <p class="muted">Loading…</p>;

@@ -1,4 +1,4 @@
-// Trends: line, area, bar, stacked bar, total-value bar, pie, number and table displays.
+// Trends: line, area, bar, stacked bar, total-value bar, pie, number, table and world map displays.
 import { useMemo } from 'preact/hooks';
 import { color, num } from '../../lib/format';
 import { TOTAL_DISPLAYS } from '../../lib/query';
@@ -9,6 +9,7 @@ import { VizFrame } from '../VizFrame';
 import { ChartCanvas } from './ChartCanvas';
 import { cartesian, hoverCursor, pickHandler, type ChartConfig } from './chartjs';
 import { asItems, axisLabels, seriesName, type SeriesItem } from './series';
+import { WorldMapTable } from './worldmap';
 
 export interface ViewProps {
   source: QueryNode;
@@ -48,10 +49,11 @@ export function TrendsView({ source, result, compact, onActors }: ViewProps) {
         columns: ['Series', 'Total', ...labels],
         rows: items.map((item, i) => [names[i]!, item.count ?? null, ...labels.map((_, k) => item.data?.[k] ?? null)]),
         keys: names,
+        cellsFrom: 2,
       };
 
   const config = useMemo<ChartConfig | null>(() => {
-    if (display === 'BoldNumber' || display === 'ActionsTable') return null;
+    if (display === 'BoldNumber' || display === 'ActionsTable' || display === 'WorldMap') return null;
     if (display === 'ActionsPie') {
       return {
         type: 'pie',
@@ -85,18 +87,24 @@ export function TrendsView({ source, result, compact, onActors }: ViewProps) {
   }, [result, display, compact]);
 
   if (items.length === 0) return <p class="empty">No data for this range.</p>;
+  const worldMap = display === 'WorldMap';
   const chart = display === 'BoldNumber'
     ? <BoldNumber items={items} names={names} />
-    : display === 'ActionsTable'
+    : worldMap
+      ? <WorldMapTable items={items} onPick={onActors ? (r) => pick(r, 0) : undefined} />
+      : display === 'ActionsTable'
       ? <DataTable model={table} caption="Totals" testId="trends-table" onRowClick={onActors ? (r) => pick(r, 0) : undefined} />
-      : <ChartCanvas config={config!} height={compact ? 200 : 320} label={`Trends chart (${display})`} />;
+        : <ChartCanvas config={config!} height={compact ? 200 : 320} label={`Trends chart (${display})`} />;
   return (
     <VizFrame
       chart={chart}
-      legend={legend}
+      legend={worldMap ? [] : legend}
       table={table}
       caption="Trends data"
+      note={worldMap ? 'Hoglet does not look up countries from IP addresses: only events sent with a $geoip_country_code property are placed.' : undefined}
       onRow={onActors && totals ? (r) => pick(r, 0) : undefined}
+      // A day's cell opens the people counted in it, as a click on the chart's point does.
+      onCell={onActors && !totals ? (r, c) => pick(r, c - 2) : undefined}
       onLegend={onActors && totals ? (r) => pick(r, 0) : undefined}
     />
   );

@@ -1,0 +1,54 @@
+// One dashboard tile: its insight drawn small from the result the dashboard answered (computed
+// through the dashboard's filters), when that was computed, and a background calculation's
+// progress when the answer started one.
+import { useEffect, useState } from 'preact/hooks';
+import { throughDashboard } from '../lib/dashboardFilters';
+import { insightName, sourceOf } from '../lib/query';
+import { useCalculation } from '../lib/useCalculation';
+import { onLinkClick } from '../router';
+import type { DashboardFilters, Tile } from '../types';
+import { Freshness, type ResultMeta } from './Freshness';
+import { InsightView } from './InsightView';
+import { Progress } from './Progress';
+
+export function DashboardTile({ tile, project, filters }: { tile: Tile; project: string; filters: DashboardFilters | null }) {
+  const insight = tile.insight!;
+  const saved = sourceOf(insight);
+  const calc = useCalculation(project);
+  const [landed, setLanded] = useState<{ result: unknown; meta: ResultMeta } | null>(null);
+
+  useEffect(() => {
+    setLanded(null);
+    const status = insight.query_status;
+    if (status?.id && !status.complete) {
+      calc.follow(status.id, (body) => setLanded({
+        result: body.results,
+        meta: { lastRefresh: body.last_refresh ?? null, isCached: false, cacheTargetAge: body.cache_target_age ?? null },
+      }));
+    } else calc.cancel(false);
+  }, [insight]);
+
+  const meta: ResultMeta = landed?.meta ?? {
+    lastRefresh: tile.last_refresh ?? insight.last_refresh,
+    isCached: tile.is_cached ?? insight.is_cached,
+    cacheTargetAge: insight.cache_target_age ?? null,
+  };
+  const result = landed ? landed.result : insight.result;
+  const layout = tile.layouts?.sm;
+  const style = layout
+    ? { '--x': layout.x + 1, '--y': layout.y + 1, '--w': Math.max(1, Math.min(12, layout.w)), '--h': Math.max(2, layout.h) }
+    : undefined;
+  return (
+    <article class={`card tile${layout ? ' placed' : ''}`} style={style as any} data-testid="dashboard-tile" data-insight={insight.short_id} aria-busy={!!calc.running}>
+      <header class="tile-head">
+        <a href={`/project/${project}/insights/${insight.short_id}`} onClick={onLinkClick}>{insightName(insight)}</a>
+        <Freshness meta={meta} refreshing={!!calc.running} testId="tile-computed" />
+      </header>
+      {calc.running && <Progress since={calc.running.since} label="Calculating" />}
+      {calc.error && <p class="error">{calc.error}</p>}
+      {calc.running && (result === null || result === undefined) ? null : saved
+        ? <InsightView source={throughDashboard(saved, filters)} result={result} compact projectId={project} />
+        : <p class="empty">This insight cannot be shown here.</p>}
+    </article>
+  );
+}
