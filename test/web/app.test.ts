@@ -263,6 +263,8 @@ describe.skipIf(!hasChromium)('web app in Chromium', () => {
   it('dashboards: the list, the tiles with their insights\' numbers, and a date range over every tile', async () => {
     const { page, context, problems } = await openPage(w);
     await page.goto(`${w.base}/project/${w.who.projectId}/dashboard`);
+    await page.getByRole('link', { name: 'Weekly numbers' }).waitFor();
+    await screenshot(page, 'dashboards-list');
     await page.getByRole('link', { name: 'Weekly numbers' }).click();
     await page.waitForURL(`${w.base}/project/${w.who.projectId}/dashboard/${w.dashboardId}`);
     const tiles = page.getByTestId('dashboard-tile');
