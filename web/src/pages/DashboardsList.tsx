@@ -3,23 +3,16 @@ import { qs } from '../api';
 import { useApi } from '../lib/useApi';
 import { onLinkClick } from '../router';
 import type { Dashboard, Page } from '../types';
-import { useState, useEffect } from 'preact/hooks';
+import { SearchBox, useDebouncedSearch } from '../components/SearchBox';
 
 export function DashboardsList({ project }: { project: string }) {
-  const [typed, setTyped] = useState('');
-  const [search, setSearch] = useState('');
-  useEffect(() => {
-    const timer = setTimeout(() => setSearch(typed.trim()), 250);
-    return () => clearTimeout(timer);
-  }, [typed]);
+  const { typed, setTyped, search } = useDebouncedSearch();
   const list = useApi<Page<Dashboard>>(`/api/projects/${project}/dashboards/${qs({ limit: 200, search })}`);
   const rows = list.data?.results ?? [];
   return (
     <section>
       <div class="page-head"><h1>Dashboards</h1></div>
-      <div class="filters" role="search">
-        <input type="search" name="search" placeholder="Search dashboards" aria-label="Search dashboards" value={typed} onInput={(e) => setTyped((e.currentTarget as HTMLInputElement).value)} />
-      </div>
+      <SearchBox label="Search dashboards" placeholder="Search dashboards" value={typed} onInput={setTyped} />
       {list.error && <p class="error" role="alert">{list.error}</p>}
       <table class="list-table" data-testid="dashboards-table" aria-busy={list.loading}>
         <thead><tr><th scope="col">Name</th><th scope="col">Description</th><th scope="col">Created by</th></tr></thead>

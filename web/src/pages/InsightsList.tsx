@@ -6,6 +6,7 @@ import { ago } from '../lib/format';
 import { insightName, kindName } from '../lib/query';
 import { useApi } from '../lib/useApi';
 import { onLinkClick } from '../router';
+import { useDebouncedSearch } from '../components/SearchBox';
 import { useMe } from '../session';
 import type { Insight, Page } from '../types';
 
@@ -13,19 +14,12 @@ const LIMIT = 30;
 
 export function InsightsList({ project }: { project: string }) {
   const me = useMe();
-  const [search, setSearch] = useState('');
-  const [typed, setTyped] = useState('');
   const [tag, setTag] = useState('');
   const [favorited, setFavorited] = useState(false);
   const [mine, setMine] = useState(false);
   const [offset, setOffset] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
-
-  // Search as the user types, once they pause.
-  useEffect(() => {
-    const timer = setTimeout(() => { setSearch(typed.trim()); setOffset(0); }, 250);
-    return () => clearTimeout(timer);
-  }, [typed]);
+  const { typed, setTyped, search } = useDebouncedSearch(() => setOffset(0));
 
   const path = `/api/projects/${project}/insights/${qs({
     basic: true,

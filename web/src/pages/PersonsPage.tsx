@@ -4,22 +4,17 @@ import { ApiError } from '../api';
 import { ago, when } from '../lib/format';
 import { searchPersons, type PersonRow } from '../lib/persons';
 import { onLinkClick } from '../router';
+import { SearchBox, useDebouncedSearch } from '../components/SearchBox';
 
 const PAGE = 50;
 
 export function PersonsPage({ project }: { project: string }) {
-  const [typed, setTyped] = useState('');
-  const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
+  const { typed, setTyped, search } = useDebouncedSearch(() => setOffset(0));
   const [rows, setRows] = useState<PersonRow[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const timer = setTimeout(() => { setSearch(typed.trim()); setOffset(0); }, 250);
-    return () => clearTimeout(timer);
-  }, [typed]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -38,9 +33,7 @@ export function PersonsPage({ project }: { project: string }) {
   return (
     <section>
       <div class="page-head"><h1>People</h1></div>
-      <div class="filters" role="search">
-        <input type="search" name="search" placeholder="Email, name or distinct id" aria-label="Search people" value={typed} onInput={(e) => setTyped((e.currentTarget as HTMLInputElement).value)} />
-      </div>
+      <SearchBox label="Search people" placeholder="Email, name or distinct id" value={typed} onInput={setTyped} />
       {error && <p class="error" role="alert">{error}</p>}
       <table class="list-table" data-testid="persons-table" aria-busy={loading} data-state={loading ? 'loading' : 'ready'} data-search={search}>
         <thead><tr><th scope="col">Person</th><th scope="col">ID</th><th scope="col">First seen</th></tr></thead>
