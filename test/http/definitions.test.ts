@@ -251,6 +251,26 @@ describe.each(META_STORES)('event and property definitions on %s', (store) => {
     });
   });
 
+  describe('group properties', () => {
+    it('lists the properties of one group type, from each group\'s latest properties', async () => {
+      const groups = [
+        { event: '$groupidentify', distinct_id: 'g-maker', properties: { $group_type: 'company', $group_key: 'acme', $group_set: { industry: 'tools', seats: 12 } } },
+        { event: '$groupidentify', distinct_id: 'g-maker', properties: { $group_type: 'project', $group_key: 'p1', $group_set: { stage: 'beta' } } },
+      ];
+      const sent = await t.request(null, { method: 'POST', url: '/batch/', payload: { api_key: alice.projectApiToken, batch: groups } });
+      expect(sent.statusCode).toBe(200);
+      const company = await get(alice, 'property_definitions/?type=group&group_type_index=0');
+      expect(company.statusCode, company.body).toBe(200);
+      expect(names(company.json())).toEqual(['industry', 'seats']);
+      expect(byName(company.json()).seats).toMatchObject({ property_type: 'Numeric' });
+      expect(names((await get(alice, 'property_definitions/?type=group&group_type_index=1')).json())).toEqual(['stage']);
+      expect(names((await get(alice, 'property_definitions/?type=group&group_type_index=2')).json())).toEqual([]);
+      // Each group type's property is a definition of its own.
+      expect(byName(company.json()).industry.id).not.toBe(byName((await get(alice, 'property_definitions/?search=industry')).json()).industry?.id);
+      expect(names((await get(bob, 'property_definitions/?type=group&group_type_index=0')).json())).toEqual([]);
+    });
+  });
+
   describe('tenancy, scopes and validation', () => {
     it("never shows another project's events or properties", async () => {
       const bobEvents = names((await get(bob, 'event_definitions/')).json());
@@ -289,7 +309,9 @@ describe.each(META_STORES)('event and property definitions on %s', (store) => {
     it("answers bad parameters with 400 in PostHog's validation format", async () => {
       const cases: [string, object][] = [
         ['type=cohort', { code: 'invalid_choice', detail: '"cohort" is not a valid choice.', attr: 'type' }],
-        ['type=group', { code: 'invalid_choice', detail: 'Property definitions of type "group" are not supported yet; use event or person.', attr: 'type' }],
+        ['type=session', { code: 'invalid_choice', detail: 'Property definitions of type "session" are not supported yet; use event, person or group.', attr: 'type' }],
+        ['type=group', { code: 'invalid_input', detail: '`group_type_index` must be set for `group` type', attr: 'group_type_index' }],
+        ['type=group&group_type_index=5', { code: 'invalid_input', detail: 'Ensure this value is between 0 and 4.', attr: 'group_type_index' }],
         ['event_names=%5Bnot%20json', { code: 'invalid_input', detail: 'event_names must be a JSON list of event names, e.g. ["$pageview"].', attr: 'event_names' }],
         ['event_names=%7B%22a%22%3A1%7D', { code: 'invalid_input', detail: 'event_names must be a JSON list of event names, e.g. ["$pageview"].', attr: 'event_names' }],
         ['filter_by_event_names=maybe', { code: 'invalid_input', detail: 'Must be a valid boolean.', attr: 'filter_by_event_names' }],

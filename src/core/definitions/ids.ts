@@ -19,5 +19,6 @@ function nameBasedUuid(name: string): string {
 export const eventDefinitionId = (projectId: number, eventName: string): string =>
   nameBasedUuid(`${projectId}\0event_definition\0${eventName}`);
 
-export const propertyDefinitionId = (projectId: number, type: 'event' | 'person', propertyName: string): string =>
+/** `type` is event, person, or group:<index> (a property of each group type is a definition of its own). */
+export const propertyDefinitionId = (projectId: number, type: string, propertyName: string): string =>
   nameBasedUuid(`${projectId}\0property_definition:${type}\0${propertyName}`);

@@ -4,10 +4,12 @@ import { ValidationError } from '../../errors.js';
 import type { PropertyKeyFilter } from '../../storage/events/definitions-repository.js';
 import { searchParam } from './search.js';
 
-export type PropertyDefinitionType = 'event' | 'person';
+export type PropertyDefinitionType = 'event' | 'person' | 'group';
 
 export interface PropertyListParams {
   type: PropertyDefinitionType;
+  /** The group type whose properties `type=group` lists (0-4); null for other types. */
+  groupTypeIndex: number | null;
   search: string | null;
   /** Named events (`event_names`), or null when none were named. */
   eventNames: string[] | null;
@@ -21,7 +23,7 @@ export interface PropertyListParams {
 }
 
 /** Types PostHog has that Hoglet does not list yet. */
-const UNSUPPORTED_TYPES = new Set(['group', 'session']);
+const UNSUPPORTED_TYPES = new Set(['session']);
 
 // DRF's BooleanField words (compared without case here).
 const TRUE_WORDS = new Set(['t', 'y', 'yes', 'true', 'on', '1']);
@@ -78,9 +80,9 @@ function booleanParam(raw: string | undefined, attr: string, fallback: boolean |
 
 function typeParam(raw: string | undefined): PropertyDefinitionType {
   if (raw === undefined) return 'event';
-  if (raw === 'event' || raw === 'person') return raw;
+  if (raw === 'event' || raw === 'person' || raw === 'group') return raw;
   if (UNSUPPORTED_TYPES.has(raw)) {
-    throw new ValidationError(`Property definitions of type "${raw}" are not supported yet; use event or person.`, 'type', 'invalid_choice');
+    throw new ValidationError(`Property definitions of type "${raw}" are not supported yet; use event, person or group.`, 'type', 'invalid_choice');
   }
   throw new ValidationError(`"${raw.slice(0, 100)}" is not a valid choice.`, 'type', 'invalid_choice');
 }
@@ -99,6 +101,15 @@ function eventNamesParam(raw: string | undefined): string[] | null {
   return value.length > 0 ? (value as string[]) : null;
 }
 
+/** `group_type_index`, required with type=group (PostHog's message), 0 to 4. */
+function groupTypeIndexParam(type: PropertyDefinitionType, raw: string | undefined): number | null {
+  if (type !== 'group') return null;
+  if (raw === undefined || raw === '') throw new ValidationError('`group_type_index` must be set for `group` type', 'group_type_index', 'invalid_input');
+  const index = /^[0-4]$/.test(raw) ? Number(raw) : null;
+  if (index === null) throw new ValidationError('Ensure this value is between 0 and 4.', 'group_type_index', 'invalid_input');
+  return index;
+}
+
 export function parsePropertyListParams(query: Record<string, unknown>): PropertyListParams {
   const type = typeParam(text(query, 'type'));
   const eventNamesText = text(query, 'event_names');
@@ -107,6 +118,7 @@ export function parsePropertyListParams(query: Record<string, unknown>): Propert
   }
   return {
     type,
+    groupTypeIndex: groupTypeIndexParam(type, text(query, 'group_type_index')),
     search: searchParam(query.search),
     eventNames: eventNamesParam(eventNamesText),
     filterByEventNames: booleanParam(text(query, 'filter_by_event_names'), 'filter_by_event_names', null) === true,

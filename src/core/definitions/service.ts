@@ -1,7 +1,7 @@
 // Event and property definitions (PostHog's taxonomy endpoints), computed from the project's
 // stored events and persons on every request: Hoglet keeps no definitions table.
 import { NotFoundError, ValidationError } from '../../errors.js';
-import type { CountedRows, DefinitionsRepository, PageWindow } from '../../storage/events/definitions-repository.js';
+import type { CountedRows, DefinitionsRepository, PageWindow, PropertySource } from '../../storage/events/definitions-repository.js';
 import type { AccessResolver } from '../access.js';
 import type { Principal } from '../auth/principal.js';
 import { eventDefinitionId } from './ids.js';
@@ -102,15 +102,17 @@ export class DefinitionsService {
   async listProperties(principal: Principal, projectParam: string, query: Record<string, unknown>, page: PageWindow) {
     const project = await this.access.project(principal, projectParam);
     const params = parsePropertyListParams(query);
-    const source =
+    const source: PropertySource =
       params.type === 'event'
-        ? { kind: 'event' as const, onlyEvents: params.filterByEventNames ? params.eventNames : null, seenOn: params.eventNames }
-        : { kind: 'person' as const };
+        ? { kind: 'event', onlyEvents: params.filterByEventNames ? params.eventNames : null, seenOn: params.eventNames }
+        : params.type === 'group'
+          ? { kind: 'group', groupTypeIndex: params.groupTypeIndex! }
+          : { kind: 'person' };
     const filter = propertyKeyFilter(params);
     const { count, rows } = await pageWithCount(
       (p) => this.repository.propertyKeys(project.id, source, filter, DATETIME_PATTERN, p),
       page,
     );
-    return { count, results: rows.map((row) => propertyDefinitionView(project.id, params.type, row)) };
+    return { count, results: rows.map((row) => propertyDefinitionView(project.id, params.type, row, params.groupTypeIndex)) };
   }
 }

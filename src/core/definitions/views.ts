@@ -32,10 +32,10 @@ export function eventDefinitionView(projectId: number, row: EventNameRow) {
   };
 }
 
-export function propertyDefinitionView(projectId: number, type: PropertyDefinitionType, row: PropertyKeyRow) {
+export function propertyDefinitionView(projectId: number, type: PropertyDefinitionType, row: PropertyKeyRow, groupTypeIndex: number | null = null) {
   const propertyType = propertyTypeOf(row.kinds);
   return {
-    id: propertyDefinitionId(projectId, type, row.name),
+    id: propertyDefinitionId(projectId, type === 'group' ? `group:${groupTypeIndex}` : type, row.name),
     name: row.name,
     description: null,
     is_numerical: propertyType === 'Numeric',

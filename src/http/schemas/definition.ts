@@ -16,7 +16,8 @@ export const EventDefinitionListQuery = Type.Object({
 
 export const PropertyDefinitionListQuery = Type.Object({
   ...page,
-  type: Type.Optional(Type.String({ description: 'event (default) or person' })),
+  type: Type.Optional(Type.String({ description: 'event (default), person or group' })),
+  group_type_index: Type.Optional(Type.String({ description: 'the group type (0-4) whose properties type=group lists; required with it' })),
   search: Type.Optional(Type.String({ description: 'case-insensitive text in the property name' })),
   event_names: Type.Optional(
     Type.String({ description: 'JSON list of event names, e.g. ["$pageview"]: fills is_seen_on_filtered_events (type=event only)' }),

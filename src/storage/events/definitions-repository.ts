@@ -50,7 +50,9 @@ export type PropertySource =
   /** Keys of events' properties; `onlyEvents` keeps only those events' rows, `seenOn` fills `seen`. */
   | { kind: 'event'; onlyEvents: readonly string[] | null; seenOn: readonly string[] | null }
   /** Keys of each live person's latest properties. */
-  | { kind: 'person' };
+  | { kind: 'person' }
+  /** Keys of each group's latest properties, of one group type. */
+  | { kind: 'group'; groupTypeIndex: number };
 
 /** The kind of the raw JSON text of one value (`kv.2`). Literals only; the pattern is bound. */
 const VALUE_KIND_SQL = `multiIf(
@@ -124,6 +126,10 @@ export class DefinitionsRepository {
         seen = 'max(event IN {seen_on:Array(String)})';
         params.seen_on = source.seenOn;
       }
+    } else if (source.kind === 'group') {
+      rows = `SELECT argMax(properties, version) AS properties FROM ${this.db}.${TABLES.groups}
+              WHERE team_id = {team:UInt64} AND group_type_index = {group_type_index:UInt8} GROUP BY group_key`;
+      params.group_type_index = source.groupTypeIndex;
     } else {
       // The latest version of each person, deleted ones left out. Aggregates get names of their
       // own: `argMax(properties, version) AS properties` would be read as an aggregate of itself.
