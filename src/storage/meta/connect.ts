@@ -33,7 +33,10 @@ function openSqlite(dataDir: string): Kysely<MetaSchema> {
   // The CLI and the server share the file; wait for a writer instead of failing at once.
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  database.pragma('synchronous = NORMAL');
+  // FULL: a committed write (a saved insight, a new key, a password) is in the fsync'd WAL before
+  // the answer, so a power cut loses nothing acknowledged. NORMAL would lose the last commits
+  // since a checkpoint; metadata writes are few, so the fsync per commit is cheap here.
+  database.pragma('synchronous = FULL');
   return new Kysely<MetaSchema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
 }
 
