@@ -99,7 +99,11 @@ export function InsightsList({ project }: { project: string }) {
           ))}
         </tbody>
       </table>
-      {!list.loading && count === 0 && <p class="empty">No insights match.</p>}
+      {!list.loading && count === 0 && (
+        <p class="empty">
+          {search || tag || favorited || mine ? 'No insights match.' : <>No insights yet: <a href={`/project/${project}/insights/new`} onClick={onLinkClick}>make the first one</a>.</>}
+        </p>
+      )}
       {count > LIMIT && (
         <div class="pager">
           <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - LIMIT))}>Previous</button>
