@@ -1,4 +1,6 @@
 // Composition root: picks the back ends once and wires the services over them.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
 import type { Config } from './config.js';
 import { AccessResolver } from './core/access.js';
 import { ActionsService } from './core/actions/service.js';
@@ -7,6 +9,7 @@ import { IdentityService } from './core/accounts/identity.js';
 import { KeyAuthenticator } from './core/auth/authenticator.js';
 import { PersonsService } from './core/persons/service.js';
 import { LoginThrottle } from './core/auth/login-throttle.js';
+import { CaptureWriterLease, DEFAULT_LEASE_TIMING } from './core/capture/writer-lease.js';
 import { SessionService } from './core/auth/sessions.js';
 import { EventWriter, IncompleteWriteError, type TeamEvents } from './core/capture/event-writer.js';
 import { DecodeBudget } from './core/capture/decode-budget.js';
@@ -77,6 +80,11 @@ export interface Services {
 export interface ServiceOptions {
   onBackgroundError?: (error: unknown) => void;
   onPersonWarning?: (warning: PersonWarning) => void;
+  /**
+   * Whether this process may take the capture writer lease from another at once. Default: with
+   * the embedded store, whose directory lock already makes this process its only writer.
+   */
+  captureLeaseTakeOver?: boolean;
 }
 
 /** Just the metadata side, for CLI commands that must work while a server owns the event store. */
@@ -100,6 +108,15 @@ export async function createAccountServices(config: Config): Promise<AccountServ
     isGeneratingDemoData: () => false,
   });
   return { config, meta, repositories, accounts: new AccountsService(repositories, projects), close: () => meta.close() };
+}
+
+/**
+ * Which event data set a process writes: the store's address (server, or embedded directory) and
+ * database, hashed (a server URL may carry a password, which has no place in the metadata store).
+ */
+function eventDataSetKey(events: Config['events']): string {
+  const address = `${events.clickhouseUrl ?? `chdb:${path.resolve(events.chdbPath)}`}#${events.database}`;
+  return createHash('sha256').update(address).digest('hex');
 }
 
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
@@ -147,7 +164,15 @@ export async function createServices(config: Config, options: ServiceOptions = {
       return kind !== 'store' && (await events.ping().then(() => true, () => false)) ? kind : 'store';
     },
   });
-  const capture = new CaptureService(tokens, committer, new DecodeBudget(config.captureMemoryBytes));
+  const writerLease = new CaptureWriterLease(repositories.captureWriterLeases, eventDataSetKey(config.events), DEFAULT_LEASE_TIMING, onBackgroundError);
+  try {
+    await writerLease.start({ takeOver: options.captureLeaseTakeOver ?? config.events.clickhouseUrl === null });
+  } catch (error) {
+    await events.close();
+    await meta.close();
+    throw error;
+  }
+  const capture = new CaptureService(tokens, committer, new DecodeBudget(config.captureMemoryBytes), writerLease);
   demo = new DemoDataRunner(capture, onBackgroundError);
   const actions = new ActionsService(repositories, access);
   const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });
@@ -185,6 +210,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     close: async () => {
       await demo.stop();
       await capture.drain();
+      await writerLease.stop();
       await results.drain();
       await events.close();
       await meta.close();

@@ -7,6 +7,7 @@ import type { TeamEvents } from './event-writer.js';
 import { normaliseEvents, requestToken } from './normalise.js';
 import type { ProjectTokens } from './project-tokens.js';
 import type { CapturedEvent } from './types.js';
+import type { CaptureWriterLease } from './writer-lease.js';
 
 export interface CaptureOptions {
   /** `/engage/` payloads without an event name are `$identify` (as PostHog's Django capture did). */
@@ -18,10 +19,13 @@ export class CaptureService {
     private readonly tokens: ProjectTokens,
     private readonly committer: GroupCommitter<TeamEvents>,
     private readonly decodeBudget: DecodeBudget = new DecodeBudget(),
+    /** Absent: this process is the only writer (tests of the service alone). */
+    private readonly writerLease: CaptureWriterLease | null = null,
   ) {}
 
   /** Resolves once every event of the request is stored; throws a 4xx/503 ApiError otherwise. */
   async capture(input: CaptureRequestInput, options: CaptureOptions = {}): Promise<void> {
+    this.writerLease?.assertHeld();
     // The decoded request stays in memory until its events are stored, and counts until then.
     const reservation = this.decodeBudget.open();
     try {
@@ -41,7 +45,8 @@ export class CaptureService {
   }
 
   /** Stores already-normalised events of one project (demo data, imports). */
-  ingest(teamId: number, events: CapturedEvent[]): Promise<void> {
+  async ingest(teamId: number, events: CapturedEvent[]): Promise<void> {
+    this.writerLease?.assertHeld();
     return this.committer.submit({ teamId, events });
   }
 

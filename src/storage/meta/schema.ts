@@ -27,6 +27,14 @@ export interface UsersTable {
   password_hash: string | null;
 }
 
+export interface CaptureWriterLeasesTable {
+  /** Which event data set (core/capture/writer-lease.ts). */
+  store_key: string;
+  /** The process holding it (a random id per process). */
+  owner: string;
+  heartbeat_at: string;
+}
+
 export interface UserSessionsTable {
   token_hash: string;
   user_id: number;
@@ -222,6 +230,7 @@ export interface MetaSchema {
   organizations: OrganizationsTable;
   users: UsersTable;
   user_sessions: UserSessionsTable;
+  capture_writer_leases: CaptureWriterLeasesTable;
   organization_memberships: MembershipsTable;
   personal_api_keys: PersonalApiKeysTable;
   projects: ProjectsTable;

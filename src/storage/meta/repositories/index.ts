@@ -3,6 +3,7 @@ import type { MetaSchema } from '../schema.js';
 import { ActionsRepository } from './actions.js';
 import { ActivityLogRepository } from './activity-log.js';
 import { ApiKeysRepository } from './api-keys.js';
+import { CaptureWriterLeasesRepository } from './capture-writer-leases.js';
 import { CountersRepository } from './counters.js';
 import { DashboardsRepository } from './dashboards.js';
 import { InsightViewsRepository } from './insight-views.js';
@@ -29,6 +30,7 @@ export class Repositories {
   readonly sharing: SharingRepository;
   readonly insightViews: InsightViewsRepository;
   readonly queryCache: QueryCacheRepository;
+  readonly captureWriterLeases: CaptureWriterLeasesRepository;
 
   constructor(private readonly db: Kysely<MetaSchema>) {
     this.organizations = new OrganizationsRepository(db);
@@ -44,6 +46,7 @@ export class Repositories {
     this.sharing = new SharingRepository(db);
     this.insightViews = new InsightViewsRepository(db);
     this.queryCache = new QueryCacheRepository(db);
+    this.captureWriterLeases = new CaptureWriterLeasesRepository(db);
   }
 
   /** Runs `work` atomically: all of its writes land, or none do. */
