@@ -1,4 +1,4 @@
-// Loads one API path into state; a new path aborts the previous request.
+// Loads something into state; a new load aborts the one before it.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 
@@ -10,17 +10,18 @@ export interface Loaded<T> {
   set: (data: T) => void;
 }
 
-export function useApi<T>(path: string | null): Loaded<T> {
+/** Runs `load` whenever `deps` change (null: nothing to load), keeping the last answer meanwhile. */
+export function useLoad<T>(load: ((signal: AbortSignal) => Promise<T>) | null, deps: readonly unknown[]): Loaded<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(path !== null);
+  const [loading, setLoading] = useState(load !== null);
   const [tick, setTick] = useState(0);
   useEffect(() => {
-    if (path === null) return;
+    if (load === null) return;
     const controller = new AbortController();
     setLoading(true);
     setError(null);
-    api<T>(path, { signal: controller.signal })
+    load(controller.signal)
       .then((answer) => { setData(answer); setLoading(false); })
       .catch((e) => {
         if ((e as Error).name === 'AbortError') return;
@@ -28,7 +29,12 @@ export function useApi<T>(path: string | null): Loaded<T> {
         setLoading(false);
       });
     return () => controller.abort();
-  }, [path, tick]);
+  }, [...deps, load === null, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { data, error, loading, reload, set: setData };
+}
+
+/** One API path (null: none yet). */
+export function useApi<T>(path: string | null): Loaded<T> {
+  return useLoad<T>(path === null ? null : (signal) => api<T>(path, { signal }), [path]);
 }

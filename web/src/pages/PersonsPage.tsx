@@ -1,8 +1,8 @@
 // People: the project's persons, newest first, searched by email, name, id or distinct id.
-import { useEffect, useState } from 'preact/hooks';
-import { ApiError } from '../api';
+import { useState } from 'preact/hooks';
 import { ago, when } from '../lib/format';
 import { searchPersons, type PersonRow } from '../lib/persons';
+import { useLoad } from '../lib/useApi';
 import { onLinkClick } from '../router';
 import { SearchBox, useDebouncedSearch } from '../components/SearchBox';
 
@@ -11,24 +11,10 @@ const PAGE = 50;
 export function PersonsPage({ project }: { project: string }) {
   const [offset, setOffset] = useState(0);
   const { typed, setTyped, search } = useDebouncedSearch(() => setOffset(0));
-  const [rows, setRows] = useState<PersonRow[]>([]);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    setError(null);
-    searchPersons(project, search, PAGE, offset, controller.signal)
-      .then((page) => { setRows(page.rows); setHasMore(page.hasMore); setLoading(false); })
-      .catch((e) => {
-        if ((e as Error).name === 'AbortError') return;
-        setError(e instanceof ApiError ? e.message : String(e));
-        setLoading(false);
-      });
-    return () => controller.abort();
-  }, [project, search, offset]);
+  const page = useLoad((signal) => searchPersons(project, search, PAGE, offset, signal), [project, search, offset]);
+  const rows: PersonRow[] = page.data?.rows ?? [];
+  const hasMore = page.data?.hasMore ?? false;
+  const { loading, error } = page;
 
   return (
     <section>
