@@ -19,6 +19,8 @@ export interface Config {
   readonly queryTimeoutSeconds: number;
   /** Memory all capture requests being decoded at once may hold, in bytes. */
   readonly captureMemoryBytes: number;
+  /** The capture log's directory (one process owns it); default `<dataDir>/capture-log`. */
+  readonly captureLogDir: string;
 }
 
 /** Where events, persons and groups live: embedded chDB under dataDir, or a ClickHouse server. */
@@ -143,6 +145,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   const queryTimeout = nonEmpty(env.HOGLET_QUERY_TIMEOUT_SECONDS);
   const captureMemory = nonEmpty(env.HOGLET_CAPTURE_MEMORY_MB);
   const dataDir = path.resolve(nonEmpty(flags.dataDir) ?? nonEmpty(env.HOGLET_DATA_DIR) ?? './data');
+  const captureLogDir = nonEmpty(env.HOGLET_CAPTURE_LOG_DIR);
   return Object.freeze({
     dataDir,
     port: portFlag ? parsePort(portFlag, '--port') : portEnv ? parsePort(portEnv, 'PORT') : 8000,
@@ -162,5 +165,6 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     }),
     queryTimeoutSeconds: queryTimeout ? parseQueryTimeout(queryTimeout) : 30,
     captureMemoryBytes: captureMemory ? parseCaptureMemory(captureMemory) : DEFAULT_DECODE_BUDGET_BYTES,
+    captureLogDir: captureLogDir ? path.resolve(captureLogDir) : path.join(dataDir, 'capture-log'),
   });
 }

@@ -54,8 +54,9 @@ function serverTarget(baseUrl: string, token: string, pid: number): OpenTarget {
         );
         if (response.ok) return;
         // 503 means "not stored, retry"; uuids make the retry safe.
-        if ((response.status === 503 || response.status === 0) && attempt < 5) {
-          await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+        // (A server ingesting faster than it can insert refuses for a second or two at a time.)
+        if ((response.status === 503 || response.status === 0) && attempt < 10) {
+          await new Promise((resolve) => setTimeout(resolve, Math.min(500 * attempt, 3_000)));
           continue;
         }
         throw new TargetError(`the server answered ${response.status}: ${await response.text()}`);

@@ -11,9 +11,9 @@ import { PersonsService } from './core/persons/service.js';
 import { LoginThrottle } from './core/auth/login-throttle.js';
 import { CaptureWriterLease, DEFAULT_LEASE_TIMING } from './core/capture/writer-lease.js';
 import { SessionService } from './core/auth/sessions.js';
-import { EventWriter, IncompleteWriteError, type TeamEvents } from './core/capture/event-writer.js';
+import { EventWriter, IncompleteWriteError } from './core/capture/event-writer.js';
 import { DecodeBudget } from './core/capture/decode-budget.js';
-import { GroupCommitter } from './core/capture/group-commit.js';
+import { openCapturePipeline } from './core/capture/pipeline.js';
 import { GroupProcessor } from './core/capture/persons/group-processor.js';
 import { PersonProcessor, type PersonWarning } from './core/capture/persons/person-processor.js';
 import { ProjectTokens } from './core/capture/project-tokens.js';
@@ -37,8 +37,8 @@ import { PersonsRepository } from './storage/events/persons-repository.js';
 import { openMetaStore, type MetaStore } from './storage/meta/connect.js';
 import { Repositories } from './storage/meta/repositories/index.js';
 
-/** Group-commit limits: one insert takes up to this many events; beyond the queue bound, 503. */
-const GROUP_COMMIT = { maxBatchItems: 20_000, maxQueuedItems: 500_000, timeoutMs: 10_000 };
+/** How long a read waits for capture's inserter to store what was acknowledged before it began. */
+const READ_WAITS_FOR_CAPTURE_MS = 5_000;
 
 export interface Services {
   readonly config: Config;
@@ -69,6 +69,10 @@ export interface Services {
   readonly accounts: AccountsService;
   readonly identity: IdentityService;
   readonly capture: CaptureService;
+  /** Whether acknowledged events of the project on these UTC days are not in the event store yet. */
+  readonly capturePending: (teamId: number, fromDay: string | null, toDay: string | null) => boolean;
+  /** Events the capture log replayed at start (acknowledged by the previous run, maybe not inserted). */
+  readonly captureReplayed: number;
   readonly projectTokens: ProjectTokens;
   readonly demo: DemoDataRunner;
   /** Throws when a store is unreachable. */
@@ -139,7 +143,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
   let demo: DemoDataRunner | undefined;
   const projects = new ProjectsService(repositories, access, {
     tokenRevoked: () => tokens.invalidate(),
-    purgeEvents: (projectId) => eventsRepository.deleteTeam(projectId),
+    // Events acknowledged before the token was revoked may still be on their way to the store.
+    purgeEvents: async (projectId) => {
+      await pipeline.committer.drain();
+      await pipeline.inserter.visible(READ_WAITS_FOR_CAPTURE_MS);
+      await eventsRepository.deleteTeam(projectId);
+    },
     startDemoData: (projectId) => void demo?.start(projectId),
     isGeneratingDemoData: (projectId) => demo?.isRunning(projectId) ?? false,
   });
@@ -156,28 +165,37 @@ export async function createServices(config: Config, options: ServiceOptions = {
       await repositories.queryCache.markWritten(marks, new Date().toISOString());
     },
   );
-  const committer = new GroupCommitter<TeamEvents>((items) => writer.write(items), (item) => item.events.length, {
-    ...GROUP_COMMIT,
-    // A refused flush is one request's content only while the store itself answers.
-    classify: async (error) => {
-      const kind = error instanceof IncompleteWriteError ? 'store' : classifyWriteFailure(error);
-      return kind !== 'store' && (await events.ping().then(() => true, () => false)) ? kind : 'store';
-    },
-  });
   const writerLease = new CaptureWriterLease(repositories.captureWriterLeases, eventDataSetKey(config.events), DEFAULT_LEASE_TIMING, onBackgroundError);
+  let pipeline: Awaited<ReturnType<typeof openCapturePipeline>>;
   try {
     await writerLease.start({ takeOver: options.captureLeaseTakeOver ?? config.events.clickhouseUrl === null });
+    pipeline = await openCapturePipeline({
+      directory: config.captureLogDir,
+      write: (items) => writer.write(items),
+      // A refused write is the content's only while the store itself answers.
+      classifyInsert: async (error) => {
+        const kind = error instanceof IncompleteWriteError ? 'store' : classifyWriteFailure(error);
+        return kind !== 'store' && (await events.ping().then(() => true, () => false)) ? kind : 'store';
+      },
+      canWrite: () => writerLease.holds(),
+      onProblem: (message, error) => onBackgroundError(new Error(`capture: ${message}`, { cause: error })),
+    });
   } catch (error) {
+    await writerLease.stop().catch(() => {});
     await events.close();
     await meta.close();
     throw error;
   }
-  const capture = new CaptureService(tokens, committer, new DecodeBudget(config.captureMemoryBytes), writerLease);
+  events.setReadBarrier(() => pipeline.inserter.visible(READ_WAITS_FOR_CAPTURE_MS));
+
+  const capture = new CaptureService(tokens, pipeline.committer, new DecodeBudget(config.captureMemoryBytes), writerLease, pipeline.inserter);
   demo = new DemoDataRunner(capture, onBackgroundError);
   const actions = new ActionsService(repositories, access);
   const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });
   const queries = new InsightQueryService(access, actions, executor);
-  const results = new QueryResults(queries, repositories.queryCache);
+  const capturePending = (teamId: number, fromDay: string | null, toDay: string | null) => pipeline.inserter.hasPendingDays(teamId, fromDay, toDay);
+  const captureSettled = () => pipeline.inserter.visible(READ_WAITS_FOR_CAPTURE_MS);
+  const results = new QueryResults(queries, repositories.queryCache, Date.now, { capture: { pending: capturePending, settled: captureSettled } });
   const insights = new InsightsService(repositories, access, queries, results);
   const authenticatorOptions = options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {};
   return {
@@ -191,7 +209,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
     actions,
     persons: new PersonsService(access, queries, executor),
     definitions: new DefinitionsService(access, new DefinitionsRepository(events, config.queryTimeoutSeconds)),
-    groupTypesOf: (teamId) => personsRepository.groupTypes(teamId),
+    // Read on capture's own lane (no read barrier there), so it waits for capture itself.
+    groupTypesOf: async (teamId) => {
+      await captureSettled();
+      return personsRepository.groupTypes(teamId);
+    },
     queries,
     executor,
     results,
@@ -201,6 +223,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     accounts: new AccountsService(repositories, projects),
     identity: new IdentityService(repositories, access),
     capture,
+    capturePending,
+    captureReplayed: pipeline.replayed,
     projectTokens: tokens,
     demo,
     ping: async () => {
@@ -210,6 +234,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     close: async () => {
       await demo.stop();
       await capture.drain();
+      await pipeline.close();
       await writerLease.stop();
       await results.drain();
       await events.close();

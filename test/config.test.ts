@@ -14,7 +14,13 @@ describe('configuration', () => {
       events: { clickhouseUrl: null, chdbPath: path.resolve('./data/events'), database: 'hoglet', cluster: null },
       queryTimeoutSeconds: 30,
       captureMemoryBytes: 512 * 1024 * 1024,
+      captureLogDir: path.resolve('./data/capture-log'),
     });
+  });
+
+  it('keeps the capture log in the data directory unless told where', () => {
+    expect(loadConfig({ dataDir: '/srv/hoglet' }, {}).captureLogDir).toBe('/srv/hoglet/capture-log');
+    expect(loadConfig({ dataDir: '/srv/hoglet' }, { HOGLET_CAPTURE_LOG_DIR: '/mnt/durable/log' }).captureLogDir).toBe('/mnt/durable/log');
   });
 
   it('reads the capture memory budget and refuses unusable ones', () => {

@@ -26,7 +26,12 @@
 // flags to the server (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'); BENCH_FLUSH_TIMING=1 runs it
 // through bench/ingest/timed-serve.js, which prints where each group-commit flush spends its time.
 //
-// Any non-2xx response, connection error or timeout, exhausted body pool or failed verification
+// Beside each measured run, two probes: an /e/ event every 250 ms timed from its 200 to a query
+// that sees it, and a 7-day trend asked over and over (never from the cache).
+//
+// A 503 is capture refusing load it cannot store in time (nothing of the request is stored): it is
+// counted and shown, not a failure. Any other non-2xx response, connection error or timeout,
+// exhausted body pool, failed probe or failed verification
 // fails the benchmark (exit 1) after the report is printed. Progress goes to stderr; the Markdown
 // report goes to stdout. Child processes are stopped and temporary directories removed on every
 // exit path.
@@ -179,6 +184,10 @@ function statusSummary(result) {
 
 const failures = [];
 const rows = [];
+/** How the server treats a load: every given status code other than 2xx and 503 is a failure. */
+const BACK_PRESSURE = '503';
+const PROBE_TIMEOUT_MS = 30_000;
+const VISIBILITY_PROBE_EVERY_MS = 250;
 /** Events the server acknowledged (2xx) and events it was handed, over every request sent. */
 const ledger = { acknowledged: 0, handedOut: 0, replayed: 0 };
 
@@ -189,11 +198,18 @@ const ledger = { acknowledged: 0, handedOut: 0, replayed: 0 };
 class BodyPool {
   constructor(bodies) {
     this.bodies = bodies;
+    this.returned = [];
     this.next = 0;
     this.overrun = 0;
   }
 
+  /** A body whose request was refused (503: nothing stored) goes out again. */
+  giveBack(body) {
+    this.returned.push(body);
+  }
+
   take() {
+    if (this.returned.length > 0) return this.returned.pop();
     if (this.next >= this.bodies.length) {
       this.overrun += 1;
       return this.bodies[this.overrun % this.bodies.length];
@@ -224,7 +240,7 @@ async function generateBatchBodies(factory, token, count) {
 }
 
 /** One phase (warm-up or measured) of one target; `body()` gives each request its body. */
-async function runPhase({ label, url, headers, connections, seconds, phase, body, eventsPerRequest, serverPid }) {
+async function runPhase({ label, url, headers, connections, seconds, phase, body, giveBack, eventsPerRequest, serverPid, probes }) {
   let handedOut = 0;
   const options = {
     url,
@@ -235,10 +251,17 @@ async function runPhase({ label, url, headers, connections, seconds, phase, body
     timeout: REQUEST_TIMEOUT_MS / 1000,
     requests: [
       {
-        setupRequest: (request) => {
+        setupRequest: (request, context) => {
           handedOut += 1;
           request.body = body();
+          context.body = request.body;
           return request;
+        },
+        // A refused request stored nothing: its body (fresh uuids) may be sent again.
+        onResponse: (status, _answer, context) => {
+          if (String(status) !== BACK_PRESSURE) return;
+          handedOut -= 1;
+          giveBack?.(context.body);
         },
       },
     ],
@@ -247,7 +270,9 @@ async function runPhase({ label, url, headers, connections, seconds, phase, body
   if (timed) process.kill(serverPid, 'SIGUSR2'); // timed-serve.js: start a window
   const cpuBefore = cpuSecondsOf(serverPid);
   const benchCpuBefore = process.cpuUsage();
+  const probing = phase === 'measured' && probes ? startProbes(probes) : null;
   const { result, latencies } = await runAutocannon(options, RUN_GRACE_MS);
+  const probed = probing ? await probing.stop() : null;
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const cpuAfter = cpuSecondsOf(serverPid);
   if (timed) {
@@ -258,10 +283,14 @@ async function runPhase({ label, url, headers, connections, seconds, phase, body
   const acknowledged = ok2xx(result) * eventsPerRequest;
   ledger.acknowledged += acknowledged;
   ledger.handedOut += handedOut * eventsPerRequest;
-  failures.push(...problemsOf(label, phase, result, statusSummary(result)));
+  // 503 with Retry-After is capture's answer to overload (nothing of the request stored): counted, not a failure.
+  const refusedCount = result.statusCodeStats?.[BACK_PRESSURE]?.count ?? 0;
+  const unexpected = { ...result, non2xx: result.non2xx - refusedCount };
+  failures.push(...problemsOf(label, phase, unexpected, statusCounts(result, (code) => !code.startsWith('2') && code !== BACK_PRESSURE)));
   return {
     result,
     latencies,
+    probed,
     serverCores: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / result.duration,
     benchCores: (benchCpu.user + benchCpu.system) / 1e6 / result.duration,
   };
@@ -271,7 +300,7 @@ async function runPhase({ label, url, headers, connections, seconds, phase, body
  * Warm-up and measured run of one target at one connection count. Bodies come either from a pool
  * generated before each phase (`pooled`: /batch/) or from `makeBody` per request (/e/).
  */
-async function measure({ label, path: urlPath, base, headers, connections, eventsPerRequest, pooled, makeBody, serverPid }) {
+async function measure({ label, path: urlPath, base, headers, connections, eventsPerRequest, pooled, makeBody, serverPid, probes }) {
   const url = `${base}${urlPath}`;
   const phases = [
     ['warm-up', WARMUP_SECONDS],
@@ -291,7 +320,9 @@ async function measure({ label, path: urlPath, base, headers, connections, event
       phase,
       eventsPerRequest,
       serverPid,
+      probes,
       body: pool ? () => pool.take() : makeBody,
+      giveBack: pool ? (returned) => pool.giveBack(returned) : null,
     });
     if (pool) {
       if (pool.overrun > 0) {
@@ -306,7 +337,7 @@ async function measure({ label, path: urlPath, base, headers, connections, event
     }
     if (phase === 'measured') measured = outcome;
   }
-  const { result, latencies, serverCores, benchCores, bodiesUsed } = measured;
+  const { result, latencies, serverCores, benchCores, bodiesUsed, probed } = measured;
   const okCount = ok2xx(result);
   const row = {
     label,
@@ -321,6 +352,7 @@ async function measure({ label, path: urlPath, base, headers, connections, event
     serverCores,
     benchCores,
     bodiesUsed,
+    probed,
   };
   log(
     `${label} ×${connections}: ${row.requestsPerSecond.toFixed(0)} req/s, ${row.eventsPerSecond.toFixed(0)} events/s, ` +
@@ -330,6 +362,79 @@ async function measure({ label, path: urlPath, base, headers, connections, event
   );
   rows.push(row);
   return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Probes beside the load (measured runs only): how long an acknowledged event takes to show in a
+// query, and how long a trend takes, while the server ingests.
+
+/**
+ * Visibility: every VISIBILITY_PROBE_EVERY_MS one /e/ event with a fresh uuid; once it is
+ * acknowledged, a HogQL count of that uuid is asked until it is 1: the time from the 200 to that
+ * answer. Trend: a daily count of one event over 7 days (`refresh: force_blocking`, so never from
+ * the cache), one after another.
+ */
+function startProbes({ base, token, projectId, apiKey }) {
+  let running = true;
+  const visibility = [];
+  const trend = [];
+  const api = (body) =>
+    fetch(`${base}/api/projects/${projectId}/query/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${apiKey}` },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    }).then(async (response) => {
+      if (response.status !== 200) throw new Error(`query answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+      return response.json();
+    });
+  const visibilityLoop = async () => {
+    while (running) {
+      const uuid = uuidv7();
+      const body = JSON.stringify({ api_key: token, event: 'visibility_probe', distinct_id: 'probe', uuid });
+      ledger.handedOut += 1;
+      const answer = await post(`${base}/e/`, { body, headers: { 'Content-Type': 'application/json' } });
+      if (answer.status === 200) {
+        ledger.acknowledged += 1;
+        const acknowledgedAt = performance.now();
+        for (;;) {
+          // The event name narrows the read to the probe's own granules (events are ordered by day and event).
+          const { results } = await api({
+            query: { kind: 'HogQLQuery', query: `SELECT count() FROM events WHERE event = 'visibility_probe' AND timestamp > now() - INTERVAL 1 HOUR AND uuid = '${uuid}'` },
+          });
+          if (Number(results[0][0]) === 1) break;
+          if (performance.now() - acknowledgedAt > PROBE_TIMEOUT_MS) throw new Error(`event ${uuid} not visible ${PROBE_TIMEOUT_MS} ms after its 200`);
+          await sleep(10);
+        }
+        visibility.push(performance.now() - acknowledgedAt);
+      }
+      await sleep(VISIBILITY_PROBE_EVERY_MS);
+    }
+  };
+  const trendLoop = async () => {
+    const series = 'api_request'; // the commonest event of the load (45 %)
+    while (running) {
+      const started = performance.now();
+      await api({
+        refresh: 'force_blocking',
+        query: { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: series, math: 'total' }], interval: 'day', dateRange: { date_from: '-7d' } },
+      });
+      trend.push(performance.now() - started);
+      await sleep(100);
+    }
+  };
+  const loops = [visibilityLoop(), trendLoop()].map((loop) => loop.catch((error) => failures.push(`probe: ${error.message}`)));
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+      const summary = (samples) => {
+        const sorted = Float64Array.from(samples).sort();
+        return { count: samples.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+      };
+      return { visibility: summary(visibility), trend: summary(trend) };
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -478,7 +583,7 @@ async function benchHoglet() {
   let ids;
   let stopProblem = null;
   try {
-    ids = await bootstrapHoglet(dataDir, ['project_api_token', 'project_id'], BOOTSTRAP_TIMEOUT_MS);
+    ids = await bootstrapHoglet(dataDir, ['project_api_token', 'project_id', 'personal_api_key'], BOOTSTRAP_TIMEOUT_MS);
     const token = ids.project_api_token;
 
     const port = await freePort();
@@ -502,6 +607,7 @@ async function benchHoglet() {
       'User-Agent': USER_AGENT,
     };
     const singleHeaders = { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT };
+    const probes = { base, token, projectId: ids.project_id, apiKey: ids.personal_api_key };
 
     // Check both endpoints answer what we think before loading them (these events count too).
     for (const [urlPath, body, headers, events] of [
@@ -526,6 +632,7 @@ async function benchHoglet() {
         eventsPerRequest: EVENTS_PER_BATCH,
         pooled: { factory, token },
         serverPid: pid,
+        probes,
       });
     }
     for (const connections of CONNECTIONS) {
@@ -538,6 +645,7 @@ async function benchHoglet() {
         eventsPerRequest: 1,
         makeBody: () => factory.singleBody(token),
         serverPid: pid,
+        probes,
       });
     }
 
@@ -628,6 +736,21 @@ function report() {
     );
   }
   lines.push('');
+  const probedRows = rows.filter((row) => row.probed);
+  if (probedRows.length > 0) {
+    lines.push(
+      'Beside each measured run: **visible** = from the 200 of a probe event (one every ' +
+        `${VISIBILITY_PROBE_EVERY_MS} ms) to a HogQL count that includes it; **trend** = a 7-day daily trend with \`refresh: force_blocking\`, one after another.`,
+      '',
+      '| target | connections | visible: probes | p50 ms | p99 ms | trend: queries | p50 ms | p99 ms |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    );
+    for (const row of probedRows) {
+      const { visibility: v, trend: t } = row.probed;
+      lines.push(`| ${row.label} | ${row.connections} | ${v.count} | ${fmtMs(v.p50)} | ${fmtMs(v.p99)} | ${t.count} | ${fmtMs(t.p50)} | ${fmtMs(t.p99)} |`);
+    }
+    lines.push('');
+  }
   const batchRows = rows.filter((row) => row.label.includes('/batch/'));
   if (batchRows.length > 0) {
     const best = batchRows.reduce((a, b) => (b.eventsPerSecond > a.eventsPerSecond ? b : a));

@@ -1,5 +1,5 @@
-// Diagnosis only: `hoglet serve` with timers around the group-commit flush and every event-store
-// statement, printed to stderr when the process gets SIGTERM. Used by run.js when
+// Diagnosis only: `hoglet serve` with timers around the capture log's append (what a 200 waits
+// for), the inserter's writes behind it and every event-store statement, printed to stderr when the process gets SIGTERM. Used by run.js when
 // BENCH_FLUSH_TIMING=1; it wraps methods of the compiled classes in dist/, so it changes nothing
 // in src/ and nothing when it is not used.
 //
@@ -15,13 +15,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const DIST = path.join(fileURLToPath(new URL('../..', import.meta.url)), 'dist');
 const load = (relative) => import(pathToFileURL(path.join(DIST, relative)).href);
 
-const [{ loadConfig }, { serve }, { EventStore }, { EventWriter }, { PersonProcessor }, { CaptureService }] = await Promise.all([
+const [{ loadConfig }, { serve }, { EventStore }, { EventWriter }, { PersonProcessor }, { CaptureService }, { CaptureLog }] = await Promise.all([
   load('config.js'),
   load('main.js'),
   load('storage/events/event-store.js'),
   load('core/capture/event-writer.js'),
   load('core/capture/persons/person-processor.js'),
   load('core/capture/service.js'),
+  load('core/capture/log/capture-log.js'),
 ]);
 
 const args = process.argv.slice(2);
@@ -55,7 +56,9 @@ function time(prototype, method, nameOf, rowsOf = () => 0) {
 const tableOf = (sql) => /FROM\s+[\w.]*?(\w+)\s/i.exec(sql)?.[1] ?? sql.trim().slice(0, 24);
 time(EventStore.prototype, 'query', (sql) => `query ${tableOf(sql)}`);
 time(EventStore.prototype, 'insert', (table) => `insert ${table}`, (_table, rows) => rows.length);
-time(EventWriter.prototype, 'write', () => 'flush (EventWriter.write)', (items) => items.reduce((n, item) => n + item.events.length, 0));
+const eventsOf = (items) => items.reduce((n, item) => n + item.events.length, 0);
+time(CaptureLog.prototype, 'append', () => 'log append + fsync (the 200)', eventsOf);
+time(EventWriter.prototype, 'write', () => 'insert (EventWriter.write)', eventsOf);
 time(PersonProcessor.prototype, 'process', () => 'person processing', (_team, events) => events.length);
 
 // Windows: run.js sends SIGUSR2 when a measured run starts (timers reset) and again when it ends

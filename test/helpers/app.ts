@@ -7,7 +7,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { loadConfig } from '../../src/config.js';
 import { MembershipLevel } from '../../src/core/auth/principal.js';
 import { buildApp } from '../../src/http/app.js';
-import { createServices, type Services } from '../../src/services.js';
+import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
 import { withTestEventStore } from './event-store.js';
 import { freshPostgresSchema, type MetaStoreKind } from './stores.js';
 
@@ -38,11 +38,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(store: MetaStoreKind, env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(store: MetaStoreKind, env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoglet-test-'));
   const schema = store === 'postgres' ? await freshPostgresSchema() : null;
   const config = withTestEventStore(loadConfig({ dataDir }, { ...env, ...(schema ? { DATABASE_URL: schema.url } : {}) }));
-  const services = await createServices(config);
+  const services = await createServices(config, options);
   const app = await buildApp(services);
   await app.ready();
 

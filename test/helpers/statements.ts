@@ -7,7 +7,9 @@ export async function statementsDuring<T>(store: EventStore, work: () => Promise
   const spy = vi.spyOn(store, 'query');
   try {
     const value = await work();
-    return { value, statements: spy.mock.calls.length };
+    // Capture's inserter reads on its own lanes behind acknowledged events; only the query lane counts.
+    const reads = spy.mock.calls.filter(([, , options]) => (options?.lane ?? 'query') === 'query');
+    return { value, statements: reads.length };
   } finally {
     spy.mockRestore();
   }

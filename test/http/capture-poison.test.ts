@@ -3,16 +3,17 @@
 // its group commit are stored and acknowledged. Project tokens are public, so any visitor could
 // otherwise stop ingestion for everyone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFUSED_CONTENT_DETAIL } from '../../src/core/capture/group-commit.js';
-import { ApiError } from '../../src/errors.js';
+import fs from 'node:fs';
+import path from 'node:path';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { capturedEvent, storedEvents, storedPersons } from '../helpers/ingest.js';
 
 let t: TestApp;
 let owner: Credentials;
+const problems: string[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp('sqlite');
+  t = await createTestApp('sqlite', {}, { onBackgroundError: (error) => problems.push(String(error)) });
   owner = await t.bootstrap('poison@example.com');
 });
 afterAll(() => t.close());
@@ -122,22 +123,21 @@ describe('one unstorable value never fails the requests it is written with', () 
   });
 });
 
-describe('a flush the store refuses for one request content', () => {
-  it('finds the culprit, refuses it alone with a 400, and stores and acknowledges the others', async () => {
+describe('an acknowledged event the store refuses for its content', () => {
+  it('is found alone, set aside in the capture log, and never holds up the others', async () => {
     const project = await newProject('culprit');
     // capture.ingest takes normalised events, so this one reaches the store unrepaired: the store's
-    // refusal, not capture's checks, is what the group commit must attribute.
+    // refusal, not capture's checks, is what the inserter must attribute.
     const culprit = capturedEvent(`bad${LONE}`, 'culprit', { $set: { plan: 'should-not-apply' } });
+    const culpritUuids: string[] = [];
     for (let round = 0; round < 3; round++) {
       const good = Array.from({ length: 20 }, (_, i) => batch(project.api_token, [{ event: 'ok', distinct_id: `c${round}-${i}` }]));
-      const refused = t.services.capture.ingest(project.id, [{ ...culprit, uuid: crypto.randomUUID() }]).catch((e: unknown) => e);
+      const uuid = crypto.randomUUID();
+      culpritUuids.push(uuid);
+      const acknowledged = t.services.capture.ingest(project.id, [{ ...culprit, uuid }]);
       const answers = await Promise.all(good);
       for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
-      const error = await refused;
-      expect(error).toBeInstanceOf(ApiError);
-      expect((error as ApiError).toBody()).toEqual({
-        type: 'validation_error', code: 'invalid_payload', detail: REFUSED_CONTENT_DETAIL, attr: null,
-      });
+      await acknowledged;
     }
     const stored = await storedEvents(t.services.events, project.id);
     expect(stored.map((e) => e.event)).toEqual(Array(60).fill('ok'));
@@ -145,5 +145,11 @@ describe('a flush the store refuses for one request content', () => {
     const persons = await storedPersons(t.services.events, project.id);
     expect(persons.flatMap((p) => p.distinct_ids)).not.toContain('culprit');
     expect(persons).toHaveLength(60);
+    // Nothing acknowledged is dropped: each refused event is kept, with the engine's reason.
+    const refusedDir = path.join(t.dataDir, 'capture-log', 'refused');
+    const kept = fs.readdirSync(refusedDir).map((name) => JSON.parse(fs.readFileSync(path.join(refusedDir, name), 'utf8')));
+    expect(kept.flatMap((k) => k.events.map((e: { uuid: string }) => e.uuid)).sort()).toEqual([...culpritUuids].sort());
+    for (const k of kept) expect(k).toMatchObject({ teamId: project.id, reason: expect.stringMatching(/refused/) });
+    expect(problems.some((p) => /set aside/.test(p))).toBe(true);
   }, 60_000);
 });

@@ -30,12 +30,13 @@ describe.each(META_STORES)('one capture writer per data set, metadata on %s', (s
   beforeAll(async () => {
     schema = store === 'postgres' ? await freshPostgresSchema() : null;
     const config = withTestEventStore(loadConfig({ dataDir }, schema ? { DATABASE_URL: schema.url } : {}));
-    const start = async () => {
-      const services = await createServices(config, { captureLeaseTakeOver: false });
+    // Each process has a capture log of its own (in its own data directory, in production).
+    const start = async (log: string) => {
+      const services = await createServices({ ...config, captureLogDir: path.join(dataDir, log) }, { captureLeaseTakeOver: false });
       return { services, app: await buildApp(services) };
     };
-    first = await start();
-    second = await start();
+    first = await start('capture-log-first');
+    second = await start('capture-log-second');
     const boot = await first.services.accounts.bootstrap({ email: 'writer@example.com', scopes: ['*'] });
     ({ project_api_token: token, personal_api_key: key, project_id: projectId } = boot);
   });
@@ -51,18 +52,24 @@ describe.each(META_STORES)('one capture writer per data set, metadata on %s', (s
   const send = (app: FastifyInstance, event: string) =>
     app.inject({ method: 'POST', url: '/batch/', payload: { api_key: token, batch: [{ event, distinct_id: 'ann', timestamp: '2024-01-01T10:00:00Z' }] } });
 
+  const queryIn = (app: FastifyInstance) =>
+    app.inject({
+      method: 'POST', url: `/api/projects/${projectId}/query/`, headers: { authorization: `Bearer ${key}` },
+      payload: { query: { kind: 'HogQLQuery', query: 'select event, count() from events group by event' } },
+    });
+
   it('the first process writes; the second refuses capture with a 503 and serves queries', async () => {
     expect((await send(first.app, 'written')).statusCode).toBe(200);
     const refused = await send(second.app, 'refused');
     expect(refused.statusCode).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
     expect(refused.json()).toMatchObject({ type: 'server_error', code: 'service_unavailable', detail: expect.stringContaining('one writer per data set') });
-    const query = await second.app.inject({
-      method: 'POST', url: `/api/projects/${projectId}/query/`, headers: { authorization: `Bearer ${key}` },
-      payload: { query: { kind: 'HogQLQuery', query: 'select event, count() from events group by event' } },
-    });
+    const query = await queryIn(second.app);
     expect(query.statusCode, query.body).toBe(200);
-    expect(query.json().results).toEqual([['written', 1]]);
+    // The writer inserts behind its 200; another process sees the event once it is inserted.
+    await expect
+      .poll(async () => (await queryIn(second.app)).json().results, { timeout: 5_000, interval: 50 })
+      .toEqual([['written', 1]]);
   });
 });
 

@@ -1,9 +1,9 @@
-// One flush of the group commit: attributes persons and groups, inserts the events whose uuids
+// One write of the inserter behind the capture log: attributes persons and groups, inserts the events whose uuids
 // are new, then writes the person and group rows, then marks cached results over those days as
 // outdated. The events go first so that a refused insert leaves no trace: persons never get ahead
 // of the events they come from. Persons are processed for repeated events too (a re-sent event
-// re-applies what it says, as in PostHog, where nothing is de-duplicated), so a request whose
-// person write failed after its events were stored catches up when the client retries it. Any
+// re-applies what it says, as in PostHog, where nothing is de-duplicated), so a write whose
+// person rows failed after its events were stored catches up when the inserter retries it. Any
 // failure forgets cached person state, because memory may then be ahead of the store.
 import type { EventRow, EventsRepository } from '../../storage/events/events-repository.js';
 import type { PersonsRepository, PersonWrites } from '../../storage/events/persons-repository.js';
@@ -31,8 +31,8 @@ export class EventWriter {
     private readonly persons: PersonProcessor,
     private readonly groups: GroupProcessor,
     /**
-     * Told, before the events are acknowledged, which projects had events stored and for which UTC
-     * days (sets `ingested_event`, and marks cached results over those days as outdated).
+     * Told, as the last step of a write, which projects had events stored and for which UTC days
+     * (sets `ingested_event`, and marks cached results over those days as outdated).
      */
     private readonly onStored: (written: StoredDays[]) => Promise<void>,
   ) {}
@@ -80,7 +80,7 @@ export class EventWriter {
 
 /**
  * The events were stored, but their person rows or cache marks were not: the store's fault, never
- * the content's, and the request must not be acknowledged (its retry completes the work).
+ * the content's; the inserter writes the same records again (the retry completes the work).
  */
 export class IncompleteWriteError extends Error {
   constructor(cause: unknown) {
@@ -123,7 +123,7 @@ function toRow(teamId: number, event: CapturedEvent, personId: string, groupKeys
     event: event.event,
     distinct_id: event.distinctId,
     person_id: personId,
-    properties: JSON.stringify(properties),
+    properties,
     timestamp: formatMicros(event.timestampUs),
     created_at: createdAt,
     $session_id: typeof properties.$session_id === 'string' ? properties.$session_id : '',

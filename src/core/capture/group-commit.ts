@@ -1,11 +1,12 @@
 // Group commit: requests that arrive while a write is under way wait together and go to the
-// store as one insert; each request is answered only after the insert that holds its events
-// has returned. Nothing acknowledged is ever only in memory. One request's content never fails
-// the others: a refused flush is split until the requests that cause it are found, and only they
-// are refused.
+// store as one write (an append to the capture log); each request is answered only after the
+// write that holds its events has returned. Nothing acknowledged is ever only in memory. One
+// request's content never fails the others: a refused flush is split until the requests that
+// cause it are found (culprit-search.ts), and only they are refused.
 import { ApiError, ServiceUnavailableError } from '../../errors.js';
 import type { WriteFailure } from '../../storage/events/write-failure.js';
 import { InvalidPayloadError } from './capture-errors.js';
+import { writeFindingCulprits } from './culprit-search.js';
 
 export interface GroupCommitOptions {
   /** Most items (events) in one flush. */
@@ -25,14 +26,6 @@ export interface GroupCommitOptions {
 /** What the submission that made the store refuse a flush is answered (when the flush did not say). */
 export const REFUSED_CONTENT_DETAIL =
   'Invalid payload: the event store refused a value in this request, so none of its events were stored.';
-
-/** What a split of a refused flush has found so far. */
-interface CulpritSearch<T> {
-  /** Some part of the batch was stored: the store works, so what it refused is the content's fault. */
-  stored: boolean;
-  /** Single submissions refused for a reason that blames them only if the store took others. */
-  suspects: { pending: Pending<T>; error: unknown }[];
-}
 
 interface Pending<T> {
   item: T;
@@ -89,39 +82,16 @@ export class GroupCommitter<T> {
   private async runFlush(): Promise<void> {
     const batch = this.takeBatch();
     if (batch.length === 0) return;
-    const search: CulpritSearch<T> = { stored: false, suspects: [] };
-    await this.write(batch, search);
+    const search = await writeFindingCulprits(batch, {
+      write: (live) => this.flush(live.map((p) => p.item)),
+      classify: this.options.classify ?? (async () => 'store' as const),
+      onStored: (stored) => stored.forEach((pending) => this.settle(pending, null)),
+      isLive: (pending) => !pending.settled,
+    });
+    for (const { items, error } of search.failed) for (const pending of items) this.settle(pending, unavailable(error));
+    for (const { item, error } of search.refused) this.settle(item, refused(error));
     // A store that took none of the parts refuses everything: down, not poisoned.
-    for (const { pending, error } of search.suspects) this.settle(pending, search.stored ? refused(error) : unavailable(error));
-  }
-
-  /**
-   * Writes the batch; when the store refuses it for its content, halves it and writes each half,
-   * down to the single submissions that are refused on their own. Each split costs one more
-   * write, so one bad request among n costs about 2·log2(n) writes, and the rest are stored.
-   */
-  private async write(batch: Pending<T>[], search: CulpritSearch<T>): Promise<void> {
-    const live = batch.filter((pending) => !pending.settled);
-    if (live.length === 0) return;
-    try {
-      await this.flush(live.map((p) => p.item));
-      search.stored = true;
-      for (const pending of live) this.settle(pending, null);
-      return;
-    } catch (error) {
-      const kind = this.options.classify ? await this.options.classify(error).catch(() => 'store' as const) : 'store';
-      if (kind === 'store') {
-        for (const pending of live) this.settle(pending, unavailable(error));
-      } else if (live.length > 1) {
-        const half = Math.ceil(live.length / 2);
-        await this.write(live.slice(0, half), search);
-        await this.write(live.slice(half), search);
-      } else if (kind === 'content') {
-        this.settle(live[0]!, refused(error));
-      } else {
-        search.suspects.push({ pending: live[0]!, error });
-      }
-    }
+    for (const { item, error } of search.suspects) this.settle(item, search.stored ? refused(error) : unavailable(error));
   }
 
   private takeBatch(): Pending<T>[] {

@@ -21,11 +21,14 @@ export class CaptureService {
     private readonly decodeBudget: DecodeBudget = new DecodeBudget(),
     /** Absent: this process is the only writer (tests of the service alone). */
     private readonly writerLease: CaptureWriterLease | null = null,
+    /** Refuses new events (or, for ingest, waits) while too many acknowledged ones wait to be inserted. */
+    private readonly backlog: { assertRoom(): void; waitForRoom(): Promise<void> } | null = null,
   ) {}
 
-  /** Resolves once every event of the request is stored; throws a 4xx/503 ApiError otherwise. */
+  /** Resolves once every event of the request is stored (in the capture log); throws a 4xx/503 ApiError otherwise. */
   async capture(input: CaptureRequestInput, options: CaptureOptions = {}): Promise<void> {
     this.writerLease?.assertHeld();
+    this.backlog?.assertRoom();
     // The decoded request stays in memory until its events are stored, and counts until then.
     const reservation = this.decodeBudget.open();
     try {
@@ -47,6 +50,8 @@ export class CaptureService {
   /** Stores already-normalised events of one project (demo data, imports). */
   async ingest(teamId: number, events: CapturedEvent[]): Promise<void> {
     this.writerLease?.assertHeld();
+    // A sender in this process keeps its own pace: it waits for the inserts rather than being refused.
+    await this.backlog?.waitForRoom();
     return this.committer.submit({ teamId, events });
   }
 

@@ -83,7 +83,18 @@ export interface QueryResultsOptions {
   heartbeatMs?: number;
   /** Memory for parsed cached responses, in characters of their JSON text. */
   parsedCacheChars?: number;
+  /** Capture's events acknowledged but not yet in the event store (see CaptureInserter). */
+  capture?: PendingCapture;
 }
+
+export interface PendingCapture {
+  /** Whether the project has such events on these UTC days (yyyy-mm-dd, null: unbounded): a cached result over them is outdated. */
+  pending(teamId: number, fromDay: string | null, toDay: string | null): boolean;
+  /** Resolves once everything acknowledged so far is stored (and its days marked as written). */
+  settled(): Promise<void>;
+}
+
+const NOTHING_PENDING: PendingCapture = { pending: () => false, settled: async () => {} };
 
 /** How long lazy_async waits for a calculation before answering with its status instead. */
 const LAZY_ASYNC_WAIT_MS = 5_000;
@@ -129,7 +140,10 @@ export class QueryResults {
     this.heartbeat = new StatusHeartbeat(cache, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, clock);
     // Bounded by size, not count: one huge result must not hold as much memory as the budget for all.
     this.parsed = new LRUCache({ maxSize: options.parsedCacheChars ?? DEFAULT_PARSED_CACHE_CHARS, sizeCalculation: (entry) => entry.size });
+    this.capture = options.capture ?? NOTHING_PENDING;
   }
+
+  private readonly capture: PendingCapture;
 
   /** The query's cache key: the node, the project and every definition the answer depends on. */
   private keyOf(project: ProjectRow, query: InsightQuery, context: QueryContext): string {
@@ -211,7 +225,9 @@ export class QueryResults {
     const times = { lastRefresh: Date.parse(entry.last_refresh), rangeTo: entry.range_to === null ? null : Date.parse(entry.range_to) };
     if (isStaleByClock(times, kindOf(query).cachePolicy(query).interval, this.clock(), lazy)) return false;
     const day = (text: string | null) => (text === null ? null : text.slice(0, 10));
-    return !(await this.cache.writtenSince(entry.team_id, day(entry.range_from), day(entry.range_to), entry.computed_at));
+    const [from, to] = [day(entry.range_from), day(entry.range_to)];
+    if (this.capture.pending(entry.team_id, from, to)) return false;
+    return !(await this.cache.writtenSince(entry.team_id, from, to, entry.computed_at));
   }
 
   /**
@@ -228,6 +244,9 @@ export class QueryResults {
   private async calculateAndStore(request: ResolvedRequest, handle: RunHandle): Promise<CalculatedResponse> {
     const { project, query, key } = request;
     const policy = kindOf(query).cachePolicy(query);
+    // The calculation reads what was acknowledged before it; taking its time after those events'
+    // day marks are written keeps the marks from outdating the very result that counts them.
+    await this.capture.settled();
     const computedAt = this.clock();
     const outcome = await this.queries.runInProject(project, query, { clientQueryId: handle.runId, context: request.context, signal: handle.signal });
     const lastRefresh = this.clock();

@@ -116,9 +116,20 @@ export class EventStore {
     this.control = clients.control ?? null;
   }
 
+  /**
+   * Reads on the query lane first wait for this (capture's inserter: events acknowledged before
+   * the read began are in the store), so a query after a 200 sees what it acknowledged.
+   */
+  setReadBarrier(barrier: (() => Promise<void>) | null): void {
+    this.readBarrier = barrier;
+  }
+
+  private readBarrier: (() => Promise<void>) | null = null;
+
   /** Rows of a SELECT, with values bound as `{name:Type}` parameters. */
   async query<Row>(sql: string, params: QueryParams = {}, options: QueryOptions = {}): Promise<Row[]> {
     const lane = this.lanes[options.lane ?? 'query'];
+    if (this.readBarrier && lane === this.lanes.query) await this.readBarrier();
     const run = async (text: string, signal?: AbortSignal) => {
       const result = await lane.client.query({
         query: text,
@@ -180,6 +191,8 @@ export class EventStore {
       table: `${this.layout.database}.${table}`,
       values: rows as object[],
       format: 'JSONEachRow',
+      // An object given for a String column is stored as its JSON text (EventRow.properties).
+      clickhouse_settings: { input_format_json_read_objects_as_strings: 1 },
     });
     await (lane.turns ? lane.turns.run(run, () => this.drain(lane)) : run());
   }

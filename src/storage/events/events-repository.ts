@@ -9,7 +9,12 @@ export interface EventRow {
   event: string;
   distinct_id: string;
   person_id: string;
-  properties: string;
+  /**
+   * The JSON text to store, or the object itself: the insert reads a JSON object into this String
+   * column as its text (`input_format_json_read_objects_as_strings`), byte for byte what
+   * JSON.stringify makes, so the properties are serialised once instead of twice and escaped.
+   */
+  properties: string | Record<string, unknown>;
   timestamp: string;
   created_at: string;
   $session_id: string;

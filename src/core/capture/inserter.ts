@@ -1,0 +1,224 @@
+// Behind the capture log: takes the acknowledged records in the order they were appended and
+// writes them to the event store (persons, events, person rows, cache marks: EventWriter), many
+// records per write. It runs beside the group commit, so the next append's fsync overlaps this
+// insert. The store being down only delays it (it retries, and the log keeps everything);
+// events the store refuses for their content are found alone and set aside, never dropped.
+// Reads can wait for it: `visible()` resolves once everything acknowledged before the call is
+// inserted, so a query started after a 200 sees the events it acknowledged.
+import { ServiceUnavailableError } from '../../errors.js';
+import type { WriteFailure } from '../../storage/events/write-failure.js';
+import { writeFindingCulprits } from './culprit-search.js';
+import type { TeamEvents } from './event-writer.js';
+import type { CaptureLog, LoggedBatch } from './log/capture-log.js';
+
+export interface InserterOptions {
+  /** Most events in one write to the store. */
+  maxBatchItems: number;
+  /** More acknowledged events than this waiting to be inserted and capture answers 503 (memory). */
+  maxBacklogItems: number;
+  /**
+   * The oldest acknowledged event waiting longer than this and capture answers 503: the bound on
+   * how long an acknowledged event takes to become visible, under any load.
+   */
+  maxBacklogAgeMs?: number;
+  classify: (error: unknown) => Promise<WriteFailure>;
+  /** Whether this process may write now (it holds the capture writer lease). */
+  canWrite?: () => boolean;
+  /** Told about events set aside and about store failures being retried. */
+  onProblem?: (message: string, error: unknown) => void;
+}
+
+interface Queued extends LoggedBatch {
+  weight: number;
+  acknowledgedAt: number;
+}
+
+const DAY_US = 86_400_000_000;
+/** Pauses between attempts while the store refuses everything. */
+const RETRY_PAUSES_MS = [100, 250, 500, 1_000, 2_000, 5_000];
+
+export class CaptureInserter {
+  private queue: Queued[] = [];
+  private backlogItems = 0;
+  private acknowledgedSeq = 0;
+  private insertedSeq = 0;
+  /** Resolvers waiting for insertedSeq to reach a sequence number, in that order. */
+  private waiters: { seq: number; resolve: () => void }[] = [];
+  /** Per project, per UTC day number: acknowledged events not yet inserted. */
+  private readonly pendingDays = new Map<number, Map<number, number>>();
+  private running: Promise<void> | null = null;
+  private stopping = false;
+  /** The last write failed through the store's fault; the next attempt waits. */
+  private retrying = false;
+  private wake: (() => void) | null = null;
+  /** Milliseconds from acknowledgement to inserted, per record, most recent last. */
+  readonly visibilityLagMs: number[] = [];
+
+  constructor(
+    private readonly write: (items: TeamEvents[]) => Promise<void>,
+    private readonly log: CaptureLog,
+    private readonly options: InserterOptions,
+  ) {}
+
+  /** A record is in the log (acknowledged or replayed at start): insert it in turn. */
+  enqueue(batch: LoggedBatch): void {
+    const weight = batch.items.reduce((sum, item) => sum + item.events.length, 0);
+    this.queue.push({ ...batch, weight, acknowledgedAt: Date.now() });
+    this.backlogItems += weight;
+    this.acknowledgedSeq = Math.max(this.acknowledgedSeq, batch.seq);
+    this.countDays(batch.items, 1);
+    this.kick();
+  }
+
+  /** Throws the 503 capture answers while too many acknowledged events wait to be inserted. */
+  assertRoom(): void {
+    if (!this.hasRoom()) throw new ServiceUnavailableError('Too many events are waiting to be stored; retry shortly.');
+  }
+
+  /** For senders inside the process (demo data, imports): waits for room instead of refusing. */
+  async waitForRoom(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.hasRoom() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    this.assertRoom();
+  }
+
+  private hasRoom(): boolean {
+    const oldest = this.queue[0];
+    const tooOld = oldest !== undefined && this.options.maxBacklogAgeMs !== undefined && Date.now() - oldest.acknowledgedAt > this.options.maxBacklogAgeMs;
+    return this.backlogItems <= this.options.maxBacklogItems && !tooOld;
+  }
+
+  get backlog(): number {
+    return this.backlogItems;
+  }
+
+  /** Resolves once everything acknowledged so far is inserted, or after `timeoutMs`. */
+  visible(timeoutMs: number): Promise<void> {
+    const seq = this.acknowledgedSeq;
+    if (this.insertedSeq >= seq) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.waiters.push({ seq, resolve: () => (clearTimeout(timer), resolve()) });
+    });
+  }
+
+  /** Whether acknowledged events of the project on UTC days fromDay..toDay (yyyy-mm-dd) are not yet inserted. */
+  hasPendingDays(teamId: number, fromDay: string | null, toDay: string | null): boolean {
+    const days = this.pendingDays.get(teamId);
+    if (!days) return false;
+    const from = fromDay === null ? -Infinity : Date.parse(fromDay) / 86_400_000;
+    const to = toDay === null ? Infinity : Date.parse(toDay) / 86_400_000;
+    for (const day of days.keys()) if (day >= from && day <= to) return true;
+    return false;
+  }
+
+  /**
+   * Inserts what is queued, waiting at most `timeoutMs` (not at all while the store is failing);
+   * then stops. What is left stays in the log and is inserted by the next start.
+   */
+  async stop(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.running && this.queue.length > 0 && !this.retrying && Date.now() < deadline) {
+      await Promise.race([this.running, new Promise((resolve) => setTimeout(resolve, 50))]);
+    }
+    this.stopping = true;
+    this.wake?.();
+    await this.running;
+  }
+
+  private kick(): void {
+    if (this.running || this.stopping) return;
+    this.running = this.run().finally(() => {
+      this.running = null;
+      if (this.queue.length > 0 && !this.stopping) this.kick();
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (this.queue.length > 0 && !this.stopping) {
+      if (this.options.canWrite && !this.options.canWrite()) {
+        await this.pause(1_000);
+        continue;
+      }
+      const batch = this.takeBatch();
+      const inserted = await this.insert(batch);
+      if (!inserted) return; // stopping while the store was down: the log keeps the rest
+      this.queue.splice(0, batch.length);
+      this.finish(batch);
+      await this.log.markInserted(batch.at(-1)!.seq).catch((error: unknown) => this.options.onProblem?.('could not write the capture log checkpoint', error));
+    }
+  }
+
+  private takeBatch(): Queued[] {
+    const batch: Queued[] = [];
+    let items = 0;
+    for (const record of this.queue) {
+      if (batch.length > 0 && items + record.weight > this.options.maxBatchItems) break;
+      batch.push(record);
+      items += record.weight;
+    }
+    return batch;
+  }
+
+  /** Writes the records, setting aside what the store refuses; false if it stopped first. */
+  private async insert(batch: Queued[]): Promise<boolean> {
+    const items = batch.flatMap((record) => record.items.map((item) => ({ seq: record.seq, item })));
+    for (let attempt = 0; ; attempt++) {
+      const search = await writeFindingCulprits(items, { write: (part) => this.write(part.map((p) => p.item)), classify: this.options.classify });
+      for (const { item, error } of search.refused) await this.setAside(item.seq, item.item, error);
+      // Parts that failed through the store's fault, or refusals while nothing at all was stored
+      // (a store that refuses everything is down), are written again after a pause.
+      const again = [...search.failed.flatMap((f) => f.items), ...(search.stored ? [] : search.suspects.map((s) => s.item))];
+      if (search.stored) for (const { item, error } of search.suspects) await this.setAside(item.seq, item.item, error);
+      this.retrying = again.length > 0;
+      if (again.length === 0) return true;
+      const cause = search.failed[0]?.error ?? search.suspects[0]?.error;
+      this.options.onProblem?.('the event store did not take acknowledged events; retrying (they are safe in the capture log)', cause);
+      items.splice(0, items.length, ...again);
+      await this.pause(RETRY_PAUSES_MS[Math.min(attempt, RETRY_PAUSES_MS.length - 1)]!);
+      if (this.stopping) return false;
+    }
+  }
+
+  private async setAside(seq: number, item: TeamEvents, error: unknown): Promise<void> {
+    const file = await this.log.setAside(seq, item, error);
+    this.options.onProblem?.(`the event store refused ${item.events.length} acknowledged event(s); set aside in ${file}`, error);
+  }
+
+  private finish(batch: Queued[]): void {
+    const now = Date.now();
+    for (const record of batch) {
+      this.backlogItems -= record.weight;
+      this.countDays(record.items, -1);
+      this.visibilityLagMs.push(now - record.acknowledgedAt);
+    }
+    if (this.visibilityLagMs.length > 100_000) this.visibilityLagMs.splice(0, 50_000);
+    this.insertedSeq = batch.at(-1)!.seq;
+    while (this.waiters.length > 0 && this.waiters[0]!.seq <= this.insertedSeq) this.waiters.shift()!.resolve();
+  }
+
+  private countDays(items: TeamEvents[], delta: 1 | -1): void {
+    for (const { teamId, events } of items) {
+      let days = this.pendingDays.get(teamId);
+      if (!days) this.pendingDays.set(teamId, (days = new Map()));
+      for (const event of events) {
+        const day = Math.floor(event.timestampUs / DAY_US);
+        const count = (days.get(day) ?? 0) + delta;
+        if (count === 0) days.delete(day);
+        else days.set(day, count);
+      }
+      if (days.size === 0) this.pendingDays.delete(teamId);
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}
