@@ -51,8 +51,6 @@ export class CaptureInserter {
   /** The last write failed through the store's fault; the next attempt waits. */
   private retrying = false;
   private wake: (() => void) | null = null;
-  /** Milliseconds from acknowledgement to inserted, per record, most recent last. */
-  readonly visibilityLagMs: number[] = [];
 
   constructor(
     private readonly write: (items: TeamEvents[]) => Promise<void>,
@@ -186,13 +184,10 @@ export class CaptureInserter {
   }
 
   private finish(batch: Queued[]): void {
-    const now = Date.now();
     for (const record of batch) {
       this.backlogItems -= record.weight;
       this.countDays(record.items, -1);
-      this.visibilityLagMs.push(now - record.acknowledgedAt);
     }
-    if (this.visibilityLagMs.length > 100_000) this.visibilityLagMs.splice(0, 50_000);
     this.insertedSeq = batch.at(-1)!.seq;
     while (this.waiters.length > 0 && this.waiters[0]!.seq <= this.insertedSeq) this.waiters.shift()!.resolve();
   }
