@@ -146,7 +146,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     // Events acknowledged before the token was revoked may still be on their way to the store.
     purgeEvents: async (projectId) => {
       await pipeline.committer.drain();
-      await pipeline.inserter.visible(READ_WAITS_FOR_CAPTURE_MS);
+      await captureSettled();
       await eventsRepository.deleteTeam(projectId);
     },
     startDemoData: (projectId) => void demo?.start(projectId),
@@ -186,15 +186,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
     await meta.close();
     throw error;
   }
-  events.setReadBarrier(() => pipeline.inserter.visible(READ_WAITS_FOR_CAPTURE_MS));
-
+  const captureSettled = () => pipeline.inserter.visible(READ_WAITS_FOR_CAPTURE_MS);
+  events.setReadBarrier(captureSettled);
   const capture = new CaptureService(tokens, pipeline.committer, new DecodeBudget(config.captureMemoryBytes), writerLease, pipeline.inserter);
   demo = new DemoDataRunner(capture, onBackgroundError);
   const actions = new ActionsService(repositories, access);
   const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });
   const queries = new InsightQueryService(access, actions, executor);
   const capturePending = (teamId: number, fromDay: string | null, toDay: string | null) => pipeline.inserter.hasPendingDays(teamId, fromDay, toDay);
-  const captureSettled = () => pipeline.inserter.visible(READ_WAITS_FOR_CAPTURE_MS);
   const results = new QueryResults(queries, repositories.queryCache, Date.now, { capture: { pending: capturePending, settled: captureSettled } });
   const insights = new InsightsService(repositories, access, queries, results);
   const authenticatorOptions = options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {};
