@@ -17,7 +17,8 @@
 //      measured runs alternating hand-written SQL (EventStore.query) and Hoglet (the PostHog query
 //      with refresh "force_blocking"). Every Hoglet answer is compared with the hand-written one;
 //      the funnels' hand-written answers are also checked once against a second, independent
-//      query (windowFunnel against the UDF walk).
+//      query (windowFunnel against the UDF walk), which is timed in every measured run too (the
+//      report's notes give Hoglet ÷ windowFunnel).
 //   4. Report: median, min and max ms per side, Hoglet median ÷ hand-written median, the aims.
 //
 // If the query endpoint answers 404 (not there yet) Hoglet's column reads "not available" and the
@@ -234,9 +235,12 @@ async function runCase(c) {
   const hogletMs = [];
   /** Stages Hoglet reports apart (HogQL: parse and translate), ms per measured run. */
   const stages = {};
+  /** The check query's time too (a funnel's `windowFunnel` counts: the issue 18 yardstick). */
+  const checkMs = [];
   for (let i = 0; i < RUNS; i++) {
     const hand = await handAnswer(c.hand);
     handMs.push(hand.ms);
+    if (c.check) checkMs.push((await handAnswer(c.check)).ms);
     if (hoglet === 'try') {
       const result = await hogletAnswer(c);
       if (result.status !== 200) {
@@ -255,6 +259,11 @@ async function runCase(c) {
   }
   row.hand = summary(handMs);
   if (hoglet === 'try' && hogletMs.length === RUNS) row.hoglet = summary(hogletMs);
+  if (c.check) {
+    const check = summary(checkMs);
+    const ratio = row.hoglet ? `; Hoglet ÷ it ${(row.hoglet.median / check.median).toFixed(2)}` : '';
+    notes.push(`${c.id}: ${c.check.what} (counts only) median ${fmtMs(check.median)} ms${ratio}.`);
+  }
   const stageText = Object.entries(stages).map(([stage, ms]) => `${stage} median ${fmtMs(summary(ms).median)} ms`).join(', ');
   if (stageText) notes.push(`${c.id}: of Hoglet's time, ${stageText} (the parse is cached after the first run of a text).`);
   log(
