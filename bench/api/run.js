@@ -37,6 +37,8 @@ import {
   waitForReady,
 } from '../lib/harness.js';
 
+/** Extra `node` flags for the server, for diagnosis only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const HELLO_SERVER = fileURLToPath(new URL('./hello-server.js', import.meta.url));
 
 const WARMUP_SECONDS = 2;
@@ -137,7 +139,7 @@ async function benchHoglet() {
 
     const port = await freePort();
     handle = startChild('hoglet', [
-      HOGLET_BIN, 'serve', '--data-dir', dataDir, '--port', String(port), '--host', HOST, '--log-level', 'warn',
+      ...SERVER_NODE_FLAGS, HOGLET_BIN, 'serve', '--data-dir', dataDir, '--port', String(port), '--host', HOST, '--log-level', 'warn',
     ]);
     const base = `http://${HOST}:${port}`;
     await waitForReady(handle, `${base}/_health`, READY_TIMEOUT_MS);

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { compiledOnce } from '../compiled-once.js';
 import type { DashboardTilesTable, DashboardsTable, MetaSchema } from '../schema.js';
 import { anyContains } from './like.js';
 
@@ -20,6 +21,19 @@ export interface InsightTileRow {
  * tile through its dashboard and its insight), so a right id in the wrong project finds and changes
  * nothing, whatever the caller checked.
  */
+// Read by every insight view: compiled once (compiled-once.ts).
+const TILES_OF_INSIGHTS = compiledOnce((db: Kysely<MetaSchema>, teamId: number, insightIds: readonly number[]) =>
+  db
+    .selectFrom('dashboard_tiles as t')
+    .innerJoin('dashboards as d', 'd.id', 't.dashboard_id')
+    .innerJoin('insights as i', 'i.id', 't.insight_id')
+    .select(['t.id', 't.dashboard_id', 't.insight_id', 't.deleted', 'd.deleted as dashboard_deleted'])
+    .where('d.team_id', '=', teamId)
+    .where('i.team_id', '=', teamId)
+    .where('t.insight_id', 'in', insightIds)
+    .orderBy('t.id'),
+);
+
 export class DashboardsRepository {
   constructor(private readonly db: Kysely<MetaSchema>) {}
 
@@ -55,16 +69,7 @@ export class DashboardsRepository {
   /** Every tile (live or not) of these insights of the project, with their dashboard's deleted flag. */
   async tilesOfInsights(teamId: number, insightIds: readonly number[]): Promise<InsightTileRow[]> {
     if (insightIds.length === 0) return [];
-    return this.db
-      .selectFrom('dashboard_tiles as t')
-      .innerJoin('dashboards as d', 'd.id', 't.dashboard_id')
-      .innerJoin('insights as i', 'i.id', 't.insight_id')
-      .select(['t.id', 't.dashboard_id', 't.insight_id', 't.deleted', 'd.deleted as dashboard_deleted'])
-      .where('d.team_id', '=', teamId)
-      .where('i.team_id', '=', teamId)
-      .where('t.insight_id', 'in', [...new Set(insightIds)])
-      .orderBy('t.id')
-      .execute();
+    return TILES_OF_INSIGHTS.all(this.db, teamId, [...new Set(insightIds)]);
   }
 
   /** The tiles of a dashboard of the project, oldest first. */

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { InsightsTable, MetaSchema } from '../schema.js';
+import { compiledOnce } from '../compiled-once.js';
 import { anyContains, containsText } from './like.js';
 
 export type InsightRow = Selectable<InsightsTable>;
@@ -30,6 +31,14 @@ export interface InsightOrder {
 }
 
 /** Every lookup is by project (team) AND id or short_id, so one project never reaches another's insights. */
+// The reads of every insight retrieve, compiled once (compiled-once.ts).
+const FIND_BY_ID = compiledOnce((db: Kysely<MetaSchema>, teamId: number, id: number) =>
+  db.selectFrom('insights').selectAll().where('team_id', '=', teamId).where('id', '=', id),
+);
+const FIND_BY_SHORT_ID = compiledOnce((db: Kysely<MetaSchema>, teamId: number, shortId: string) =>
+  db.selectFrom('insights').selectAll().where('team_id', '=', teamId).where('short_id', '=', shortId),
+);
+
 export class InsightsRepository {
   constructor(private readonly db: Kysely<MetaSchema>) {}
 
@@ -39,11 +48,11 @@ export class InsightsRepository {
 
   /** The insight, deleted or not. */
   findById(teamId: number, id: number): Promise<InsightRow | undefined> {
-    return this.db.selectFrom('insights').selectAll().where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
+    return FIND_BY_ID.first(this.db, teamId, id);
   }
 
   findByShortId(teamId: number, shortId: string): Promise<InsightRow | undefined> {
-    return this.db.selectFrom('insights').selectAll().where('team_id', '=', teamId).where('short_id', '=', shortId).executeTakeFirst();
+    return FIND_BY_SHORT_ID.first(this.db, teamId, shortId);
   }
 
   async shortIdTaken(teamId: number, shortId: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { compiledOnce } from '../compiled-once.js';
 import type { MetaSchema, ProjectsTable } from '../schema.js';
 
 export type ProjectRow = Selectable<ProjectsTable>;
@@ -7,6 +8,18 @@ export type ProjectRow = Selectable<ProjectsTable>;
 export interface VisibleProjectRow extends ProjectRow {
   membership_level: number;
 }
+
+// Every project-scoped request reads this first: compiled once (compiled-once.ts).
+const FIND_VISIBLE = compiledOnce((db: Kysely<MetaSchema>, userId: number, projectId: number, organizationId: string | undefined) => {
+  let query = db
+    .selectFrom('projects as p')
+    .innerJoin('organization_memberships as m', (join) => join.onRef('m.organization_id', '=', 'p.organization_id').on('m.user_id', '=', userId))
+    .selectAll('p')
+    .select('m.level as membership_level')
+    .where('p.id', '=', projectId);
+  if (organizationId !== undefined) query = query.where('p.organization_id', '=', organizationId);
+  return query;
+});
 
 export class ProjectsRepository {
   constructor(private readonly db: Kysely<MetaSchema>) {}
@@ -20,16 +33,7 @@ export class ProjectsRepository {
    * organization); one round trip that also yields the membership level.
    */
   findVisible(userId: number, projectId: number, organizationId?: string): Promise<VisibleProjectRow | undefined> {
-    let query = this.db
-      .selectFrom('projects as p')
-      .innerJoin('organization_memberships as m', (join) =>
-        join.onRef('m.organization_id', '=', 'p.organization_id').on('m.user_id', '=', userId),
-      )
-      .selectAll('p')
-      .select('m.level as membership_level')
-      .where('p.id', '=', projectId);
-    if (organizationId !== undefined) query = query.where('p.organization_id', '=', organizationId);
-    return query.executeTakeFirst();
+    return FIND_VISIBLE.first(this.db, userId, projectId, organizationId);
   }
 
   findById(id: number): Promise<ProjectRow | undefined> {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { compiledOnce } from '../compiled-once.js';
 import type { MetaSchema, QueryCacheTable, QueryStatusTable } from '../schema.js';
 
 export type CachedResultRow = Selectable<QueryCacheTable>;
@@ -9,17 +10,21 @@ export type CachedEntry = Omit<CachedResultRow, 'response'>;
  * Calculated results, background-calculation status and event-write marks: the shared state that
  * lets several API processes over one metadata store agree on what is cached and what is running.
  */
+// Read by every cached result: compiled once (compiled-once.ts).
+const GET_ENTRY = compiledOnce((db: Kysely<MetaSchema>, cacheKey: string, teamId: number) =>
+  db
+    .selectFrom('query_cache')
+    .select(['cache_key', 'team_id', 'last_refresh', 'computed_at', 'range_from', 'range_to'])
+    .where('cache_key', '=', cacheKey)
+    .where('team_id', '=', teamId),
+);
+
 export class QueryCacheRepository {
   constructor(private readonly db: Kysely<MetaSchema>) {}
 
   /** An entry without its response text (which callers often hold parsed already). */
   getEntry(cacheKey: string, teamId: number): Promise<CachedEntry | undefined> {
-    return this.db
-      .selectFrom('query_cache')
-      .select(['cache_key', 'team_id', 'last_refresh', 'computed_at', 'range_from', 'range_to'])
-      .where('cache_key', '=', cacheKey)
-      .where('team_id', '=', teamId)
-      .executeTakeFirst();
+    return GET_ENTRY.first(this.db, cacheKey, teamId);
   }
 
   async getResponse(cacheKey: string, teamId: number, lastRefresh: string): Promise<string | undefined> {

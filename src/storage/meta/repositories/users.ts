@@ -1,7 +1,18 @@
 import type { Kysely, Selectable } from 'kysely';
+import { compiledOnce } from '../compiled-once.js';
 import type { MetaSchema, UsersTable } from '../schema.js';
 
 export type UserRow = Selectable<UsersTable>;
+
+// Read by every insight view (its creators): compiled once (compiled-once.ts).
+const FIND_MEMBERS = compiledOnce((db: Kysely<MetaSchema>, organizationId: string, ids: readonly number[]) =>
+  db
+    .selectFrom('users as u')
+    .innerJoin('organization_memberships as m', 'm.user_id', 'u.id')
+    .selectAll('u')
+    .where('m.organization_id', '=', organizationId)
+    .where('u.id', 'in', ids),
+);
 
 export class UsersRepository {
   constructor(private readonly db: Kysely<MetaSchema>) {}
@@ -21,13 +32,7 @@ export class UsersRepository {
    */
   async findMembers(organizationId: string, ids: readonly number[]): Promise<UserRow[]> {
     if (ids.length === 0) return [];
-    return this.db
-      .selectFrom('users as u')
-      .innerJoin('organization_memberships as m', 'm.user_id', 'u.id')
-      .selectAll('u')
-      .where('m.organization_id', '=', organizationId)
-      .where('u.id', 'in', [...new Set(ids)])
-      .execute();
+    return FIND_MEMBERS.all(this.db, organizationId, [...new Set(ids)]);
   }
 
   async insert(user: Omit<UserRow, 'id'>): Promise<UserRow> {
