@@ -5,25 +5,14 @@
 //
 //   node bench/ingest/sampled-serve.js --data-dir DIR --port P --samples FILE [--every-ms 30000]
 import { appendFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { flag, loadDist as load, serveFromFlags } from './wrapped-serve.js';
 
-const DIST = path.join(fileURLToPath(new URL('../..', import.meta.url)), 'dist');
-const load = (relative) => import(pathToFileURL(path.join(DIST, relative)).href);
-
-const [{ loadConfig }, { serve }, { EventStore }, { EventWriter }, { CaptureInserter }] = await Promise.all([
-  load('config.js'),
-  load('main.js'),
+const [{ EventStore }, { EventWriter }, { CaptureInserter }] = await Promise.all([
   load('storage/events/event-store.js'),
   load('core/capture/event-writer.js'),
   load('core/capture/inserter.js'),
 ]);
 
-const args = process.argv.slice(2);
-const flag = (name) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : undefined;
-};
 const samplesFile = flag('--samples');
 const everyMs = Number(flag('--every-ms') ?? 30_000);
 
@@ -80,4 +69,4 @@ async function sample() {
 }
 setInterval(() => void sample().catch((error) => process.stderr.write(`sample failed: ${error.message}\n`)), everyMs).unref();
 
-await serve(loadConfig({ dataDir: flag('--data-dir'), port: flag('--port'), host: flag('--host'), logLevel: flag('--log-level') ?? 'warn' }));
+await serveFromFlags();

@@ -9,15 +9,9 @@
 // requests and main-thread busy time (event-loop utilisation), and per step (the flush, each
 // query and insert by table, person processing) the calls, time, share of the window, mean
 // milliseconds and rows per call; the second signal prints them to stderr.
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadDist as load, serveFromFlags } from './wrapped-serve.js';
 
-const DIST = path.join(fileURLToPath(new URL('../..', import.meta.url)), 'dist');
-const load = (relative) => import(pathToFileURL(path.join(DIST, relative)).href);
-
-const [{ loadConfig }, { serve }, { EventStore }, { EventWriter }, { PersonProcessor }, { CaptureService }, { CaptureLog }] = await Promise.all([
-  load('config.js'),
-  load('main.js'),
+const [{ EventStore }, { EventWriter }, { PersonProcessor }, { CaptureService }, { CaptureLog }] = await Promise.all([
   load('storage/events/event-store.js'),
   load('core/capture/event-writer.js'),
   load('core/capture/persons/person-processor.js'),
@@ -25,11 +19,6 @@ const [{ loadConfig }, { serve }, { EventStore }, { EventWriter }, { PersonProce
   load('core/capture/log/capture-log.js'),
 ]);
 
-const args = process.argv.slice(2);
-const flag = (name) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : undefined;
-};
 
 const steps = new Map();
 function record(name, ms, rows) {
@@ -102,4 +91,4 @@ process.on('SIGUSR2', () => {
   }
 });
 
-await serve(loadConfig({ dataDir: flag('--data-dir'), port: flag('--port'), host: flag('--host'), logLevel: flag('--log-level') ?? 'warn' }));
+await serveFromFlags();
