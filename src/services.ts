@@ -4,6 +4,11 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import { AccessResolver } from './core/access.js';
 import { ActionsService } from './core/actions/service.js';
+import { CohortCalculator } from './core/cohorts/calculation.js';
+import { CohortDefinitions } from './core/cohorts/definitions.js';
+import { CohortsService } from './core/cohorts/service.js';
+import { StaticMembers } from './core/cohorts/static-members.js';
+import { StaticCohortsRepository } from './storage/events/static-cohorts-repository.js';
 import { AccountsService } from './core/accounts/service.js';
 import { IdentityService } from './core/accounts/identity.js';
 import { KeyAuthenticator } from './core/auth/authenticator.js';
@@ -51,6 +56,8 @@ export interface Services {
   readonly projects: ProjectsService;
   /** Actions; the query engine expands an action with actions.getForQuery(projectId, actionId). */
   readonly actions: ActionsService;
+  /** Cohorts: the API's use cases; queries evaluate them through CohortDefinitions. */
+  readonly cohorts: CohortsService;
   /** The persons resource (list, one person) for the web app and API clients. */
   readonly persons: PersonsService;
   /** Event and property definitions, computed from stored events and persons. */
@@ -192,10 +199,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
   demo = new DemoDataRunner(capture, onBackgroundError);
   const actions = new ActionsService(repositories, access);
   const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });
-  const queries = new InsightQueryService(access, actions, executor);
+  const queries = new InsightQueryService(access, actions, executor, new CohortDefinitions(repositories.cohorts));
   const capturePending = (teamId: number, fromDay: string | null, toDay: string | null) => pipeline.inserter.hasPendingDays(teamId, fromDay, toDay);
   const results = new QueryResults(queries, repositories.queryCache, Date.now, { capture: { pending: capturePending, settled: captureSettled } });
   const insights = new InsightsService(repositories, access, queries, results);
+  const cohortCalculator = new CohortCalculator(repositories.cohorts, queries, onBackgroundError);
+  const cohorts = new CohortsService(repositories, access, cohortCalculator, new StaticMembers(new StaticCohortsRepository(events), queries));
   const authenticatorOptions = options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {};
   return {
     config,
@@ -206,6 +215,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     sessions: new SessionService(repositories, new LoginThrottle()),
     projects,
     actions,
+    cohorts,
     persons: new PersonsService(access, queries, executor),
     definitions: new DefinitionsService(access, new DefinitionsRepository(events, config.queryTimeoutSeconds)),
     // Read on capture's own lane (no read barrier there), so it waits for capture itself.
@@ -232,6 +242,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     },
     close: async () => {
       await demo.stop();
+      await cohortCalculator.stop();
       await capture.drain();
       await pipeline.close();
       await writerLease.stop();

@@ -12,6 +12,7 @@ import { installErrorHandling } from './error-handler.js';
 import type { HogletApp } from './hoglet-app.js';
 import { RouteIndex } from './route-index.js';
 import { actionRoutes } from './routes/actions.js';
+import { cohortRoutes } from './routes/cohorts.js';
 import { captureRoutes } from './routes/capture.js';
 import { dashboardRoutes } from './routes/dashboards.js';
 import { definitionRoutes } from './routes/definitions.js';
@@ -106,6 +107,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   identityRoutes(app, services);
   projectRoutes(app, services);
   actionRoutes(app, services);
+  await cohortRoutes(app, services);
   definitionRoutes(app, services);
   personRoutes(app, services);
   queryRoutes(app, services);

@@ -1,5 +1,6 @@
 // What a runner knows about the project it queries: clock, settings and the actions it may name.
 import type { DateTime } from 'luxon';
+import type { CohortDefinition } from './cohorts/schema.js';
 import type { PathCleaningRule, PropertyGroup } from './nodes/schema.js';
 
 /** An action as the engine needs it: steps with event, URL matching and property filters. */
@@ -41,6 +42,10 @@ export interface QueryContext {
   readonly testAccountFilters: PropertyGroup;
   /** The project's path cleaning rules; empty unless the query applies them (paths with pathReplacements). */
   readonly pathCleaningRules: readonly PathCleaningRule[];
+  /** Cohorts the query names (filters, breakdowns, test-account filters) and the cohorts they name. */
+  readonly cohorts?: ReadonlyMap<number, CohortDefinition>;
+  /** HogQL's IN COHORT 'name': the live cohort each name stands for. */
+  readonly cohortNames?: ReadonlyMap<string, number>;
   /** The query's HogQL expressions (math_hogql, hogql filters and breakdowns), parsed, by text. */
   readonly hogql?: ReadonlyMap<string, HogQLNode>;
 }

@@ -18,7 +18,7 @@ const USER_FAULT: Readonly<Record<string, string>> = {
 function reason(message: string): string {
   // The engine names the scope (the printed SQL) after "In scope" or "in scope", with or without a colon.
   const first = message.split(/:? [Ii]n scope\b|: (?:While processing|while executing)|\. \(|\n/)[0] ?? '';
-  const cleaned = first.replace(/Code: \d+\. /, '').replace(/DB::Exception: /g, '').replace(/`?[A-Za-z0-9_]+`?\.`?(events|persons|person_distinct_ids|person_distinct_id_overrides|groups)`?/g, '$1');
+  const cleaned = first.replace(/Code: \d+\. /, '').replace(/DB::Exception: /g, '').replace(/`?[A-Za-z0-9_]+`?\.`?(events|persons|person_distinct_ids|person_distinct_id_overrides|groups|static_cohort_people)`?/g, '$1');
   return cleaned.trim().slice(0, 500) || 'The query could not run.';
 }
 

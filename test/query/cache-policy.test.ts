@@ -76,21 +76,29 @@ describe('cache key', () => {
     expect(stableJson({ b: [2, { d: 1, c: undefined }], a: null })).toBe('{"a":null,"b":[2,{"d":1}]}');
   });
 
-  it("covers every definition of a query context but its clock, actions in id order", () => {
+  it("covers every definition of a query context but its clock, actions and cohorts in id order", () => {
     const step = { event: 'signup' };
+    const cohort = (id: number, version: number) => ({ id, name: `c${id}`, isStatic: true, properties: null, version });
     const context = {
       project: { id: 1, timezone: 'UTC', weekStartDay: 0 as const },
       now: DateTime.fromISO('2024-01-01T00:00:00Z'),
       actions: new Map([[9, { id: 9, name: 'b', steps: [step] }], [3, { id: 3, name: 'a', steps: [step] }]]),
       testAccountFilters: { type: 'AND' as const, values: [] },
       pathCleaningRules: [{ regex: '/u/\\d+', alias: '/u/:id' }],
+      cohorts: new Map([[7, cohort(7, 2)], [4, cohort(4, 1)]]),
+      cohortNames: new Map([['c7', 7]]),
     };
     expect(definitionsOf(context)).toEqual({
       project: context.project,
       actions: [{ id: 3, name: 'a', steps: [step] }, { id: 9, name: 'b', steps: [step] }],
       testAccountFilters: context.testAccountFilters,
       pathCleaningRules: context.pathCleaningRules,
+      cohorts: [cohort(4, 1), cohort(7, 2)],
+      cohortNames: [['c7', 7]],
     });
+    // A static cohort's list changing moves its version, and so the key.
+    const moved = { ...context, cohorts: new Map([[7, cohort(7, 3)], [4, cohort(4, 1)]]) };
+    expect(cacheKey({ ...base, definitions: definitionsOf(moved) })).not.toBe(cacheKey({ ...base, definitions: definitionsOf(context) }));
     const later = { ...context, now: context.now.plus({ hours: 5 }) };
     expect(cacheKey({ ...base, definitions: definitionsOf(later) })).toBe(cacheKey({ ...base, definitions: definitionsOf(context) }));
   });

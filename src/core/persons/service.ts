@@ -28,8 +28,14 @@ export class PersonsService {
 
   /** A page of the project's persons, newest first, narrowed by a search over email, name and ids. */
   async list(principal: Principal, projectParam: string, search: string | null, page: PersonsPage) {
-    const project = await this.access.project(principal, projectParam);
-    const query = readPersonsListQuery({ kind: 'ActorsQuery', select: ['person'], ...(search ? { search } : {}), limit: page.limit, offset: page.offset }, 'query');
+    return this.listIn(await this.access.project(principal, projectParam), search, page);
+  }
+
+  /** A page of the project's persons (optionally narrowed by property filters, cohorts included). */
+  async listIn(project: ProjectRow, search: string | null, page: PersonsPage, properties: readonly unknown[] = []) {
+    const query = readPersonsListQuery({
+      kind: 'ActorsQuery', select: ['person'], ...(search ? { search } : {}), ...(properties.length > 0 ? { properties } : {}), limit: page.limit, offset: page.offset,
+    }, 'query');
     const outcome = await this.queries.runInProject(project, query);
     const results = (outcome.results as [PersonActor & { is_identified?: boolean }][]).map(([person]) => personView(project, person));
     return { results, hasMore: outcome.hasMore };

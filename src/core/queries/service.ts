@@ -6,12 +6,19 @@ import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import type { AccessResolver } from '../access.js';
 import type { ActionsService } from '../actions/service.js';
+import type { CohortDefinitions } from '../cohorts/definitions.js';
+import { cohortsNamedIn } from '../../query/cohorts/named.js';
+import { cohortMentionsIn } from '../../query/hogql/cohort-mentions.js';
 import type { Principal } from '../auth/principal.js';
 import { readSettings } from '../projects/view.js';
 import type { ActionDefinition, QueryContext } from '../../query/context.js';
 import type { QueryExecutor } from '../../query/execute.js';
-import { readProperties } from '../../query/nodes/read-properties.js';
-import type { InsightQuery, PathCleaningRule } from '../../query/nodes/schema.js';
+import { EMPTY_GROUP, readProperties } from '../../query/nodes/read-properties.js';
+import { alias, call, select, subquery } from '../../query/ast/build.js';
+import { cohortMembers } from '../../query/cohorts/members.js';
+import type { CohortDefinition } from '../../query/cohorts/schema.js';
+import type { PrintedQuery } from '../../query/printer/print.js';
+import type { InsightQuery, PathCleaningRule, PropertyGroup } from '../../query/nodes/schema.js';
 import { funnelActors } from '../../query/runners/funnels/runner.js';
 import { kindOf, rangedPart } from '../../query/runners/registry.js';
 import { parseHogQLExpressions } from '../../query/hogql/expressions.js';
@@ -71,6 +78,7 @@ export class InsightQueryService {
     private readonly access: AccessResolver,
     private readonly actions: ActionsService,
     private readonly executor: QueryExecutor,
+    private readonly cohorts: CohortDefinitions,
     private readonly clock: () => DateTime = () => DateTime.utc(),
   ) {}
 
@@ -157,29 +165,70 @@ export class InsightQueryService {
     return clock;
   }
 
+  /** How many persons are in the cohort now (its calculation). */
+  async cohortCount(project: ProjectRow, cohortId: number, signal?: AbortSignal): Promise<number> {
+    const context = await this.cohortContext(project, cohortId);
+    const rows = await this.executor.start(project.id, randomUUID(), signal).rows<{ members: string | number }>(select({
+      select: [alias(call('count'), 'members')],
+      from: subquery(cohortMembers(cohortId, context), 'members'),
+    }));
+    return Number(rows[0]?.members ?? 0);
+  }
+
+  /** The statement listing the cohort's person ids now (`person_id`), printed for the project. */
+  async cohortMembersStatement(project: ProjectRow, cohortId: number): Promise<PrintedQuery> {
+    const context = await this.cohortContext(project, cohortId);
+    return this.executor.print(cohortMembers(cohortId, context), project.id);
+  }
+
+  private async cohortContext(project: ProjectRow, cohortId: number): Promise<QueryContext> {
+    const cohorts = await this.cohorts.resolve(project.id, [{ id: cohortId, path: 'id' }]);
+    return this.definitionsContext(project, EMPTY_GROUP, cohorts.actionIds, cohorts.cohorts, []);
+  }
+
   /**
    * Everything the runner will know besides the query: the project's settings it reads and the
    * definitions the query names, resolved now. A result's cache key covers all of it but the clock
    * (query/cache/context-key.ts), so what is resolved here must be what the runner uses.
    */
   async contextOf(project: ProjectRow, query: InsightQuery): Promise<QueryContext> {
-    const clock = this.clockOf(project);
-    const actionIds = [...new Set(kindOf(query).actionIds(query))];
-    const actions = new Map<number, ActionDefinition>();
-    const found = await Promise.all(actionIds.map((id) => this.actions.getForQuery(project.id, id)));
-    for (const action of found) if (action) actions.set(action.id, action as ActionDefinition);
     // Only a query that filters test accounts depends on the filters.
     const stored = rangedPart(query)?.filterTestAccounts ? readSettings(project).test_account_filters : null;
     const testAccountFilters = readProperties(typeof stored === 'object' ? stored : null, 'test_account_filters');
+    const inHogQL = query.kind === 'HogQLQuery' ? await cohortMentionsIn(query.query) : { ids: [], names: [] };
+    const cohortNames = await this.cohorts.idsByName(project.id, inHogQL.names);
+    const named = [
+      ...cohortsNamedIn(query, 'query'),
+      ...cohortsNamedIn(testAccountFilters, 'test_account_filters'),
+      ...[...inHogQL.ids, ...cohortNames.values()].map((id) => ({ id, path: 'query.query' })),
+    ];
+    const cohorts = named.length > 0 ? await this.cohorts.resolve(project.id, named) : null;
+    const actionIds = [...kindOf(query).actionIds(query), ...(cohorts?.actionIds ?? [])];
+    const rules = kindOf(query).appliesPathCleaning?.(query) ? pathCleaningRules(readSettings(project).path_cleaning_filters) : [];
     // Test-account filters may hold HogQL filters too.
     const hogql = await parseHogQLExpressions([query, testAccountFilters]);
+    const context = await this.definitionsContext(project, testAccountFilters, actionIds, cohorts?.cohorts ?? null, rules);
+    return { ...context, ...(hogql ? { hogql } : {}), ...(cohortNames.size > 0 ? { cohortNames } : {}) };
+  }
+
+  private async definitionsContext(
+    project: ProjectRow,
+    testAccountFilters: PropertyGroup,
+    actionIds: readonly number[],
+    cohorts: ReadonlyMap<number, CohortDefinition> | null,
+    rules: readonly PathCleaningRule[],
+  ): Promise<QueryContext> {
+    const clock = this.clockOf(project);
+    const actions = new Map<number, ActionDefinition>();
+    const found = await Promise.all([...new Set(actionIds)].map((id) => this.actions.getForQuery(project.id, id)));
+    for (const action of found) if (action) actions.set(action.id, action as ActionDefinition);
     return {
       project: { id: project.id, timezone: clock.timezone, weekStartDay: clock.weekStartDay, ...displayNamesOf(project) },
       now: this.clock(),
       actions,
       testAccountFilters,
-      pathCleaningRules: kindOf(query).appliesPathCleaning?.(query) ? pathCleaningRules(readSettings(project).path_cleaning_filters) : [],
-      ...(hogql ? { hogql } : {}),
+      pathCleaningRules: rules,
+      ...(cohorts ? { cohorts } : {}),
     };
   }
 }

@@ -10,7 +10,7 @@ import { AnyObject, errorResponses } from '../schemas/common.js';
 
 const CollectionParams = Type.Object({ project_id: Type.String() });
 const ItemParams = Type.Object({ project_id: Type.String(), id: Type.String() });
-const Person = Type.Object({
+export const Person = Type.Object({
   id: Type.String(),
   uuid: Type.String(),
   name: Type.String(),
@@ -19,7 +19,7 @@ const Person = Type.Object({
   created_at: Type.String(),
   is_identified: Type.Boolean(),
 });
-const PersonPage = Type.Object({ next: Type.Union([Type.String(), Type.Null()]), previous: Type.Union([Type.String(), Type.Null()]), results: Type.Array(Person) });
+export const PersonPage = Type.Object({ next: Type.Union([Type.String(), Type.Null()]), previous: Type.Union([Type.String(), Type.Null()]), results: Type.Array(Person) });
 const ListQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 1000 })),
   limit: Type.Optional(Type.String()),

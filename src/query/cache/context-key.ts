@@ -16,6 +16,9 @@ export function definitionsOf(context: QueryContext): Record<Exclude<keyof Query
     actions: [...context.actions.values()].sort((a, b) => a.id - b.id),
     testAccountFilters: context.testAccountFilters,
     pathCleaningRules: context.pathCleaningRules,
+    // Definitions and versions (a static cohort's list moves its version), by id.
+    cohorts: [...(context.cohorts?.values() ?? [])].sort((a, b) => a.id - b.id),
+    cohortNames: [...(context.cohortNames ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     // Parsed from texts the query node holds, so the node's own key already covers them.
     hogql: undefined,
   };

@@ -2,8 +2,8 @@
 // them: merge overrides when persons are counted, persons when their properties or creation are
 // read, groups when theirs are. What each field takes is the catalog's (catalog/fields.ts); this
 // class collects it while a runner builds its expressions, so build them all before joins().
-import { field, table } from '../ast/build.js';
-import type { Expr, FromItem, Join } from '../ast/nodes.js';
+import { binary, field, table } from '../ast/build.js';
+import type { Expr, FromItem, Join, Select } from '../ast/nodes.js';
 import { InternalError } from '../../errors.js';
 import { DEFAULT_NAMES, joinsFor, resolveField, type FieldRef, type JoinNeed, type SourceNames } from '../catalog/fields.js';
 
@@ -17,6 +17,13 @@ export type HogQLExpressionReader = (text: string, source: EventSource) => Expr;
 
 const NO_HOGQL: HogQLExpressionReader = () => {
   throw new InternalError('hogql_unparsed', 'a HogQL expression was read without being parsed first');
+};
+
+/** A cohort's members as a subquery of person ids (query/cohorts/members.ts), as of the query. */
+export type CohortMembersReader = (cohortId: number) => Select;
+
+const NO_COHORTS: CohortMembersReader = (id) => {
+  throw new InternalError('cohort_unresolved', `cohort ${id} was read without being resolved first`);
 };
 
 export class EventSource {
@@ -37,7 +44,11 @@ export class EventSource {
    * `names`: the aliases of the events table and its joins (HogQL gives each `events AS x` its own);
    * `hogql`: how HogQL expressions of the query (math_hogql, hogql filters and breakdowns) read.
    */
-  constructor(readonly names: SourceNames = DEFAULT_NAMES, private readonly hogql: HogQLExpressionReader = NO_HOGQL) {
+  constructor(
+    readonly names: SourceNames = DEFAULT_NAMES,
+    private readonly hogql: HogQLExpressionReader = NO_HOGQL,
+    private readonly cohorts: CohortMembersReader = NO_COHORTS,
+  ) {
     const column = (name: string) => field(name, names.events);
     this.timestamp = column('timestamp');
     this.event = column('event');
@@ -68,6 +79,11 @@ export class EventSource {
   /** A HogQL expression of the query, over these events. */
   hogqlExpr(text: string): Expr {
     return this.hogql(text, this);
+  }
+
+  /** Whether the event's (merged) person is in the cohort. */
+  inCohort(cohortId: number): Expr {
+    return binary('IN', this.personId(), this.cohorts(cohortId));
   }
 
   /** The person of the event after merges. */

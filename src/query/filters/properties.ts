@@ -14,6 +14,8 @@ export interface PropertySource {
   personProperty(key: string): Expr;
   groupProperty(index: number, key: string): Expr;
   hogqlExpr(text: string): Expr;
+  /** Whether the person is in the cohort (as of the query). */
+  inCohort(cohortId: number): Expr;
 }
 
 export function propertyGroupExpr(group: PropertyGroup, source: PropertySource, timezone: string): Expr | undefined {
@@ -42,6 +44,11 @@ const NEGATIVE = new Set(['is_not', 'not_icontains', 'not_regex', 'not_in', 'not
 export function propertyFilterExpr(filter: PropertyFilter, source: PropertySource, timezone: string): Expr | undefined {
   // A HogQL filter is its own condition (PostHog ignores operator and value).
   if (filter.type === 'hogql') return source.hogqlExpr(filter.key);
+  // PostHog's `person_id IN COHORT n`; not_in (or the older negation) is NOT IN.
+  if (filter.type === 'cohort') {
+    const member = source.inCohort(Number(filter.value));
+    return filter.operator === 'not_in' ? not(member) : member;
+  }
   const value = propertySource(filter, source);
   const op = filter.operator;
   if (op === 'is_set') return isNotNull(value);

@@ -7,6 +7,7 @@ import { DEFAULT_NAMES } from '../catalog/fields.js';
 import type { QueryContext } from '../context.js';
 import { EventSource, type HogQLExpressionReader } from '../filters/event-source.js';
 import { walkObjects } from '../tree/walk.js';
+import { cohortMembers } from '../cohorts/members.js';
 import { sharedHogQLParser } from './parse/index.js';
 import type { HogQLNode } from './translate/hogql-ast.js';
 import { HogQLTranslator } from './translate/translate.js';
@@ -29,13 +30,13 @@ export function hogqlReaderOf(context: QueryContext): HogQLExpressionReader {
   return (text, source) => {
     const node: HogQLNode | undefined = context.hogql?.get(text);
     if (!node) throw new InternalError('hogql_unparsed', 'a HogQL expression of the query was not parsed before the run');
-    return new HogQLTranslator({ timezone: context.project.timezone, values: {} }).expression(node, source);
+    return new HogQLTranslator({ timezone: context.project.timezone, values: {}, cohortMembers: (id) => cohortMembers(id, context), cohortIdByName: (name) => context.cohortNames?.get(name) }).expression(node, source);
   };
 }
 
 /** The events a runner reads, able to read the query's HogQL expressions. */
 export function eventSourceFor(context: QueryContext): EventSource {
-  return new EventSource(DEFAULT_NAMES, hogqlReaderOf(context));
+  return new EventSource(DEFAULT_NAMES, hogqlReaderOf(context), (id) => cohortMembers(id, context));
 }
 
 /** The query's HogQL expressions parsed (once each, through the shared parser and its cache); undefined when it has none. */

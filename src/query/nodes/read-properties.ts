@@ -3,7 +3,7 @@ import {
   PROPERTY_FILTER_TYPES, PROPERTY_OPERATORS,
   type PropertyFilter, type PropertyGroup, type PropertyValue,
 } from './schema.js';
-import { fail, isObject, join, readArray, readChoice, readObject, readOptionalInteger, readString, type Json } from './read-json.js';
+import { fail, isObject, join, readArray, readBoolean, readChoice, readObject, readOptionalInteger, readString, type Json, type JsonObject } from './read-json.js';
 
 const MAX_DEPTH = 10;
 const MAX_FILTERS = 500;
@@ -45,7 +45,7 @@ export function readFilter(value: Json, path: string): PropertyFilter {
   const raw = readObject(value, path);
   const type = raw.type ?? 'event';
   if (typeof type !== 'string' || !SUPPORTED_TYPES.includes(type)) {
-    fail(join(path, 'type'), `Property filters of type "${String(type).slice(0, 50)}" are not supported; use event, person, group or hogql.`, 'invalid_choice');
+    fail(join(path, 'type'), `Property filters of type "${String(type).slice(0, 50)}" are not supported; use event, person, group, cohort or hogql.`, 'invalid_choice');
   }
   if (type === 'hogql') {
     // The key is a boolean HogQL expression; operator and value mean nothing (PostHog's HogQLPropertyFilter).
@@ -53,6 +53,7 @@ export function readFilter(value: Json, path: string): PropertyFilter {
     if (expression.trim() === '') fail(join(path, 'key'), 'This field may not be blank.', 'blank');
     return Object.freeze({ key: expression, operator: 'exact', type: 'hogql' });
   }
+  if (type === 'cohort') return readCohortFilter(raw, path);
   const key = readString(raw.key, join(path, 'key'), MAX_KEY_LENGTH);
   const operator = readChoice(raw.operator, join(path, 'operator'), PROPERTY_OPERATORS, 'exact');
   const filterValue = readValue(raw.value, join(path, 'value'), operator);
@@ -63,6 +64,15 @@ export function readFilter(value: Json, path: string): PropertyFilter {
     return Object.freeze({ ...filter, group_type_index: index });
   }
   return Object.freeze(filter);
+}
+
+/** `{"type": "cohort", "key": "id", "value": 5}`; operator not_in, or the older negation: true, inverts it. */
+function readCohortFilter(raw: JsonObject, path: string): PropertyFilter {
+  const id = readOptionalInteger(raw.value, join(path, 'value'), 1, 2 ** 31 - 1);
+  if (id === null) fail(join(path, 'value'), 'Cohort property value must be a cohort ID', 'required');
+  const operator = readChoice(raw.operator, join(path, 'operator'), ['in', 'not_in', 'exact'] as const, 'in');
+  const negated = readBoolean(raw.negation, join(path, 'negation'), false);
+  return Object.freeze({ key: 'id', type: 'cohort', value: id, operator: (operator === 'not_in') !== negated ? 'not_in' : 'in' });
 }
 
 function readValue(value: Json, path: string, operator: PropertyFilter['operator']): PropertyValue | undefined {

@@ -22,8 +22,11 @@ export const PROPERTY_OPERATORS = [
 ] as const;
 export type PropertyOperator = (typeof PROPERTY_OPERATORS)[number];
 
-/** `hogql`: the key is a HogQL boolean expression over the event (operator and value unused). */
-export const PROPERTY_FILTER_TYPES = ['event', 'person', 'group', 'hogql'] as const;
+/**
+ * `hogql`: the key is a HogQL boolean expression over the event (operator and value unused);
+ * `cohort`: key "id", value the cohort's id, operator in or not_in.
+ */
+export const PROPERTY_FILTER_TYPES = ['event', 'person', 'group', 'hogql', 'cohort'] as const;
 export type PropertyFilterType = (typeof PROPERTY_FILTER_TYPES)[number];
 
 export type PropertyValue = string | number | boolean | null | readonly (string | number | boolean)[];

@@ -42,6 +42,7 @@ const TABLE_NAMES: Record<TableName, string> = {
   person_distinct_ids: 'person_distinct_ids',
   person_distinct_id_overrides: 'person_distinct_id_overrides',
   groups: 'groups',
+  static_cohort_people: 'static_cohort_people',
 };
 
 const PLAIN_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -58,6 +58,7 @@ export class EventsRepository {
       TABLES.personDistinctIdOverrides,
       TABLES.groups,
       TABLES.groupTypes,
+      TABLES.staticCohortPeople,
     ];
     for (const table of tables) {
       await this.store.command(

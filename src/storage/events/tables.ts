@@ -10,6 +10,7 @@ export const TABLES = {
   personDistinctIdOverrides: 'person_distinct_id_overrides',
   groups: 'groups',
   groupTypes: 'group_types',
+  staticCohortPeople: 'static_cohort_people',
   migrations: 'schema_migrations',
 } as const;
 

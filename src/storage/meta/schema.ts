@@ -113,6 +113,31 @@ export interface ActionsTable {
   bytecode_error: string | null;
 }
 
+export interface CohortsTable {
+  id: Generated<number>;
+  team_id: number;
+  name: string;
+  description: string;
+  /** JSON: PostHog's `filters` ({"properties": group}), or null for a static cohort. */
+  filters: string | null;
+  /** JSON: the legacy `groups` list, kept as sent ([] when none). */
+  groups: string;
+  is_static: number;
+  deleted: number;
+  is_calculating: number;
+  /** Persons in the cohort at the last calculation; null before the first. */
+  count: number | null;
+  last_calculation: string | null;
+  /** How many calculations in a row failed (PostHog's errors_calculating). */
+  errors_calculating: number;
+  last_error: string | null;
+  /** Bumped by every change of definition or membership: what cached results and calculations key on. */
+  version: number;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface CountersTable {
   name: string;
   value: number;
@@ -236,6 +261,7 @@ export interface MetaSchema {
   projects: ProjectsTable;
   activity_log: ActivityLogTable;
   actions: ActionsTable;
+  cohorts: CohortsTable;
   counters: CountersTable;
   insights: InsightsTable;
   dashboards: DashboardsTable;

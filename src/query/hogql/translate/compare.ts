@@ -3,7 +3,7 @@
 // NULL < 1 is false), so answers match PostHog's row for row.
 import { call, constant, not } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
-import { HogQLNotSupportedError, HogQLQueryError } from '../errors.js';
+import { HogQLQueryError } from '../errors.js';
 import { propertyEqualsText } from './property-equality.js';
 import { typed, typeOf } from './types.js';
 
@@ -80,9 +80,6 @@ export function compare(op: string, left: Expr, right: Expr): Expr {
       return bool(call('in', left, right));
     case 'not in':
       return bool(call('notIn', left, right));
-    case 'in cohort':
-    case 'not in cohort':
-      throw new HogQLNotSupportedError('IN COHORT');
     default:
       throw new HogQLQueryError(`Unsupported comparison operator: ${op}`);
   }

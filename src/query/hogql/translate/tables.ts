@@ -31,6 +31,8 @@ export interface ScopedTable {
   readonly events?: EventSource;
   /** The persons' properties (JSON), when it is the persons table (person filters over it). */
   readonly personProperties?: Expr | undefined;
+  /** The persons' ids, when it is the persons table (cohort filters over it). */
+  readonly personIdField?: Expr | undefined;
   /** A column named outside `resolve` (a USING join) is read. */
   markRead?(column: string): void;
   /** The FROM item once the query is read: a subquery can then leave out what nothing read. */
@@ -303,6 +305,12 @@ class LatestRowsTable implements ScopedTable {
     if (!this.persons) return undefined;
     this.read.add('properties');
     return field('properties', this.alias);
+  }
+
+  get personIdField(): Expr | undefined {
+    if (!this.persons) return undefined;
+    this.read.add('id');
+    return field('id', this.alias);
   }
 
   markRead(column: string): void {

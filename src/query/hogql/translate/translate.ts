@@ -2,13 +2,14 @@
 // tables (tables.ts) in scope; functions against the user allow-list; values become constants (bound
 // parameters when printed). What comes out is an ordinary tree: the team guard, the printer's
 // parameters and its allow-list apply to it as to every runner's query.
-import { alias, and, array, call, constant, field, lambda, not, or, select, STAR, subquery, tuple, union } from '../../ast/build.js';
+import { alias, and, array, binary, call, constant, field, lambda, not, or, select, STAR, subquery, tuple, union } from '../../ast/build.js';
 import type { Expr, FromItem, Join, JoinType, OrderItem, ParamType, Query, Select, SetOperator, Union, WindowCall, WindowFrame, FrameBound } from '../../ast/nodes.js';
 import type { EventSource } from '../../filters/event-source.js';
 import type { PropertySource } from '../../filters/properties.js';
 import { InternalError } from '../../../errors.js';
 import { jsonProperty } from '../../catalog/fields.js';
 import { isPrintableIdentifier } from '../../printer/print.js';
+import { IN_COHORT_OPERATORS } from '../cohort-mentions.js';
 import { HogQLNotSupportedError, HogQLQueryError } from '../errors.js';
 import { userCall } from './calls.js';
 import { compare } from './compare.js';
@@ -29,6 +30,10 @@ export interface TranslateContext {
   readonly filters?: (target: FilterTarget) => Expr | undefined;
   /** HogQL filter texts of the query, parsed (QueryContext.hogql): read in the scope of `{filters}`. */
   readonly hogql?: ReadonlyMap<string, HogQLNode>;
+  /** A cohort's members (QueryContext.cohorts), for cohort filters and IN COHORT. */
+  readonly cohortMembers?: (cohortId: number) => Select;
+  /** IN COHORT 'name': the live cohort of that name (QueryContext.cohortNames). */
+  readonly cohortIdByName?: (name: string) => number | undefined;
 }
 
 /** The table `{filters}` stands over: its events (when it is the events table) and its properties. */
@@ -84,6 +89,12 @@ export class HogQLTranslator {
   private aliasCount = 0;
 
   constructor(private readonly context: TranslateContext) {}
+
+  /** A cohort's members; a query without resolved cohorts cannot name one. */
+  private readonly cohortMembers = (id: number): Select => {
+    if (!this.context.cohortMembers) throw new InternalError('cohort_unresolved', `cohort ${id} was read without being resolved first`);
+    return this.context.cohortMembers(id);
+  };
 
   /** A whole statement: a SELECT or a set of SELECTs. */
   statement(node: HogQLNode): Translated {
@@ -361,6 +372,7 @@ export class HogQLTranslator {
       case 'Call':
         return this.call(node, scope);
       case 'CompareOperation':
+        if (IN_COHORT_OPERATORS.has(String(node['op']))) return this.inCohort(node, scope);
         return compare(String(node['op']), e(child(node, 'left')), this.compareRight(child(node, 'right'), scope));
       case 'ArithmeticOperation': {
         const fn = ARITHMETIC[String(node['op'])];
@@ -420,6 +432,19 @@ export class HogQLTranslator {
   }
 
   /** The right side of IN may name a CTE: it reads as that subquery. */
+  /** `x IN COHORT 5` / `x NOT IN COHORT 'name'`: x among the cohort's persons as of the query. */
+  private inCohort(node: HogQLNode, scope: Scope): Expr {
+    const right = child(node, 'right');
+    const value = right?.node === 'Constant' ? right['value'] : undefined;
+    if ((typeof value !== 'number' || !Number.isInteger(value)) && typeof value !== 'string') {
+      throw new HogQLQueryError('cohort() takes exactly one string or integer argument');
+    }
+    const id = typeof value === 'number' ? value : this.context.cohortIdByName?.(value);
+    if (id === undefined) throw new HogQLQueryError(`Could not find a cohort with the name '${String(value)}'`);
+    const member = binary('IN', this.expr(child(node, 'left')!, scope), this.cohortMembers(id));
+    return typed(String(node['op']) === 'in cohort' ? member : not(member), 'boolean', false);
+  }
+
   private compareRight(node: HogQLNode | undefined, scope: Scope): Expr {
     if (!node) throw new HogQLQueryError('Incomplete comparison');
     if (node.node === 'Field') {
@@ -499,11 +524,13 @@ export class HogQLTranslator {
           personProperty: (key) => events.personProperty(key),
           groupProperty: (index, key) => events.groupProperty(index, key),
           hogqlExpr,
+          inCohort: (id) => binary('IN', events.personId(), this.cohortMembers(id)),
         },
       };
     }
-    const persons = tables.find((t) => t.personProperties)?.personProperties;
-    return persons ? { properties: personRowsSource(persons, hogqlExpr) } : undefined;
+    const personsTable = tables.find((t) => t.personProperties);
+    const persons = personsTable?.personProperties;
+    return persons ? { properties: personRowsSource(persons, personsTable!.personIdField!, hogqlExpr, this.cohortMembers) } : undefined;
   }
 
   private placeholder(node: HogQLNode, scope: Scope): Expr {
@@ -521,11 +548,17 @@ export class HogQLTranslator {
 }
 
 /** Person filters over a persons table; the other kinds name what a person does not have. */
-function personRowsSource(properties: Expr, hogqlExpr: (text: string) => Expr): PropertySource {
+function personRowsSource(properties: Expr, personId: Expr, hogqlExpr: (text: string) => Expr, cohortMembers: (id: number) => Select): PropertySource {
   const refuse = (kind: string) => (): never => {
     throw new HogQLQueryError(`The '${kind}' property filter does not work in 'person' scope`);
   };
-  return { personProperty: (key) => jsonProperty(properties, key), eventProperty: refuse('event'), groupProperty: refuse('group'), hogqlExpr };
+  return {
+    personProperty: (key) => jsonProperty(properties, key),
+    eventProperty: refuse('event'),
+    groupProperty: refuse('group'),
+    hogqlExpr,
+    inCohort: (id) => binary('IN', personId, cohortMembers(id)),
+  };
 }
 
 /** The insight's own events table, read through HogQL's field names. */

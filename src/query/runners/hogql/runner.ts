@@ -2,6 +2,7 @@
 // query AST (team guard, bound parameters and allow-list apply from there), page the top level as
 // PostHog does (no LIMIT: 100 rows and `hasMore`; any LIMIT at most 50,000), run, and answer in
 // PostHog's HogQLQueryResponse shape.
+import { cohortMembers } from '../../cohorts/members.js';
 import type { QueryContext } from '../../context.js';
 import type { QueryRun } from '../../execute.js';
 import type { HogQLNode } from '../../hogql/translate/hogql-ast.js';
@@ -54,6 +55,8 @@ export async function runHogQL(query: HogQLQuery, context: QueryContext, run: Qu
     timezone: context.project.timezone,
     values: query.values,
     filters: (target) => hogqlFiltersExpr(query, context, target),
+    cohortMembers: (id) => cohortMembers(id, context),
+    cohortIdByName: (name) => context.cohortNames?.get(name),
     ...(context.hogql ? { hogql: context.hogql } : {}),
   });
   const translated = translator.statement(root);

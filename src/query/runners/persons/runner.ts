@@ -3,6 +3,7 @@
 // ids; `person.$delete` is 1), the search and person filters narrow them, the default order is
 // count() or the first aggregate descending, else created_at descending, else the first column.
 import { personsById } from '../../actors/load.js';
+import { cohortMembers } from '../../cohorts/members.js';
 import type { QueryContext } from '../../context.js';
 import type { QueryRun } from '../../execute.js';
 import { DISPLAY_NAME_COLUMN, displayNameExpr, displayNameOrderItem, DEFAULT_DISPLAY_NAME_PROPERTIES } from '../../hogql/display-name.js';
@@ -75,6 +76,8 @@ export async function runPersonsList(query: PersonsListQuery, context: QueryCont
     timezone: context.project.timezone,
     values: pattern === null ? {} : { search: pattern },
     filters: (target) => personsFiltersExpr(query, context, target),
+    cohortMembers: (id) => cohortMembers(id, context),
+    cohortIdByName: (name) => context.cohortNames?.get(name),
     ...(context.hogql ? { hogql: context.hogql } : {}),
   }, run, limit);
 

@@ -4,6 +4,7 @@ import type { EventStore } from '../event-store.js';
 import { Ddl, TABLES } from '../tables.js';
 import { eventsPersonsGroups } from './0001_events_persons_groups.js';
 import { fsyncParts } from './0002_fsync_parts.js';
+import { staticCohortPeople } from './0003_static_cohort_people.js';
 
 export interface EventStoreMigration {
   version: number;
@@ -11,7 +12,7 @@ export interface EventStoreMigration {
   statements(ddl: Ddl): string[];
 }
 
-export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts];
+export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople];
 
 export async function migrateEventStore(store: EventStore): Promise<number[]> {
   const d = new Ddl(store.layout);

@@ -7,6 +7,7 @@ import * as m0004 from './0004_insights_dashboards.js';
 import * as m0005 from './0005_query_status_heartbeat.js';
 import * as m0006 from './0006_passwords_and_sessions.js';
 import * as m0007 from './0007_capture_writer_leases.js';
+import * as m0008 from './0008_cohorts.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts_and_projects': m0001,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_query_status_heartbeat': m0005,
   '0006_passwords_and_sessions': m0006,
   '0007_capture_writer_leases': m0007,
+  '0008_cohorts': m0008,
 };

@@ -4,6 +4,7 @@ import { ActionsRepository } from './actions.js';
 import { ActivityLogRepository } from './activity-log.js';
 import { ApiKeysRepository } from './api-keys.js';
 import { CaptureWriterLeasesRepository } from './capture-writer-leases.js';
+import { CohortsRepository } from './cohorts.js';
 import { CountersRepository } from './counters.js';
 import { DashboardsRepository } from './dashboards.js';
 import { InsightViewsRepository } from './insight-views.js';
@@ -25,6 +26,7 @@ export class Repositories {
   readonly activityLog: ActivityLogRepository;
   readonly counters: CountersRepository;
   readonly actions: ActionsRepository;
+  readonly cohorts: CohortsRepository;
   readonly insights: InsightsRepository;
   readonly dashboards: DashboardsRepository;
   readonly sharing: SharingRepository;
@@ -41,6 +43,7 @@ export class Repositories {
     this.activityLog = new ActivityLogRepository(db);
     this.counters = new CountersRepository(db);
     this.actions = new ActionsRepository(db);
+    this.cohorts = new CohortsRepository(db);
     this.insights = new InsightsRepository(db);
     this.dashboards = new DashboardsRepository(db);
     this.sharing = new SharingRepository(db);
