@@ -19,7 +19,8 @@ export function cohortsNamedIn(root: unknown, rootPath: string): CohortMention[]
     const node = value as Record<string, unknown>;
     if (node.type === 'cohort' && isCohortId(node.value)) found.push({ id: Number(node.value), path: `${path}.value` });
     if (node.breakdown_type === 'cohort') {
-      const ids = Array.isArray(node.breakdown) ? node.breakdown : [node.breakdown];
+      const given = Array.isArray(node.breakdown_cohorts) ? node.breakdown_cohorts : node.breakdown;
+      const ids = Array.isArray(given) ? given : [given];
       ids.forEach((id, i) => { if (isCohortId(id)) found.push({ id: Number(id), path: `${path}.breakdown[${i}]` }); });
     }
     for (const [key, child] of Object.entries(node)) visit(child, path ? `${path}.${key}` : key, depth + 1);

@@ -4,7 +4,7 @@
 import {
   BREAKDOWN_ATTRIBUTIONS, BREAKDOWN_TYPES, DISPLAYS, FUNNEL_ORDER_TYPES, FUNNEL_VIZ_TYPES, FUNNEL_WINDOW_UNITS,
   GROUP_CAPABLE_MATHS, INTERVALS, MATHS, PROPERTY_MATHS,
-  type BreakdownFilter, type CompareFilter, type DateRange, type FormulaNode, type FunnelExclusion, type FunnelsQuery,
+  type BreakdownFilter, type CohortBreakdownItem, type CompareFilter, type DateRange, type FormulaNode, type FunnelExclusion, type FunnelsQuery,
   type SeriesNode, type TrendsQuery,
 } from './schema.js';
 import {
@@ -41,7 +41,7 @@ export function readTrendsQuery(node: JsonObject, path: string): TrendsQuery {
       smoothingIntervals: readOptionalInteger(filter.smoothingIntervals, join(filterPath, 'smoothingIntervals'), 1, 366) ?? 1,
     }),
     // No default limit here: trends' default depends on the display (25, or 250 for WorldMap).
-    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), { defaultLimit: null, histograms: true }),
+    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), { defaultLimit: null, histograms: true, cohorts: true }),
     compareFilter: readCompareFilter(node.compareFilter, join(path, 'compareFilter')),
   });
 }
@@ -74,7 +74,7 @@ export function readFunnelsQuery(node: JsonObject, path: string): FunnelsQuery {
       breakdownAttributionValue: readOptionalInteger(filter.breakdownAttributionValue, join(filterPath, 'breakdownAttributionValue'), 0, steps - 1),
       binCount: readOptionalInteger(filter.binCount, join(filterPath, 'binCount'), 1, 90),
     }),
-    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), { defaultLimit: 10 }),
+    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), { defaultLimit: 10, cohorts: true }),
     ...readAggregationGroup(node, path),
   });
 }
@@ -181,6 +181,8 @@ export interface BreakdownReading {
   readonly histograms?: boolean;
   /** A `breakdowns` list of one item means that single breakdown. */
   readonly oneItemList?: boolean;
+  /** The kind breaks down by cohorts (trends and funnels). */
+  readonly cohorts?: boolean;
 }
 
 export function readBreakdownFilter(value: Json, path: string, reading: BreakdownReading): BreakdownFilter | null {
@@ -199,6 +201,18 @@ export function readBreakdownFilter(value: Json, path: string, reading: Breakdow
     fail(join(path, 'breakdown_normalize_url'), 'breakdown_normalize_url is not supported yet.');
   }
   if (!filter || filter.breakdown === undefined || filter.breakdown === null || filter.breakdown === '') return null;
+  if (filter.breakdown_type === 'cohort') {
+    if (!reading.cohorts) fail(join(path, 'breakdown_type'), 'Breakdowns by cohort are supported in trends and funnels.', 'invalid_choice');
+    const cohorts = readCohortBreakdown(filter.breakdown, join(path, 'breakdown'));
+    return Object.freeze({
+      breakdown: JSON.stringify(cohorts),
+      breakdown_type: 'cohort',
+      breakdown_cohorts: cohorts,
+      breakdown_limit: readOptionalInteger(filter.breakdown_limit, join(path, 'breakdown_limit'), 1, 1000) ?? defaultLimit,
+      breakdown_group_type_index: null,
+      breakdown_hide_other_aggregation: readBoolean(filter.breakdown_hide_other_aggregation, join(path, 'breakdown_hide_other_aggregation'), false),
+    });
+  }
   if (Array.isArray(filter.breakdown)) fail(join(path, 'breakdown'), 'Breakdowns by several values (cohorts) are not supported yet; give one property key.');
   const breakdown = readOptionalString(filter.breakdown, join(path, 'breakdown'), NAME_LENGTH)!;
   const type = readChoice(filter.breakdown_type, join(path, 'breakdown_type'), BREAKDOWN_TYPES, 'event');
@@ -214,6 +228,30 @@ export function readBreakdownFilter(value: Json, path: string, reading: Breakdow
     breakdown_hide_other_aggregation: readBoolean(filter.breakdown_hide_other_aggregation, join(path, 'breakdown_hide_other_aggregation'), false),
     ...(bins !== null ? { breakdown_histogram_bin_count: bins } : {}),
   });
+}
+
+const MAX_BREAKDOWN_COHORTS = 50;
+
+/** A cohort breakdown: one id, or a list of ids and "all" (a JSON list in text, as query strings carry it). */
+function readCohortBreakdown(value: Json, path: string): readonly CohortBreakdownItem[] {
+  let list = value;
+  if (typeof list === 'string' && list.trim().startsWith('[')) {
+    try {
+      list = JSON.parse(list);
+    } catch {
+      fail(path, 'Give a list of cohort ids (and "all").');
+    }
+  }
+  const items = Array.isArray(list) ? list : [list];
+  if (items.length === 0) fail(path, 'Give at least one cohort id (or "all").');
+  if (items.length > MAX_BREAKDOWN_COHORTS) fail(path, `At most ${MAX_BREAKDOWN_COHORTS} cohorts are allowed in a breakdown.`);
+  const read = items.map((item, i): CohortBreakdownItem => {
+    if (item === 'all' || item === 0 || item === '0') return 'all';
+    const id = readOptionalInteger(item, join(path, i), 1, 2 ** 31 - 1);
+    if (id === null) fail(join(path, i), 'Give a cohort id or "all".');
+    return id;
+  });
+  return Object.freeze([...new Set(read)]);
 }
 
 export function readCompareFilter(value: Json, path: string): CompareFilter | null {

@@ -82,8 +82,8 @@ export interface DateRange {
   readonly explicitDate?: boolean | null;
 }
 
-/** `hogql`: the breakdown is a HogQL expression over the event. */
-export const BREAKDOWN_TYPES = ['event', 'person', 'group', 'hogql'] as const;
+/** `hogql`: the breakdown is a HogQL expression over the event; `cohort`: a list of cohort ids and "all". */
+export const BREAKDOWN_TYPES = ['event', 'person', 'group', 'hogql', 'cohort'] as const;
 export type BreakdownType = (typeof BREAKDOWN_TYPES)[number];
 
 export interface BreakdownFilter {
@@ -94,7 +94,11 @@ export interface BreakdownFilter {
   readonly breakdown_hide_other_aggregation?: boolean | null;
   /** Numeric breakdown into this many equal-width bins (trends only). */
   readonly breakdown_histogram_bin_count?: number | null;
+  /** breakdown_type cohort: the cohorts, in the order given ("all" is everyone). */
+  readonly breakdown_cohorts?: readonly CohortBreakdownItem[];
 }
+
+export type CohortBreakdownItem = number | 'all';
 
 export interface CompareFilter {
   readonly compare: boolean;

@@ -10,6 +10,7 @@ import type { Expr, Select } from '../../ast/nodes.js';
 import type { QueryContext } from '../../context.js';
 import { eventSourceFor } from '../../hogql/expressions.js';
 import { breakdownText } from '../../filters/breakdown-value.js';
+import { breakdownCohorts, cohortBreakdownValue } from '../../cohorts/breakdown.js';
 import { propertyGroupExpr } from '../../filters/properties.js';
 import type { FunnelsQuery } from '../../nodes/schema.js';
 import { instant } from '../../buckets/bucket-start.js';
@@ -53,9 +54,8 @@ export function personQuery(input: PersonQueryInput): PersonQuery {
   const filter = query.funnelsFilter;
   const strict = filter.funnelOrderType === 'strict';
   const breakdown = query.breakdownFilter;
-  const breakdownValue = breakdown
-    ? breakdownText(breakdown, source, '')
-    : constant('');
+  const cohorts = breakdownCohorts(breakdown);
+  const breakdownValue = cohorts ? cohortBreakdownValue(cohorts, source) : breakdown ? breakdownText(breakdown, source, '') : constant('');
   // The actor: the merged person, or with aggregation_group_type_index the event's group of that
   // type (events outside any group of it are left out, as PostHog drops an empty target).
   const groupIndex = query.aggregation_group_type_index;
@@ -80,7 +80,8 @@ export function personQuery(input: PersonQueryInput): PersonQuery {
   const events = select({ select: columns, from: source.from(), joins: source.joins(), where });
 
   const attribution = filter.breakdownAttributionType;
-  const perValue = breakdown !== null && attribution === 'all_events';
+  // A person in two breakdown cohorts goes through both funnels (PostHog runs one per cohort).
+  const perValue = breakdown !== null && (attribution === 'all_events' || cohorts !== null);
   const ts = field('fn_ts');
   const bv = field('fn_bv');
   const personValue = !breakdown

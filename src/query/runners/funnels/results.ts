@@ -1,5 +1,6 @@
 // Aggregated rows -> PostHog's funnel step objects, with the person-list URLs the persons endpoint
 // answers (`/api/projects/:id/insights/funnel/persons/?funnel_step=..&query=..`).
+import { breakdownCohorts, cohortLabel } from '../../cohorts/breakdown.js';
 import type { QueryContext } from '../../context.js';
 import type { FunnelsQuery, SeriesNode } from '../../nodes/schema.js';
 import { OTHER_BREAKDOWN, type StepAggregateRow } from './aggregate.js';
@@ -16,8 +17,9 @@ export interface FunnelStep {
   median_conversion_time: number | null;
   converted_people_url: string;
   dropped_people_url: string | null;
-  breakdown?: string[];
-  breakdown_value?: string[];
+  /** A list of the value; for a cohort breakdown the cohort's name and id. */
+  breakdown?: string[] | string;
+  breakdown_value?: string[] | number;
 }
 
 /** The label PostHog shows for the Other bucket; the URL carries the internal marker instead. */
@@ -48,6 +50,7 @@ export function buildSteps(query: FunnelsQuery, context: QueryContext, row: Step
   const unordered = query.funnelsFilter.funnelOrderType === 'unordered';
   const value = row.breakdown_value;
   const shown = value === OTHER_BREAKDOWN ? OTHER_LABEL : value;
+  const cohorts = breakdownCohorts(query.breakdownFilter);
   return query.series.map((node, i) => {
     const identity = unordered
       ? { action_id: null, name: `Completed ${i + 1} step${i === 0 ? '' : 's'}`, custom_name: null, type: 'events' as const }
@@ -62,7 +65,11 @@ export function buildSteps(query: FunnelsQuery, context: QueryContext, row: Step
       converted_people_url: personsUrl(query, context, i + 1, breakdown ? value : null),
       dropped_people_url: i === 0 ? null : personsUrl(query, context, -(i + 1), breakdown ? value : null),
     };
-    if (breakdown) {
+    if (breakdown && cohorts) {
+      // A cohort breakdown shows the cohort's name and id (0 for all users), not lists.
+      step.breakdown = cohortLabel(value, context);
+      step.breakdown_value = Number(value);
+    } else if (breakdown) {
       step.breakdown = [shown];
       step.breakdown_value = [shown];
     }

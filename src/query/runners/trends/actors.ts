@@ -10,6 +10,7 @@ import { alias, and, constant, eq, field } from '../../ast/build.js';
 import type { QueryContext } from '../../context.js';
 import type { QueryRun } from '../../execute.js';
 import { OTHER_BREAKDOWN } from '../../filters/breakdown-labels.js';
+import { breakdownCohorts, cohortBreakdownMatch } from '../../cohorts/breakdown.js';
 import { fail, readOptionalInteger, readOptionalString, type JsonObject } from '../../nodes/read-json.js';
 import type { Interval, TrendsQuery } from '../../nodes/schema.js';
 import type { ActorsOutput, ActorsPageRequest } from '../kind.js';
@@ -70,9 +71,11 @@ export async function trendsActorsOf(query: TrendsQuery, target: JsonObject, con
     firstBucketOnly: false,
     context,
   });
+  // A cohort breakdown's value is a cohort: its persons' events, not one event property.
+  const breakdownMatch = (value: string) => (breakdownCohorts(query.breakdownFilter) ? cohortBreakdownMatch(value, scan.source) : eq(scan.breakdownValue, constant(value)));
   const matching = scan.eventsSelect(
     [alias(seriesActor(series, scan.source), 'actor')],
-    and(scan.eventMatch, scan.filters, scan.inRange(from), breakdown === undefined || breakdown === null ? undefined : eq(scan.breakdownValue, constant(String(breakdown)))),
+    and(scan.eventMatch, scan.filters, scan.inRange(from), breakdown === undefined || breakdown === null ? undefined : breakdownMatch(String(breakdown))),
     [field('actor')],
   );
   const group = countedGroupType(series);

@@ -22,7 +22,8 @@ export interface TrendItem {
   action: Record<string, unknown> | null;
   order: number;
   aggregated_value?: number;
-  breakdown_value?: string;
+  /** The value as text; a cohort breakdown's cohort id (a number) or "all". */
+  breakdown_value?: string | number;
   compare?: boolean;
   compare_label?: 'current' | 'previous';
   persons_urls?: unknown[];
@@ -120,7 +121,7 @@ export function filterDict(query: TrendsQuery, range: ResolvedDateRange): Record
     display: query.trendsFilter.display,
     entity_type: 'events',
     ...(query.trendsFilter.formulaNodes.length ? { formula: query.trendsFilter.formulaNodes[0]!.formula } : {}),
-    ...(breakdown ? { breakdown: breakdown.breakdown, breakdown_type: breakdown.breakdown_type } : {}),
+    ...(breakdown ? { breakdown: breakdown.breakdown_cohorts ?? breakdown.breakdown, breakdown_type: breakdown.breakdown_type } : {}),
     ...(breakdown?.breakdown_limit != null ? { breakdown_limit: breakdown.breakdown_limit } : {}),
     ...(breakdown?.breakdown_histogram_bin_count != null ? { breakdown_histogram_bin_count: breakdown.breakdown_histogram_bin_count } : {}),
     ...(query.compareFilter ? { compare: true, compare_to: query.compareFilter.compare_to ?? null } : {}),

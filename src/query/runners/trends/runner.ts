@@ -3,7 +3,7 @@
 import type { QueryContext } from '../../context.js';
 import { previousPeriod, resolveDateRange, type ResolvedDateRange } from '../../dates/index.js';
 import type { QueryRun } from '../../execute.js';
-import { TOTAL_VALUE_DISPLAYS, type FormulaNode, type Interval, type SeriesNode, type TrendsQuery } from '../../nodes/schema.js';
+import { TOTAL_VALUE_DISPLAYS, type CohortBreakdownItem, type FormulaNode, type Interval, type SeriesNode, type TrendsQuery } from '../../nodes/schema.js';
 import { earliestEvent, utcText } from '../event-range.js';
 import { limitBreakdownValues } from './breakdown-limit.js';
 import { evaluateFormula, parseFormula } from './formula.js';
@@ -12,6 +12,7 @@ import {
   type SeriesRow, type SeriesValues, type TrendItem,
 } from './results.js';
 import { NULL_BREAKDOWN, OTHER_BREAKDOWN } from '../../filters/breakdown-labels.js';
+import { ALL_USERS_VALUE, breakdownCohorts, cohortLabel, cohortQueryPerItem } from '../../cohorts/breakdown.js';
 import { buildSeriesQuery, buildSharedScanQuery, sharedScanKey, type SeriesQueryInput } from './series-query.js';
 
 export interface TrendsResult {
@@ -128,16 +129,40 @@ async function runPeriod(
   });
   const limit = query.breakdownFilter?.breakdown_limit ?? (query.trendsFilter.display === 'WorldMap' ? WORLD_MAP_BREAKDOWN_LIMIT : BREAKDOWN_LIMIT);
   const results: SeriesValues[][] = seriesList.map(() => []);
+  // Cohorts PostHog queries one by one keep the list's order and take no limit.
+  const cohorts = breakdownCohorts(query.breakdownFilter);
+  const perCohort = cohorts !== null && cohortQueryPerItem(cohorts);
   await Promise.all([...groups.values()].map(async (members) => {
     const shared = members.length > 1;
     const statement = shared ? buildSharedScanQuery(members.map((i) => inputs[i]!)) : buildSeriesQuery(inputs[members[0]!]!);
-    const rows = await run.rows<SeriesRow & { series_index?: number | string }>(hasBreakdown ? limitBreakdownValues(statement, limit, shared) : statement);
+    const limited = hasBreakdown && !perCohort;
+    const rows = await run.rows<SeriesRow & { series_index?: number | string }>(limited ? limitBreakdownValues(statement, limit, shared) : statement);
     members.forEach((seriesIndex, position) => {
       const own = shared ? rows.filter((row) => Number(row.series_index) === position) : rows;
-      results[seriesIndex] = densify(own, range, totalValue, hasBreakdown);
+      const values = densify(own, range, totalValue, hasBreakdown);
+      results[seriesIndex] = perCohort ? inListOrder(values, cohorts!) : values;
     });
   }));
   return results;
+}
+
+/**
+ * A breakdown value as an item shows it: its label, whether the label names the series too (more
+ * than one series; for cohorts PostHog queries one by one, more than one query), and its value
+ * (a cohort's id as a number, "all" for all users).
+ */
+function shownBreakdown(query: TrendsQuery, value: string | null, context: QueryContext): { label: string; value: string | number; withSeriesName: boolean } | null {
+  if (value === null) return null;
+  const cohorts = breakdownCohorts(query.breakdownFilter);
+  if (!cohorts || value === OTHER_BREAKDOWN) return { label: value, value, withSeriesName: query.series.length > 1 };
+  const queries = cohortQueryPerItem(cohorts) ? query.series.length * cohorts.length : query.series.length;
+  return { label: cohortLabel(value, context), value: value === ALL_USERS_VALUE ? 'all' : Number(value), withSeriesName: queries > 1 };
+}
+
+/** Values in the order of the breakdown's list of cohorts (absent ones left out). */
+function inListOrder(values: readonly SeriesValues[], cohorts: readonly CohortBreakdownItem[]): SeriesValues[] {
+  const position = (value: string | null) => cohorts.findIndex((item) => (item === 'all' ? ALL_USERS_VALUE : String(item)) === value);
+  return [...values].sort((a, b) => position(a.breakdownValue) - position(b.breakdownValue));
 }
 
 function buildItem(
@@ -146,13 +171,14 @@ function buildItem(
 ): TrendItem {
   const { range } = period;
   const name = seriesLabel(series, context.actions);
-  const label = values.breakdownValue === null ? name : query.series.length > 1 ? `${name} - ${values.breakdownValue}` : values.breakdownValue;
+  const shown = shownBreakdown(query, values.breakdownValue, context);
+  const label = shown === null ? name : shown.withSeriesName ? `${name} - ${shown.label}` : shown.label;
   const base = {
     label,
     filter: period.filter,
     action: actionDict(series, order, name, range),
     order,
-    ...(values.breakdownValue !== null ? { breakdown_value: values.breakdownValue } : {}),
+    ...(shown !== null ? { breakdown_value: shown.value } : {}),
     ...(period.compareLabel ? { compare: true, compare_label: period.compareLabel } : {}),
   };
   if (totalValue) return { data: [], labels: [], days: [], count: 0, aggregated_value: values.values[0] ?? 0, ...base };
@@ -195,15 +221,19 @@ function applyFormula(
       : { data, labels: period.range.labels, days: period.range.days, count: data.reduce((a, b) => a + b, 0), ...common };
   });
   if (!hasBreakdown) return results;
+  const cohorts = breakdownCohorts(query.breakdownFilter);
+  // Cohorts queried one by one stay in the list's order (the values come in that order).
+  if (cohorts && cohortQueryPerItem(cohorts)) return results;
   const total = (i: TrendItem) => (totalValue ? i.aggregated_value ?? 0 : i.count);
+  const text = (i: TrendItem) => String(i.breakdown_value ?? '');
   if (period.compareLabel) {
     // PostHog: naturally sorted values, then (stably) by count descending.
     const natural = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
     return results
-      .sort((a, b) => natural.compare(a.breakdown_value ?? '', b.breakdown_value ?? ''))
+      .sort((a, b) => natural.compare(text(a), text(b)))
       .sort((a, b) => b.count - a.count);
   }
-  const kind = (v: string | undefined) => (v === OTHER_BREAKDOWN ? 2 : v === NULL_BREAKDOWN ? 1 : 0);
+  const kind = (v: string) => (v === OTHER_BREAKDOWN ? 2 : v === NULL_BREAKDOWN ? 1 : 0);
   const desc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
-  return results.sort((a, b) => kind(a.breakdown_value) - kind(b.breakdown_value) || total(b) - total(a) || desc(a.breakdown_value ?? '', b.breakdown_value ?? ''));
+  return results.sort((a, b) => kind(text(a)) - kind(text(b)) || total(b) - total(a) || desc(text(a), text(b)));
 }

@@ -14,6 +14,7 @@ import { propertyGroupExpr } from '../../filters/properties.js';
 import type { BreakdownFilter, CountPerActorMath, Interval, PropertyGroup, SeriesNode } from '../../nodes/schema.js';
 import { actorFilter, countedGroupType, seriesActor } from './actor.js';
 import { NULL_BREAKDOWN } from '../../filters/breakdown-labels.js';
+import { breakdownCohorts, cohortBreakdownValue } from '../../cohorts/breakdown.js';
 import { bucketTimestamp, instant } from '../../buckets/bucket-start.js';
 import { histogramBins, histogramBreakdownValue } from './histogram.js';
 
@@ -63,6 +64,8 @@ function seriesConditions(input: SeriesQueryInput, source: EventSource) {
 function breakdownValueOf(input: SeriesQueryInput, source: EventSource): Expr {
   const breakdown = input.breakdown;
   if (!breakdown) return constant('');
+  const cohorts = breakdownCohorts(breakdown);
+  if (cohorts) return cohortBreakdownValue(cohorts, source);
   const bins = breakdown.breakdown_histogram_bin_count;
   if (bins === undefined || bins === null) {
     return breakdownText(breakdown, source, NULL_BREAKDOWN);
