@@ -49,7 +49,7 @@ const FROM = "{from:DateTime64(6, 'UTC')}";
 const TO = "{to:DateTime64(6, 'UTC')}";
 
 /** The events of the project with person_id resolved through merges, filtered by `where`, in [from, to). */
-function resolvedEvents(db, columns, where, bounds = { from: FROM, to: TO }) {
+export function resolvedEvents(db, columns, where, bounds = { from: FROM, to: TO }) {
   return `SELECT ${columns}, if(notEmpty(o.distinct_id), o.person_id, e.person_id) AS person_id
     FROM ${db}.events AS e
     LEFT JOIN (
@@ -114,7 +114,7 @@ const breakdownKey = (value) => {
   return String(value);
 };
 
-function readBreakdownRows(rows, range) {
+export function readBreakdownRows(rows, range) {
   const dayIndex = new Map(range.days.map((day, i) => [day, i]));
   const series = {};
   for (const row of rows) {
@@ -141,7 +141,7 @@ function seriesMath(result, index) {
 }
 
 /** Hoglet's TrendsQuery answer -> the same shape as the hand-written one. */
-function readTrendResponse(body, range, { breakdown }) {
+export function readTrendResponse(body, range, { breakdown }) {
   const results = body?.results;
   if (!Array.isArray(results)) throw new Error(`no results array in ${JSON.stringify(body).slice(0, 300)}`);
   const series = {};

@@ -43,6 +43,7 @@ import {
 } from '../lib/harness.js';
 import { prepareDataSet, loadDist, requestedSize } from './generate.js';
 import { WINDOW_DAYS, benchCases, dateRange, differences } from './handwritten.js';
+import { cohortCases, makeCohorts } from './cohort-cases.js';
 
 const WARMUP_RUNS = 2;
 const RUNS = envNumber('BENCH_RUNS', 7, { integer: true });
@@ -149,6 +150,18 @@ async function prepare() {
   // Errors only, to stderr: a 500 from the query endpoint shows its cause without touching the report.
   app = await buildApp(services, { logger: { level: 'error', stream: process.stderr } });
   await app.ready();
+}
+
+/** A cohort made through the API, for the cohort cases. */
+async function createCohort(payload) {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/projects/${info.project_id}/cohorts/`,
+    headers: { authorization: `Bearer ${info.personal_api_key}`, 'content-type': 'application/json' },
+    payload,
+  });
+  if (response.statusCode !== 201) throw new Error(`creating a cohort: ${response.statusCode} ${response.body.slice(0, 300)}`);
+  return response.json();
 }
 
 async function handAnswer(q) {
@@ -277,8 +290,13 @@ async function benchmark() {
   const startedDay = dateRange(Date.now()).days.at(-1);
   try {
     const range = dateRange(Date.now());
-    const cases = benchCases({ db: services.events.layout.database, team: info.project_id, range })
-      .filter((c) => ONLY === null || ONLY.some((prefix) => c.id.startsWith(prefix)));
+    const wanted = (id) => ONLY === null || ONLY.some((prefix) => id.startsWith(prefix));
+    const db = services.events.layout.database;
+    const cohorts = wanted('cohort-') ? await makeCohorts(createCohort) : null;
+    const cases = [
+      ...benchCases({ db, team: info.project_id, range }),
+      ...(cohorts ? cohortCases({ db, team: info.project_id, range, cohorts }) : []),
+    ].filter((c) => wanted(c.id));
     for (const c of cases) await runCase(c);
     if (dateRange(Date.now()).days.at(-1) !== startedDay) {
       notes.push('the UTC day changed during the run: Hoglet\'s "-30d" and the hand-written range may cover different days');
@@ -327,6 +345,7 @@ function describeAnswer(row) {
     const first = answer[0] === undefined ? 'none' : JSON.stringify(answer[0]).slice(0, 80);
     return `${fmtInt(answer.length)} rows; first ${first}`;
   }
+  if (answer.persons !== undefined) return `${fmtInt(answer.persons)} persons`;
   const series = Object.entries(answer.series);
   const sum = (values) => values.reduce((a, b) => a + b, 0);
   if (row.id === 'trend') return `total ${fmtInt(sum(answer.series.total))}, daily uniques summed ${fmtInt(sum(answer.series.dau))}`;

@@ -7,6 +7,7 @@ import type { Query } from '../../src/query/ast/nodes.js';
 import type { QueryContext } from '../../src/query/context.js';
 import { QueryExecutor, QueryRun } from '../../src/query/execute.js';
 import { EMPTY_GROUP } from '../../src/query/nodes/read-properties.js';
+import { readCohortFilters } from '../../src/query/cohorts/read.js';
 import { KINDS, kindOf, readInsightQuery } from '../../src/query/runners/registry.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { ev, journeys } from '../helpers/journeys.js';
@@ -77,6 +78,30 @@ describe('compiled SQL', () => {
     await kindOf(query).run(query, context, run);
     return run.printed;
   }
+
+  /** A trend filtered by a cohort whose criteria carry the value everywhere a cohort can hold text. */
+  async function compileCohort(value: string) {
+    const properties = readCohortFilters({ properties: { type: 'OR', values: [
+      { type: 'person', key: value, value, operator: 'icontains' },
+      { type: 'behavioral', key: value, value: 'performed_event_multiple', event_type: 'events', time_value: 7, time_interval: 'day', operator_value: 2, event_filters: [{ type: 'event', key: value, value, operator: 'exact' }] },
+      { type: 'behavioral', key: value, value: 'performed_event', event_type: 'events', explicit_datetime: '-30d', negation: true },
+    ] } });
+    const withCohort = { ...context, cohorts: new Map([[7, { id: 7, name: value, isStatic: false, properties, version: 1 }]]) };
+    const query = readInsightQuery({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], dateRange: { date_from: '2024-01-01', date_to: '2024-01-07' }, properties: [{ type: 'cohort', key: 'id', value: 7 }] } as never);
+    const run = new RecordingRun(executor, who.projectId);
+    await kindOf(query).run(query, withCohort, run);
+    return run.printed;
+  }
+
+  it('cohort criteria: the same SQL text for every value, the value only in parameters', async () => {
+    const unnumbered = (printed: { sql: string }[]) => printed.map((p) => p.sql.replace(/\{p\d+:/g, '{p:'));
+    const benign = unnumbered(await compileCohort('harmless'));
+    for (const value of ADVERSARIAL) {
+      const hostile = await compileCohort(value);
+      expect(unnumbered(hostile), JSON.stringify(value).slice(0, 60)).toEqual(benign);
+      expect(hostile.flatMap((p) => Object.values(p.params)).flat().some((p) => typeof p === 'string' && p.includes(value))).toBe(true);
+    }
+  });
 
   for (const [name, shape] of SHAPES) {
     it(`${name}: the same SQL text for every value, the value only in parameters`, async () => {

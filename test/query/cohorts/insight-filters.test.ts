@@ -75,6 +75,20 @@ describe('cohort filters', () => {
     }
   });
 
+  it("funnel correlation reads the cohort filter of its funnel", async () => {
+    const correlation = (properties: unknown[]) => ({
+      kind: 'FunnelCorrelationQuery',
+      funnelCorrelationType: 'properties',
+      funnelCorrelationNames: ['name'],
+      source: { kind: 'FunnelsActorsQuery', source: { kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageleave' }, { kind: 'EventsNode', event: '$pageview' }], dateRange: range, properties } },
+    });
+    const byCohort = await runQuery(t, who, correlation([inCohort(p1Cohort)]));
+    const byPerson = await runQuery(t, who, correlation([named('p1')]));
+    expect(withoutLinks(byCohort.results)).toEqual(withoutLinks(byPerson.results));
+    const everyone = await runQuery(t, who, correlation([]));
+    expect(withoutLinks(byCohort.results)).not.toEqual(withoutLinks(everyone.results));
+  });
+
   it('HogQL queries take cohort filters in their filters', async () => {
     const query = { kind: 'HogQLQuery', query: 'select count() from events where {filters}', filters: { properties: [inCohort(p1Cohort)], dateRange: { date_from: 'all' } } };
     expect((await results(query))[0][0]).toBe(9);
@@ -103,5 +117,11 @@ describe('cohort filters', () => {
     const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: trendsQuery([{ kind: 'EventsNode', event: '$pageview', properties: [inCohort(987654)] }], range.date_from, range.date_to) } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ detail: 'Could not find cohort with ID 987654', attr: 'query.series[0].properties.values[0].value' });
+    // Another project's cohort is as unknown here as a missing one.
+    const other = await t.bootstrap('cohort-filters-other@example.com');
+    const theirs = await t.request(other.key, { method: 'POST', url: `/api/projects/${other.projectId}/cohorts/`, payload: { name: 'theirs', is_static: true } });
+    const foreign = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query: `select count() from events where person_id in cohort ${theirs.json().id}` } } });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().detail).toBe(`Could not find cohort with ID ${theirs.json().id}`);
   });
 });
