@@ -295,7 +295,7 @@ async function benchmark() {
     const cohorts = wanted('cohort-') ? await makeCohorts(createCohort) : null;
     const cases = [
       ...benchCases({ db, team: info.project_id, range }),
-      ...(cohorts ? cohortCases({ db, team: info.project_id, range, cohorts }) : []),
+      ...(cohorts ? cohortCases({ db, team: info.project_id, range, nowMs: Date.now(), cohorts }) : []),
     ].filter((c) => wanted(c.id));
     for (const c of cases) await runCase(c);
     if (dateRange(Date.now()).days.at(-1) !== startedDay) {

@@ -59,6 +59,11 @@ export function diffChanges(
   return changes;
 }
 
+/** What an update logs: a soft delete, a restore, or a change. */
+export function updateActivity(wasDeleted: boolean, isDeleted: boolean): 'deleted' | 'restored' | 'updated' {
+  return !wasDeleted && isDeleted ? 'deleted' : wasDeleted && !isDeleted ? 'restored' : 'updated';
+}
+
 export function detail(name: string | null, changes: Change[] | null = null): ActivityDetail {
   return { changes, trigger: null, name, short_id: null, type: null };
 }

@@ -8,7 +8,7 @@ import type { CohortChanges, CohortRow } from '../../storage/meta/repositories/c
 import type { Repositories } from '../../storage/meta/repositories/index.js';
 import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
 import type { AccessResolver } from '../access.js';
-import { activityPage, detail, diffChanges, recordActivity, type Change } from '../activity.js';
+import { activityPage, detail, diffChanges, recordActivity, updateActivity, type Change } from '../activity.js';
 import type { Principal } from '../auth/principal.js';
 import { nowIso } from '../tokens.js';
 import type { CohortCalculator } from './calculation.js';
@@ -142,7 +142,7 @@ export class CohortsService {
     }));
     // A static cohort's persons go in before it is announced; if they cannot, the cohort goes too.
     const row = isStatic ? await this.withMembers(project, inserted, () => this.members.put(project, inserted.id, persons)) : inserted;
-    await this.logActivity(principal, project, row, 'created', []);
+    await this.logActivity(this.repositories, principal, project, row, 'created', []);
     if (!isStatic) this.calculator.schedule(project, row.id, row.version);
     return (await this.views(project, [row]))[0]!;
   }
@@ -200,16 +200,7 @@ export class CohortsService {
         is_calculating: after.is_calculating,
       });
       if (activityChanges.length > 0) {
-        const activity = current.deleted === 0 && after.deleted === 1 ? 'deleted' : current.deleted === 1 && after.deleted === 0 ? 'restored' : 'updated';
-        await recordActivity(repos.activityLog, {
-          organizationId: project.organization_id,
-          projectId: project.id,
-          userId: principal.userId,
-          scope: COHORT_ACTIVITY_SCOPE,
-          itemId: String(id),
-          activity,
-          detail: detail(after.name, activityChanges),
-        });
+        await this.logActivity(repos, principal, project, after, updateActivity(current.deleted === 1, after.deleted === 1), activityChanges);
       }
       return after;
     });
@@ -255,7 +246,7 @@ export class CohortsService {
       name: `${source.name} (static copy)`, description: '', filters: null, groups: '[]', is_static: 1, is_calculating: 0,
     }));
     const row = await this.withMembers(project, inserted, () => this.members.copy(project, source.id, inserted.id));
-    await this.logActivity(principal, project, row, 'created', []);
+    await this.logActivity(this.repositories, principal, project, row, 'created', []);
     return (await this.views(project, [row]))[0]!;
   }
 
@@ -264,10 +255,7 @@ export class CohortsService {
     await this.repositories.transaction(async (repos) => {
       const current = (await repos.cohorts.findInProject(project.id, row.id))!;
       await repos.cohorts.update(project.id, row.id, { ...counted(count), version: current.version + 1, updated_at: nowIso() });
-      await recordActivity(repos.activityLog, {
-        organizationId: project.organization_id, projectId: project.id, userId: principal.userId, scope: COHORT_ACTIVITY_SCOPE,
-        itemId: String(row.id), activity, detail: detail(current.name, [{ type: COHORT_ACTIVITY_SCOPE, action: 'changed', field: 'people', before: null, after: null }]),
-      });
+      await this.logActivity(repos, principal, project, current, activity, [{ type: COHORT_ACTIVITY_SCOPE, action: 'changed', field: 'people', before: null, after: null }]);
     });
   }
 
@@ -284,8 +272,8 @@ export class CohortsService {
     return { ...row, ...counted(count) };
   }
 
-  private logActivity(principal: Principal, project: ProjectRow, row: CohortRow, activity: string, changes: Change[]): Promise<void> {
-    return recordActivity(this.repositories.activityLog, {
+  private logActivity(repos: Repositories, principal: Principal, project: ProjectRow, row: CohortRow, activity: string, changes: Change[]): Promise<void> {
+    return recordActivity(repos.activityLog, {
       organizationId: project.organization_id, projectId: project.id, userId: principal.userId, scope: COHORT_ACTIVITY_SCOPE,
       itemId: String(row.id), activity, detail: detail(row.name, changes),
     });

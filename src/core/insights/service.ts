@@ -11,7 +11,7 @@ import type { Repositories } from '../../storage/meta/repositories/index.js';
 import type { ProjectRow, VisibleProjectRow } from '../../storage/meta/repositories/projects.js';
 import { parseJson } from '../../storage/meta/json.js';
 import type { AccessResolver } from '../access.js';
-import { activityPage, diffChanges, recordActivity, type Change } from '../activity.js';
+import { activityPage, diffChanges, recordActivity, updateActivity, type Change } from '../activity.js';
 import { MembershipLevel, type Principal } from '../auth/principal.js';
 import type { InsightQueryService } from '../queries/service.js';
 import type { QueryResults, ResultOutcome } from '../queries/results.js';
@@ -192,7 +192,7 @@ export class InsightsService {
       }
       if (after.deleted === 1 && before.deleted === 0) await repos.dashboards.deleteTilesOfInsight(project.id, before.id);
       if (activityChanges.length > 0) {
-        const activity = before.deleted === 0 && after.deleted === 1 ? 'deleted' : before.deleted === 1 && after.deleted === 0 ? 'restored' : 'updated';
+        const activity = updateActivity(before.deleted === 1, after.deleted === 1);
         await recordActivity(repos.activityLog, {
           organizationId: project.organization_id,
           projectId: project.id,

@@ -9,10 +9,10 @@ import { PermissionDeniedError, ValidationError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
 import type { HogletApp } from '../hoglet-app.js';
-import { limitOffsetEnvelope, linkTo, pageNumberEnvelope, parseLimitOffset, parsePageNumber } from '../pagination.js';
+import { mountActivityRoutes } from './activity-routes.js';
+import { limitOffsetEnvelope, linkTo, parseLimitOffset } from '../pagination.js';
 import { Cohort, CohortListQuery, CohortWriteBody, Success } from '../schemas/cohort.js';
-import { AnyJson, Paginated, PageQuery, errorResponses } from '../schemas/common.js';
-import { ActivityPage } from '../schemas/project.js';
+import { AnyJson, Paginated, errorResponses } from '../schemas/common.js';
 import { PersonPage } from './persons.js';
 import type { FastifyRequest } from 'fastify';
 
@@ -128,25 +128,7 @@ function mountCohortRoutes(app: HogletApp, services: Services, prefix: string, t
     handler: (request) => cohorts.duplicateAsStatic(principalOf(request), request.params.project_id, request.params.id),
   });
 
-  app.get(`${item}activity/`, {
-    config: { scope: 'activity_log:read' },
-    schema: { tags, params: ItemParams, querystring: PageQuery, response: { 200: ActivityPage, ...errorResponses } },
-    handler: async (request) => {
-      const page = parsePageNumber(request.query, 10);
-      const { total_count, results } = await cohorts.activity(principalOf(request), request.params.project_id, request.params.id, page);
-      return pageNumberEnvelope(request, siteUrl, page, total_count, results);
-    },
-  });
-
-  app.get(`${collection}activity/`, {
-    config: { scope: 'activity_log:read' },
-    schema: { tags, params: CollectionParams, querystring: PageQuery, response: { 200: ActivityPage, ...errorResponses } },
-    handler: async (request) => {
-      const page = parsePageNumber(request.query, 10);
-      const { total_count, results } = await cohorts.activity(principalOf(request), request.params.project_id, null, page);
-      return pageNumberEnvelope(request, siteUrl, page, total_count, results);
-    },
-  });
+  mountActivityRoutes(app, siteUrl, { collection, item, tags }, (principal, project, id, page) => cohorts.activity(principal, project, id, page));
 }
 
 export async function cohortRoutes(app: HogletApp, services: Services): Promise<void> {

@@ -12,15 +12,15 @@ import { parseRefreshMode, sharedRefreshMode } from '../../query/cache/policy.js
 import type { Services } from '../../services.js';
 import { principalOf, sharingTokenOf } from '../auth.js';
 import type { HogletApp } from '../hoglet-app.js';
+import { mountActivityRoutes } from './activity-routes.js';
 import { schemaSerializer } from '../schema-serializer.js';
 import { sendAppPage } from './web-app.js';
 import { requestedFormat, sendCsv, sendFlattenedCsv, splitCsvSuffix } from '../csv/reply.js';
-import { limitOffsetEnvelope, pageNumberEnvelope, parseLimitOffset, parsePageNumber } from '../pagination.js';
-import { AnyObject, ErrorBody, errorResponses, NoBody, PageQuery, Paginated } from '../schemas/common.js';
+import { limitOffsetEnvelope, parseLimitOffset } from '../pagination.js';
+import { AnyObject, ErrorBody, errorResponses, NoBody, Paginated } from '../schemas/common.js';
 import {
   Insight, InsightBasic, InsightListItem, InsightListQuery, InsightRetrieveQuery, InsightWriteBody, SharingConfiguration, SharingWriteBody, ViewedBody,
 } from '../schemas/insight.js';
-import { ActivityPage } from '../schemas/project.js';
 
 const CollectionParams = Type.Object({ project_id: Type.String() });
 const ItemParams = Type.Object({ project_id: Type.String(), id: Type.String() });
@@ -144,25 +144,7 @@ function mountInsightRoutes(app: HogletApp, services: Services, prefix: string, 
     handler: (request) => insights.refuseDelete(principalOf(request), request.params.project_id, request.params.id),
   });
 
-  app.get(`${item}activity/`, {
-    config: { scope: 'activity_log:read' },
-    schema: { tags, params: ItemParams, querystring: PageQuery, response: { 200: ActivityPage, ...errorResponses } },
-    handler: async (request) => {
-      const page = parsePageNumber(request.query, 10);
-      const { total_count, results } = await insights.activity(principalOf(request), request.params.project_id, request.params.id, page);
-      return pageNumberEnvelope(request, siteUrl, page, total_count, results);
-    },
-  });
-
-  app.get(`${collection}activity/`, {
-    config: { scope: 'activity_log:read' },
-    schema: { tags, params: CollectionParams, querystring: PageQuery, response: { 200: ActivityPage, ...errorResponses } },
-    handler: async (request) => {
-      const page = parsePageNumber(request.query, 10);
-      const { total_count, results } = await insights.activity(principalOf(request), request.params.project_id, null, page);
-      return pageNumberEnvelope(request, siteUrl, page, total_count, results);
-    },
-  });
+  mountActivityRoutes(app, siteUrl, { collection, item, tags }, (principal, project, id, page) => insights.activity(principal, project, id, page));
 
   // The spec's form answers 200; PostHog's bulk form 201. Both with no body.
   app.post(`${item}viewed/`, {

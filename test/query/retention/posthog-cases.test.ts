@@ -3,10 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { caseResults, prepareCase } from '../../helpers/posthog-cases.js';
-import { posthogRetentionCases, type RetentionCase } from './posthog-cases.js';
+import { posthogRetentionCases } from './posthog-cases.js';
 
-/** Cases that need what Hoglet does not have yet, with the 400 they get meanwhile. */
-const NEEDS_COHORTS = (c: RetentionCase) => (c.query.breakdownFilter as { breakdown_type?: string } | undefined)?.breakdown_type === 'cohort';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp('sqlite'); });
@@ -19,11 +17,6 @@ describe("PostHog's retention tests", () => {
   for (const c of posthogRetentionCases) {
     it(c.name, async () => {
       const prepared = await prepareCase(t, c);
-      if (NEEDS_COHORTS(c)) {
-        const res = await t.request(prepared.who.key, { method: 'POST', url: `/api/projects/${prepared.who.projectId}/query/`, payload: { query: prepared.query } });
-        expect(res.statusCode, 'cohort breakdowns arrive with cohorts (issue 19)').toBe(400);
-        return;
-      }
       const rows = (await caseResults(t, c, prepared)) as Row[];
       const counts = (row: Row) => row.values.map((v) => v.count);
       if (c.breakdownValues) expect(new Set(rows.map((r) => r.breakdown_value))).toEqual(new Set(c.breakdownValues));

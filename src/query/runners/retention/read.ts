@@ -34,7 +34,7 @@ export function readRetentionQuery(node: JsonObject, path: string): RetentionQue
       cumulative: readBoolean(filter.cumulative, join(filterPath, 'cumulative'), false),
       minimumOccurrences,
     }),
-    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), { defaultLimit: RETENTION_BREAKDOWN_LIMIT, oneItemList: true }),
+    breakdownFilter: readBreakdownFilter(node.breakdownFilter, join(path, 'breakdownFilter'), { defaultLimit: RETENTION_BREAKDOWN_LIMIT, oneItemList: true, cohorts: true }),
     ...readAggregationGroup(node, path),
   });
 }

@@ -13,6 +13,7 @@ import { intervalIndex } from '../../buckets/interval-index.js';
 import type { QueryContext } from '../../context.js';
 import { actorOf, actorPresent } from '../../filters/actor.js';
 import { breakdownText } from '../../filters/breakdown-value.js';
+import { breakdownCohorts, cohortBreakdownValue } from '../../cohorts/breakdown.js';
 import { entityMatch } from '../../filters/entity-match.js';
 import { eventSourceFor } from '../../hogql/expressions.js';
 import { propertyGroupExpr } from '../../filters/properties.js';
@@ -36,13 +37,15 @@ export function retentionActors(query: RetentionQuery, context: QueryContext, ra
   const isAnyStart = firstEver ? entityMatch(filter.targetEntity, context, source, 'without properties') : isStart;
   const from = binary('>=', source.timestamp, instant(utcText(range.dateFrom)));
   const breakdown = query.breakdownFilter;
+  // By cohort: each event once per listed cohort its actor is in ('0' for all users).
+  const cohorts = breakdownCohorts(breakdown);
 
   // Every expression is built before the joins are collected: reading a person or group property adds its join.
   // The same entity starting and returning (the common case) needs one array for both.
   const oneEntity = !firstTime && filter.minimumOccurrences <= 1 && JSON.stringify(filter.targetEntity) === JSON.stringify(filter.returningEntity);
   const columns = [
     alias(actor, 'rt_actor'),
-    ...(breakdown ? [alias(breakdownText(breakdown, source, ''), 'rt_bv')] : []),
+    ...(breakdown ? [alias(cohorts ? cohortBreakdownValue(cohorts, source) : breakdownText(breakdown, source, ''), 'rt_bv')] : []),
     alias(intervalIndex(source.timestamp, range.dateFrom, range.interval, timezone, weekStartDay), 'rt_index'),
     ...(firstTime ? [alias(source.timestamp, 'rt_ts'), alias(isAnyStart, 'rt_any_start')] : []),
     ...(oneEntity ? [] : [alias(isStart, 'rt_start'), alias(isReturn, 'rt_return')]),
