@@ -88,6 +88,18 @@ describe.each(META_STORES)('Cohorts API on %s', (store) => {
     expect(await personsOf(cohort.id)).toEqual(['ann', 'cat']);
   });
 
+  it('counts a dynamic cohort again when it is read more than a day after its count', async () => {
+    const cohort = await create({ name: 'Recounted', filters: all(person('plan', 'pro')) });
+    expect((await calculated(cohort.id)).count).toBe(2);
+    const dayAndABitAgo = new Date(Date.now() - 25 * 3600 * 1000).toISOString();
+    await t.services.repositories.cohorts.update(alice.projectId, cohort.id, { count: 999, last_calculation: dayAndABitAgo });
+    expect((await get(cohort.id)).count).toBe(999);
+    for (let i = 0; i < 200 && (await get(cohort.id)).count !== 2; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    const recounted = await get(cohort.id);
+    expect(recounted.count).toBe(2);
+    expect(Date.parse(recounted.last_calculation)).toBeGreaterThan(Date.parse(dayAndABitAgo));
+  });
+
   it('evaluates behavioural conditions, negation, OR groups and cohorts naming cohorts', async () => {
     const buyers = await create({ name: 'Bought in 30 days', filters: all(didEvent('purchase', 30)) });
     expect(await personsOf(buyers.id)).toEqual(['ann']);

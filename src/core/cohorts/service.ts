@@ -21,6 +21,8 @@ const COHORT_ID = /^[1-9]\d{0,9}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_NAME = 400;
 const MAX_DESCRIPTION = 1000;
+/** A dynamic cohort's display count is refreshed when read this long after it was calculated. */
+const COUNT_REFRESH_MS = 24 * 3600 * 1000;
 
 export interface CohortInput {
   name?: unknown;
@@ -332,10 +334,15 @@ export class CohortsService {
     }
   }
 
-  /** Views with creators; a cohort left calculating by a stopped process is counted again. */
+  /**
+   * Views with creators. A dynamic cohort left calculating by a stopped process, or counted more
+   * than a day ago (PostHog recalculates daily), is counted again in the background.
+   */
   private async views(project: ProjectRow, rows: readonly CohortRow[]): Promise<CohortView[]> {
+    const staleBefore = Date.now() - COUNT_REFRESH_MS;
     for (const row of rows) {
-      if (row.is_calculating === 1 && row.is_static === 0 && row.deleted === 0 && !this.calculator.isRunning(row.id, row.version)) {
+      const stale = row.last_calculation !== null && Date.parse(row.last_calculation) < staleBefore;
+      if ((row.is_calculating === 1 || stale) && row.is_static === 0 && row.deleted === 0 && !this.calculator.isRunning(row.id, row.version)) {
         this.calculator.schedule(project, row.id, row.version);
       }
     }
