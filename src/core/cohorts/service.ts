@@ -2,7 +2,7 @@
 // log, and what the criteria may name (live cohorts of the same project, without loops; live
 // actions). Static cohorts' persons are handled in static-members.ts; counts in calculation.ts.
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors.js';
-import { legacyGroupsAsFilters, readCohortFilters } from '../../query/cohorts/read.js';
+import { readCohortFilters } from '../../query/cohorts/read.js';
 import { referencedActions, referencedCohorts, type CohortGroup } from '../../query/cohorts/schema.js';
 import type { CohortChanges, CohortRow } from '../../storage/meta/repositories/cohorts.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
@@ -12,30 +12,15 @@ import { activityPage, detail, diffChanges, recordActivity, updateActivity, type
 import type { Principal } from '../auth/principal.js';
 import { nowIso } from '../tokens.js';
 import type { CohortCalculator } from './calculation.js';
+import { criteriaOf, flag, MAX_DESCRIPTION, MAX_NAME, optionalText, parseCohortId, type CohortInput } from './input.js';
 import { cohortView, loggedValues, type CohortView } from './view.js';
 import { MAX_ADDED_PERSON_IDS, personIdList, type StaticMembers } from './static-members.js';
 
 export const COHORT_ACTIVITY_SCOPE = 'Cohort';
 const LOGGED_FIELDS = ['name', 'description', 'groups', 'filters', 'is_static', 'deleted'];
-const COHORT_ID = /^[1-9]\d{0,9}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MAX_NAME = 400;
-const MAX_DESCRIPTION = 1000;
 /** A dynamic cohort's display count is refreshed when read this long after it was calculated. */
 const COUNT_REFRESH_MS = 24 * 3600 * 1000;
-
-export interface CohortInput {
-  name?: unknown;
-  description?: unknown;
-  groups?: unknown;
-  filters?: unknown;
-  is_static?: unknown;
-  deleted?: unknown;
-  query?: unknown;
-  _create_static_person_ids?: unknown;
-  /** An uploaded CSV of distinct ids, person ids or emails (multipart `csv`). */
-  csv?: Buffer | undefined;
-}
 
 export interface CohortListFilter {
   limit: number;
@@ -43,51 +28,6 @@ export interface CohortListFilter {
   search: string | null;
   type: 'static' | 'dynamic' | null;
   createdById: number | null;
-}
-
-export function parseCohortId(text: string): number {
-  if (!COHORT_ID.test(text) || Number(text) > 2 ** 31 - 1) throw new NotFoundError();
-  return Number(text);
-}
-
-/** Text fields PostHog's serializer takes: null or a string up to the limit. */
-function optionalText(value: unknown, field: string, max: number): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw new ValidationError('Not a valid string.', field);
-  if (value.length > max) throw new ValidationError(`Ensure this field has no more than ${max} characters.`, field, 'max_length');
-  if (value.includes('\u0000')) throw new ValidationError('Null characters are not allowed.', field, 'null_characters_not_allowed');
-  return value;
-}
-
-function flag(value: unknown, field: string): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (value === true || value === 'true' || value === 'True') return true;
-  if (value === false || value === 'false' || value === 'False') return false;
-  throw new ValidationError('Must be a valid boolean.', field);
-}
-
-/** The criteria a request sets: `filters` wins; legacy `groups` are converted; checked strictly. */
-function criteriaOf(input: CohortInput): { filters: string | null; groups: string | null; group: CohortGroup | null } {
-  let groups: string | null = null;
-  let source: unknown;
-  if (input.groups !== undefined && input.groups !== null) {
-    if (!Array.isArray(input.groups)) throw new ValidationError('Expected a list of items.', 'groups', 'not_a_list');
-    groups = JSON.stringify(input.groups);
-    if (input.groups.length > 0) source = legacyGroupsAsFilters(input.groups);
-  }
-  if (input.filters !== undefined && input.filters !== null) source = typeof input.filters === 'string' ? parseJsonField(input.filters, 'filters') : input.filters;
-  if (source === undefined) return { filters: null, groups, group: null };
-  const group = readCohortFilters(source);
-  return { filters: JSON.stringify({ properties: source && typeof source === 'object' ? (source as { properties: unknown }).properties : {} }), groups, group };
-}
-
-/** Multipart bodies carry JSON fields as text. */
-function parseJsonField(text: string, field: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ValidationError("Must contain a 'properties' key with type and values", field);
-  }
 }
 
 /** A new cohort's row: never calculated, version 1. */
