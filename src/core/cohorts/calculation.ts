@@ -8,8 +8,9 @@ import type { InsightQueryService } from '../queries/service.js';
 import { nowIso } from '../tokens.js';
 
 export class CohortCalculator {
-  private readonly running = new Set<Promise<void>>();
-  /** `cohort@version` of the calculations in flight in this process. */
+  /** The last calculation queued: they run one after another (a list may ask for many at once). */
+  private queue: Promise<void> = Promise.resolve();
+  /** `cohort@version` of the calculations queued or running in this process. */
   private readonly inFlight = new Set<string>();
   private readonly stopping = new AbortController();
 
@@ -24,11 +25,9 @@ export class CohortCalculator {
     const key = `${cohortId}@${version}`;
     if (this.inFlight.has(key) || this.stopping.signal.aborted) return;
     this.inFlight.add(key);
-    const task = this.calculate(project, cohortId, version).finally(() => {
-      this.running.delete(task);
-      this.inFlight.delete(key);
-    });
-    this.running.add(task);
+    this.queue = this.queue
+      .then(() => (this.stopping.signal.aborted ? undefined : this.calculate(project, cohortId, version)))
+      .finally(() => this.inFlight.delete(key));
   }
 
   isRunning(cohortId: number, version: number): boolean {
@@ -47,9 +46,9 @@ export class CohortCalculator {
     await this.cohorts.finishCalculation(project.id, cohortId, version, outcome).catch(this.onError);
   }
 
-  /** Stops calculations in flight (they are left "calculating" and redone on the next change). */
+  /** Stops calculations in flight and queued (they are left "calculating" and redone when read). */
   async stop(): Promise<void> {
     this.stopping.abort();
-    await Promise.allSettled([...this.running]);
+    await this.queue.catch(() => {});
   }
 }

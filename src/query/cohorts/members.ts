@@ -38,7 +38,8 @@ function staticMembers(cohort: CohortDefinition): Select {
 
 function dynamicMembers(cohort: CohortDefinition, group: CohortGroup, context: QueryContext, trail: readonly number[]): Select {
   const behaviour = behaviourColumns(group, context);
-  const persons = latestPersons(['properties']);
+  // The persons' properties are read only when a condition looks at them.
+  const persons = latestPersons(hasPersonConditions(group) ? ['properties'] : []);
   const personSource: PropertySource = {
     eventProperty: () => FALSE,
     personProperty: (key) => jsonProperty(field('person_properties', PERSON), key),
@@ -56,6 +57,10 @@ function dynamicMembers(cohort: CohortDefinition, group: CohortGroup, context: Q
     // An empty definition matches nobody (PostHog calculates it to 0 persons).
     where: condition ?? FALSE,
   });
+}
+
+function hasPersonConditions(group: CohortGroup): boolean {
+  return group.values.some((value) => (isCohortGroup(value) ? hasPersonConditions(value) : value.type === 'person'));
 }
 
 interface Scope {
