@@ -105,6 +105,45 @@ describe.skipIf(!hasChromium)('activity, people and settings in Chromium', () =>
     await context.close();
   }, TIMEOUT);
 
+  it('cohorts: made in the page, counted, listed, and holding the people the API says', async () => {
+    const { page, context, problems } = await openPage(w);
+    await page.goto(`${w.base}/project/${w.who.projectId}/insights`);
+    await page.getByRole('link', { name: 'Cohorts' }).click();
+    await page.waitForURL(`${w.base}/project/${w.who.projectId}/cohorts`);
+    const form = page.getByRole('form', { name: 'New cohort' });
+    await form.getByLabel('Cohort name').fill('Clicked a button');
+    await form.getByLabel('Condition').selectOption('event');
+    await form.getByLabel('Days').fill('7');
+    await form.getByLabel('Event').fill('button_clicked');
+    await form.getByRole('button', { name: 'Create cohort' }).click();
+    await page.waitForURL(new RegExp(`/project/${w.who.projectId}/cohorts/\\d+$`));
+    const id = page.url().split('/').pop()!;
+    expect(await page.getByTestId('cohort-criteria').textContent()).toBe('did button_clicked in the last 7 days');
+    // Counted in the background: the page polls until the count is in, and it is the API's.
+    await expect.poll(() => page.getByTestId('cohort-count').getAttribute('data-state'), { timeout: 20_000 }).toBe('ready');
+    const cohort = await getApi(w, `/api/projects/${w.who.projectId}/cohorts/${id}/`);
+    expect(cohort.count).toBe(2);
+    expect(await page.getByTestId('cohort-count').textContent()).toBe('2');
+    const members = await getApi(w, `/api/projects/${w.who.projectId}/cohorts/${id}/persons/`);
+    await expect.poll(async () => (await tableRows(page.getByTestId('cohort-persons'))).map((r) => r.cells[1]).sort())
+      .toEqual(members.results.map((p: { id: string }) => p.id).sort());
+    await screenshot(page, 'cohort');
+
+    // The list shows it with its size; a bad condition shows the API's detail.
+    await page.getByRole('link', { name: 'Cohorts' }).click();
+    const row = page.getByTestId('cohorts-table').locator(`tr[data-id="${id}"]`);
+    await expect.poll(() => row.locator('td').nth(2).textContent()).toBe('2');
+    await form.getByLabel('Cohort name').fill('Bad');
+    await form.getByLabel('Condition').selectOption('event');
+    await form.getByLabel('Days').fill('20000');
+    await form.getByLabel('Event').fill('x');
+    await form.getByRole('button', { name: 'Create cohort' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toContain('time_value');
+    await screenshot(page, 'cohorts');
+    expect(problems.filter((p) => !p.includes('400'))).toEqual([]);
+    await context.close();
+  }, TIMEOUT);
+
   it('settings: time zone, a test-account filter and path rules survive a reload and are what the API answers; the token resets', async () => {
     const { page, context, problems } = await openPage(w);
     await page.goto(`${w.base}/project/${w.who.projectId}/insights`);

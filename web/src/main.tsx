@@ -12,6 +12,8 @@ import { InsightsList } from './pages/InsightsList';
 import { LoginPage } from './pages/Login';
 import { PersonPage } from './pages/PersonPage';
 import { PersonsPage } from './pages/PersonsPage';
+import { CohortsPage } from './pages/CohortsPage';
+import { CohortPage } from './pages/CohortPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { SharedPage } from './pages/SharedPage';
 import { Shell } from './pages/Shell';
@@ -69,6 +71,10 @@ function page(route: Route) {
       return <Shell project={route.project} section="persons"><PersonsPage project={route.project} /></Shell>;
     case 'person':
       return <Shell project={route.project} section="persons"><PersonPage project={route.project} id={route.id} /></Shell>;
+    case 'cohorts':
+      return <Shell project={route.project} section="cohorts"><CohortsPage project={route.project} /></Shell>;
+    case 'cohort':
+      return <Shell project={route.project} section="cohorts"><CohortPage key={route.id} project={route.project} id={route.id} /></Shell>;
     case 'settings':
       return <Shell project={route.project} section="settings"><SettingsPage key={route.project} project={route.project} /></Shell>;
     case 'dashboards':

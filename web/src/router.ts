@@ -12,6 +12,8 @@ export type Route =
   | { name: 'events'; project: string }
   | { name: 'persons'; project: string }
   | { name: 'person'; project: string; id: string }
+  | { name: 'cohorts'; project: string }
+  | { name: 'cohort'; project: string; id: string }
   | { name: 'settings'; project: string }
   | { name: 'dashboards'; project: string }
   | { name: 'dashboard'; project: string; id: string }
@@ -42,6 +44,8 @@ export function match(pathname: string, search: string): Route {
     if (c === 'events' && !d) return { name: 'events', project: b };
     if (c === 'persons' && !d) return { name: 'persons', project: b };
     if (c === 'person' && d) return { name: 'person', project: b, id: d };
+    if (c === 'cohorts' && !d) return { name: 'cohorts', project: b };
+    if (c === 'cohorts' && d) return { name: 'cohort', project: b, id: d };
     if (c === 'settings' && !d) return { name: 'settings', project: b };
   }
   return { name: 'not-found' };

@@ -1,0 +1,51 @@
+// One cohort: its criteria, its size (counted in the background: polled while calculating) and
+// the people in it now.
+import { useEffect } from 'preact/hooks';
+import { ago, num, when } from '../lib/format';
+import { cohortPersons, describeCriteria, getCohort } from '../lib/cohorts';
+import { useLoad } from '../lib/useApi';
+import { onLinkClick } from '../router';
+
+const POLL_MS = 1000;
+
+export function CohortPage({ project, id }: { project: string; id: string }) {
+  const cohort = useLoad((signal) => getCohort(project, id, signal), [project, id]);
+  const persons = useLoad((signal) => cohortPersons(project, id, signal), [project, id]);
+  const calculating = cohort.data?.is_calculating ?? false;
+  useEffect(() => {
+    if (!calculating) return;
+    const timer = setTimeout(cohort.reload, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [calculating, cohort.data]);
+  const c = cohort.data;
+  const rows = persons.data?.results ?? [];
+  return (
+    <section>
+      <div class="page-head"><h1>{c ? c.name || `Cohort ${c.id}` : 'Cohort'}</h1></div>
+      {cohort.error && <p class="error" role="alert">{cohort.error}</p>}
+      {c && (
+        <dl class="facts" data-testid="cohort-facts">
+          <dt>Criteria</dt><dd data-testid="cohort-criteria">{describeCriteria(c)}</dd>
+          <dt>People</dt>
+          <dd data-testid="cohort-count" data-state={calculating ? 'calculating' : 'ready'}>{calculating ? 'calculating…' : c.count === null ? '—' : num(c.count)}</dd>
+          {c.last_error_message && (<><dt>Last error</dt><dd class="error">{c.last_error_message}</dd></>)}
+        </dl>
+      )}
+      {persons.error && <p class="error" role="alert">{persons.error}</p>}
+      <table class="list-table" data-testid="cohort-persons" aria-busy={persons.loading} data-state={persons.loading ? 'loading' : 'ready'}>
+        <thead><tr><th scope="col">Person</th><th scope="col">ID</th><th scope="col">First seen</th></tr></thead>
+        <tbody>
+          {rows.map((p) => (
+            <tr data-id={p.id}>
+              <td><a href={`/project/${project}/person/${p.id}`} onClick={onLinkClick}>{p.name}</a></td>
+              <td class="muted mono">{p.id}</td>
+              <td title={when(p.created_at)}>{ago(p.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {!persons.loading && rows.length === 0 && !persons.error && <p class="empty">No one is in this cohort now.</p>}
+      {persons.data?.next && <p class="muted">The first 100 people are shown.</p>}
+    </section>
+  );
+}
