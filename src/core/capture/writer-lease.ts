@@ -42,7 +42,11 @@ export class CaptureWriterLease {
     } else {
       await this.beat();
     }
-    this.timer = setInterval(() => void this.beat().catch(this.onBackgroundError), this.timing.heartbeatMs);
+    this.timer = setInterval(() => {
+      // One beat at a time; stop() waits for the one in flight, so none can claim after the release.
+      if (this.beating) return;
+      this.beating = this.beat().catch(this.onBackgroundError).finally(() => { this.beating = null; });
+    }, this.timing.heartbeatMs);
     this.timer.unref();
   }
 
@@ -58,11 +62,16 @@ export class CaptureWriterLease {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.beating;
     if (this.holding) await this.leases.release(this.storeKey, this.owner);
     this.holding = false;
   }
+
+  private stopped = false;
+  private beating: Promise<void> | null = null;
 
   private async beat(): Promise<void> {
     const now = Date.now();
@@ -70,6 +79,8 @@ export class CaptureWriterLease {
       this.holding = await this.leases.renew(this.storeKey, this.owner, new Date(now).toISOString());
       if (this.holding) return;
     }
+    // A stopping process never claims again (its renewals are over).
+    if (this.stopped) return;
     const owner = await this.leases.claim(this.storeKey, this.owner, new Date(now).toISOString(), new Date(now - this.timing.ttlMs).toISOString());
     this.holding = owner === this.owner;
   }
