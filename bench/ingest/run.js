@@ -16,8 +16,9 @@
 //      POST /batch/ with gzip'd posthog-node-shaped batches of 100 events, then, for every count
 //      again, POST /e/ with one plain-JSON event per request. Each run is a 2 s warm-up and a
 //      measured run of BENCH_DURATION seconds (default 10). Every request carries fresh uuids:
-//      /batch/ bodies are generated and gzip'd before the run (enough for 1.5x
-//      BENCH_BODY_BUDGET_EPS events/s, default 150 000), /e/ bodies are made per request.
+//      bodies are generated before each run, so the generator's own work is not measured:
+//      /batch/ bodies gzip'd (enough for 1.5x BENCH_BODY_BUDGET_EPS events/s, default 150 000),
+//      /e/ bodies for 1.5x BENCH_SINGLE_BUDGET_RPS requests/s (default 20 000).
 //   3. Memory: the server's VmRSS once idle after start, VmHWM (peak) and VmRSS after the runs.
 //   4. Verification: SIGTERM the server (it drains and closes), open its event store here and
 //      check that every acknowledged event is stored, exactly once, and nothing beyond what was sent.
@@ -78,6 +79,8 @@ const WARMUP_SECONDS = 2;
 const DURATION_SECONDS = envNumber('BENCH_DURATION', 10, { integer: false });
 const CONNECTIONS = envList('BENCH_CONNECTIONS', [10, 100]);
 const BODY_BUDGET_EPS = envNumber('BENCH_BODY_BUDGET_EPS', 150_000, { integer: true });
+/** /e/ requests per second the pre-generated single-event bodies cover (1.5x of it). */
+const SINGLE_BUDGET_RPS = envNumber('BENCH_SINGLE_BUDGET_RPS', 20_000, { integer: true });
 const BODY_BUDGET_FACTOR = 1.5;
 const EVENTS_PER_BATCH = 100;
 const FLOOR_ROWS_PER_INSERT = 10_000;
@@ -99,7 +102,8 @@ const RUN_GRACE_MS = 30_000; // on top of a run's own duration
 const IDLE_SETTLE_MS = 2_000;
 const RUN_COUNT = CONNECTIONS.length * 2;
 // Body generation runs at roughly 2 000 bodies/s; give it four times that.
-const GENERATION_BUDGET_MS = Math.ceil((bodiesFor(WARMUP_SECONDS + DURATION_SECONDS, 0) * CONNECTIONS.length) / 500) * 1000;
+const GENERATION_BUDGET_MS = Math.ceil((bodiesFor(WARMUP_SECONDS + DURATION_SECONDS, 0) * CONNECTIONS.length) / 500) * 1000
+  + Math.ceil((singleBodiesFor(WARMUP_SECONDS + DURATION_SECONDS, 0) * CONNECTIONS.length) / 20_000) * 1000;
 const OVERALL_TIMEOUT_MS =
   DURATION_SECONDS * 3000 +
   RUN_COUNT * ((WARMUP_SECONDS + DURATION_SECONDS) * 1000 + 2 * RUN_GRACE_MS) +
@@ -109,6 +113,11 @@ const OVERALL_TIMEOUT_MS =
 /** /batch/ bodies one run needs: 1.5x the events of BODY_BUDGET_EPS, plus each connection's first. */
 function bodiesFor(seconds, connections) {
   return Math.ceil((BODY_BUDGET_EPS * BODY_BUDGET_FACTOR * seconds) / EVENTS_PER_BATCH) + connections;
+}
+
+/** /e/ bodies one run needs: 1.5x SINGLE_BUDGET_RPS requests, plus each connection's first. */
+function singleBodiesFor(seconds, connections) {
+  return Math.ceil(SINGLE_BUDGET_RPS * BODY_BUDGET_FACTOR * seconds) + connections;
 }
 
 installCleanup({ overallTimeoutMs: OVERALL_TIMEOUT_MS, stopping: 'the server' });
@@ -224,18 +233,19 @@ class BodyPool {
   }
 }
 
-async function generateBatchBodies(factory, token, count) {
+/** `count` bodies from `make`, each with fresh uuids; `what` names them in the log. */
+async function generateBodies(make, count, what) {
   const started = performance.now();
   const bodies = new Array(count);
   let bytes = 0;
   for (let i = 0; i < count; i++) {
-    bodies[i] = factory.batchBody(token, EVENTS_PER_BATCH);
+    bodies[i] = make();
     bytes += bodies[i].length;
     // Yield now and then so timers (the watchdog) stay live.
     if (i % 2000 === 1999) await new Promise((resolve) => setImmediate(resolve));
   }
   const seconds = (performance.now() - started) / 1000;
-  log(`generated ${count} gzip'd bodies of ${EVENTS_PER_BATCH} events (${(bytes / count / 1024).toFixed(1)} KiB each) in ${seconds.toFixed(1)} s`);
+  log(`generated ${count} ${what} (${(bytes / count / 1024).toFixed(1)} KiB each) in ${seconds.toFixed(1)} s`);
   return bodies;
 }
 
@@ -297,10 +307,11 @@ async function runPhase({ label, url, headers, connections, seconds, phase, body
 }
 
 /**
- * Warm-up and measured run of one target at one connection count. Bodies come either from a pool
- * generated before each phase (`pooled`: /batch/) or from `makeBody` per request (/e/).
+ * Warm-up and measured run of one target at one connection count. Bodies come from a pool
+ * generated before each phase (`pooled.make` for each, `pooled.count` of them for a run of
+ * `seconds` at `connections`), so the load generator's own work stays out of the measured window.
  */
-async function measure({ label, path: urlPath, base, headers, connections, eventsPerRequest, pooled, makeBody, serverPid, probes }) {
+async function measure({ label, path: urlPath, base, headers, connections, eventsPerRequest, pooled, serverPid, probes }) {
   const url = `${base}${urlPath}`;
   const phases = [
     ['warm-up', WARMUP_SECONDS],
@@ -308,8 +319,7 @@ async function measure({ label, path: urlPath, base, headers, connections, event
   ];
   let measured;
   for (const [phase, seconds] of phases) {
-    let pool = null;
-    if (pooled) pool = new BodyPool(await generateBatchBodies(pooled.factory, pooled.token, bodiesFor(seconds, connections)));
+    const pool = new BodyPool(await generateBodies(pooled.make, pooled.count(seconds, connections), pooled.what));
     log(`${label}, ${connections} connections: ${phase} ${seconds} s`);
     const outcome = await runPhase({
       label: `${label} ×${connections}`,
@@ -321,20 +331,18 @@ async function measure({ label, path: urlPath, base, headers, connections, event
       eventsPerRequest,
       serverPid,
       probes,
-      body: pool ? () => pool.take() : makeBody,
-      giveBack: pool ? (returned) => pool.giveBack(returned) : null,
+      body: () => pool.take(),
+      giveBack: (returned) => pool.giveBack(returned),
     });
-    if (pool) {
-      if (pool.overrun > 0) {
-        ledger.replayed += pool.overrun * EVENTS_PER_BATCH;
-        failures.push(
-          `${label} ×${connections} (${phase}): the ${pool.bodies.length} pre-generated bodies ran out; ${pool.overrun} requests ` +
-            `replayed bodies (raise BENCH_BODY_BUDGET_EPS above ${BODY_BUDGET_EPS})`,
-        );
-      }
-      outcome.bodiesUsed = `${pool.handedOut} of ${pool.bodies.length}`;
-      pool.bodies = []; // let the next run's bodies have the memory
+    if (pool.overrun > 0) {
+      ledger.replayed += pool.overrun * eventsPerRequest;
+      failures.push(
+        `${label} ×${connections} (${phase}): the ${pool.bodies.length} pre-generated bodies ran out; ${pool.overrun} requests ` +
+          `replayed bodies (raise ${pooled.budget})`,
+      );
     }
+    outcome.bodiesUsed = `${pool.handedOut} of ${pool.bodies.length}`;
+    pool.bodies = []; // let the next run's bodies have the memory
     if (phase === 'measured') measured = outcome;
   }
   const { result, latencies, serverCores, benchCores, bodiesUsed, probed } = measured;
@@ -630,7 +638,12 @@ async function benchHoglet() {
         headers: batchHeaders,
         connections,
         eventsPerRequest: EVENTS_PER_BATCH,
-        pooled: { factory, token },
+        pooled: {
+          make: () => factory.batchBody(token, EVENTS_PER_BATCH),
+          count: bodiesFor,
+          what: `gzip'd bodies of ${EVENTS_PER_BATCH} events`,
+          budget: `BENCH_BODY_BUDGET_EPS above ${BODY_BUDGET_EPS}`,
+        },
         serverPid: pid,
         probes,
       });
@@ -643,7 +656,12 @@ async function benchHoglet() {
         headers: singleHeaders,
         connections,
         eventsPerRequest: 1,
-        makeBody: () => factory.singleBody(token),
+        pooled: {
+          make: () => factory.singleBody(token),
+          count: singleBodiesFor,
+          what: 'single-event JSON bodies',
+          budget: `BENCH_SINGLE_BUDGET_RPS above ${SINGLE_BUDGET_RPS}`,
+        },
         serverPid: pid,
         probes,
       });
