@@ -1,10 +1,10 @@
 // One cohort: its criteria, its size (counted in the background: polled while calculating) and
 // the people in it now.
 import { useEffect } from 'preact/hooks';
-import { ago, num, when } from '../lib/format';
+import { num } from '../lib/format';
 import { cohortPersons, describeCriteria, getCohort } from '../lib/cohorts';
 import { useLoad } from '../lib/useApi';
-import { onLinkClick } from '../router';
+import { PeopleTable } from '../components/PeopleTable';
 
 const POLL_MS = 1000;
 
@@ -32,18 +32,7 @@ export function CohortPage({ project, id }: { project: string; id: string }) {
         </dl>
       )}
       {persons.error && <p class="error" role="alert">{persons.error}</p>}
-      <table class="list-table" data-testid="cohort-persons" aria-busy={persons.loading} data-state={persons.loading ? 'loading' : 'ready'}>
-        <thead><tr><th scope="col">Person</th><th scope="col">ID</th><th scope="col">First seen</th></tr></thead>
-        <tbody>
-          {rows.map((p) => (
-            <tr data-id={p.id}>
-              <td><a href={`/project/${project}/person/${p.id}`} onClick={onLinkClick}>{p.name}</a></td>
-              <td class="muted mono">{p.id}</td>
-              <td title={when(p.created_at)}>{ago(p.created_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <PeopleTable project={project} rows={rows} loading={persons.loading} testId="cohort-persons" />
       {!persons.loading && rows.length === 0 && !persons.error && <p class="empty">No one is in this cohort now.</p>}
       {persons.data?.next && <p class="muted">The first 100 people are shown.</p>}
     </section>

@@ -1,10 +1,9 @@
 // People: the project's persons, newest first, searched by email, name, id or distinct id.
 import { useState } from 'preact/hooks';
-import { ago, when } from '../lib/format';
 import { searchPersons, type PersonRow } from '../lib/persons';
 import { useLoad } from '../lib/useApi';
-import { onLinkClick } from '../router';
 import { SearchBox, useDebouncedSearch } from '../components/SearchBox';
+import { PeopleTable } from '../components/PeopleTable';
 
 const PAGE = 50;
 
@@ -21,18 +20,7 @@ export function PersonsPage({ project }: { project: string }) {
       <div class="page-head"><h1>People</h1></div>
       <SearchBox label="Search people" placeholder="Email, name or distinct id" value={typed} onInput={setTyped} />
       {error && <p class="error" role="alert">{error}</p>}
-      <table class="list-table" data-testid="persons-table" aria-busy={loading} data-state={loading ? 'loading' : 'ready'} data-search={search}>
-        <thead><tr><th scope="col">Person</th><th scope="col">ID</th><th scope="col">First seen</th></tr></thead>
-        <tbody>
-          {rows.map((p) => (
-            <tr data-id={p.id}>
-              <td><a href={`/project/${project}/person/${p.id}`} onClick={onLinkClick}>{p.name}</a></td>
-              <td class="muted mono">{p.id}</td>
-              <td title={when(p.created_at)}>{ago(p.created_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <PeopleTable project={project} rows={rows} loading={loading} testId="persons-table" extra={{ 'data-search': search }} />
       {!loading && rows.length === 0 && !error && <p class="empty">{search ? 'No one matches.' : 'No people yet.'}</p>}
       {(offset > 0 || hasMore) && (
         <div class="pager">
