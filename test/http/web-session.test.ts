@@ -135,6 +135,23 @@ describe.each(META_STORES)('web app sessions on %s', (store) => {
     expect((await login(alice.email, PASSWORD)).statusCode).toBe(200);
   });
 
+  it('parallel guesses for one email: at most the limit are tried, and the right password after is locked out', async () => {
+    const dave = await t.bootstrap('dave@example.com');
+    await t.services.accounts.setPassword(dave.email, PASSWORD);
+    // Its own address, so the other tests' failures from 127.0.0.1 do not count here.
+    const remoteAddress = '203.0.113.7';
+    const attempt = (password: string) => t.app.inject({ method: 'POST', url: '/api/login/', payload: { email: dave.email, password }, remoteAddress });
+    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => attempt(`guess ${i}`)));
+    const tried = answers.filter((r) => r.statusCode === 400);
+    const refused = answers.filter((r) => r.statusCode === 403);
+    expect(tried.length).toBe(10);
+    expect(refused.length).toBe(290);
+    expect(refused[0]!.json().code).toBe('too_many_failed_attempts');
+    const right = await attempt(PASSWORD);
+    expect(right.statusCode).toBe(403);
+    expect(right.json().code).toBe('too_many_failed_attempts');
+  });
+
   it('a user without a password cannot sign in; bad bodies are 400s', async () => {
     await t.bootstrap('carol@example.com');
     expect((await login('carol@example.com', '')).statusCode).toBe(400);

@@ -2,6 +2,10 @@
 // window; past the limit, that email (or that address) is refused until the window has passed,
 // even with the right password, so a password cannot be guessed at speed. Counts live in this
 // process: several processes behind one address each allow the limit (documented).
+//
+// An attempt is counted as a failure when it starts (reserve), before the password is hashed, and
+// taken back only when it succeeds: checking and counting in one synchronous step means parallel
+// guesses cannot all pass the check before any of them is counted.
 import { LRUCache } from 'lru-cache';
 
 export interface LoginThrottleLimits {
@@ -14,6 +18,14 @@ export interface LoginThrottleLimits {
 
 export const DEFAULT_LOGIN_LIMITS: LoginThrottleLimits = { perAccount: 10, perAddress: 100, windowMs: 15 * 60_000 };
 
+/** One sign-in attempt under way, counted as a failure unless it succeeds. */
+export interface LoginAttempt {
+  /** The password was right: the attempt no longer counts, and the account's failures are cleared. */
+  succeeded(): void;
+}
+
+export type Reservation = { locked: true; minutes: number } | { locked: false; attempt: LoginAttempt };
+
 export class LoginThrottle {
   private readonly failures = new LRUCache<string, number[]>({ max: 100_000 });
 
@@ -22,19 +34,29 @@ export class LoginThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Whole minutes until this email may try again from this address; 0 when it may now. */
-  minutesLocked(email: string, address: string): number {
-    const waits = [this.wait(accountKey(email, address), this.limits.perAccount), this.wait(addressKey(address), this.limits.perAddress)];
-    return Math.ceil(Math.max(...waits) / 60_000);
+  /** Refuses (with whole minutes to wait) or counts the attempt at once, before it is checked. */
+  reserve(email: string, address: string): Reservation {
+    const account = accountKey(email, address);
+    const byAddress = addressKey(address);
+    const wait = Math.max(this.wait(account, this.limits.perAccount), this.wait(byAddress, this.limits.perAddress));
+    if (wait > 0) return { locked: true, minutes: Math.ceil(wait / 60_000) };
+    const at = this.now();
+    for (const key of [account, byAddress]) this.failures.set(key, [...this.recent(key), at]);
+    return {
+      locked: false,
+      attempt: {
+        succeeded: () => {
+          this.failures.delete(account);
+          this.forget(byAddress, at);
+        },
+      },
+    };
   }
 
-  recordFailure(email: string, address: string): void {
-    for (const key of [accountKey(email, address), addressKey(address)]) this.failures.set(key, [...this.recent(key), this.now()]);
-  }
-
-  /** A successful sign-in clears that account's failures (not the address's). */
-  recordSuccess(email: string, address: string): void {
-    this.failures.delete(accountKey(email, address));
+  private forget(key: string, at: number): void {
+    const times = this.failures.get(key);
+    const index = times?.indexOf(at) ?? -1;
+    if (times && index >= 0) this.failures.set(key, times.filter((_, i) => i !== index));
   }
 
   private recent(key: string): number[] {

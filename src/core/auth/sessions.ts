@@ -32,18 +32,19 @@ export class SessionService {
 
   /** A new session for the email and password, or PostHog's 400 (or 403 when throttled). */
   async signIn(email: string, password: string, address: string): Promise<NewSession> {
-    const minutes = this.throttle.minutesLocked(email, address);
-    if (minutes > 0) {
+    // Counted before the (slow) hash, so parallel guesses cannot all pass the check.
+    const reservation = this.throttle.reserve(email, address);
+    if (reservation.locked) {
+      const { minutes } = reservation;
       throw new ApiError(403, 'authentication_error', 'too_many_failed_attempts', `Too many failed login attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
     }
     const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
     // Unknown emails cost a hash too, so timing does not tell which emails have accounts.
     const matches = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
     if (!user || !user.password_hash || !matches) {
-      this.throttle.recordFailure(email, address);
       throw new ValidationError('Invalid email or password.', null, 'invalid_credentials');
     }
-    this.throttle.recordSuccess(email, address);
+    reservation.attempt.succeeded();
     const secret = randomBase62Token();
     const csrfToken = randomBase62Token();
     const now = this.now();
