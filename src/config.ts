@@ -1,4 +1,5 @@
 // The only place that reads process.env. Everything else receives a typed, frozen Config.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_DECODE_BUDGET_BYTES } from './core/capture/decode-budget.js';
 
@@ -21,7 +22,14 @@ export interface Config {
   readonly captureMemoryBytes: number;
   /** The capture log's directory (one process owns it); default `<dataDir>/capture-log`. */
   readonly captureLogDir: string;
+  /**
+   * Fastify's trustProxy: which proxies' X-Forwarded-For to believe for the client's address (sign-in
+   * throttling, logs). false (default), true (any), or addresses and CIDR ranges.
+   */
+  readonly trustProxy: TrustProxy;
 }
+
+export type TrustProxy = boolean | string;
 
 /** Where events, persons and groups live: embedded chDB under dataDir, or a ClickHouse server. */
 export interface EventStoreConfig {
@@ -121,6 +129,21 @@ function parseCaptureMemory(raw: string): number {
   return Number(raw) * 1024 * 1024;
 }
 
+function parseTrustProxy(raw: string): TrustProxy {
+  const value = raw.toLowerCase();
+  if (value === 'true' || value === 'false') return value === 'true';
+  const entries = value.split(',').map((entry) => entry.trim());
+  const named = ['loopback', 'linklocal', 'uniquelocal'];
+  const valid = (entry: string) => {
+    const [address, bits, ...rest] = entry.split('/');
+    return rest.length === 0 && (named.includes(entry) || (isIP(address!) !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits))));
+  };
+  if (!entries.every(valid)) {
+    throw new ConfigError(`HOGLET_TRUST_PROXY must be true, false, or comma-separated addresses/CIDR ranges (or loopback, linklocal, uniquelocal), got "${raw}"`);
+  }
+  return entries.join(',');
+}
+
 function parseLogLevel(raw: string, source: string): LogLevel {
   const level = raw.toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
@@ -146,6 +169,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   const captureMemory = nonEmpty(env.HOGLET_CAPTURE_MEMORY_MB);
   const dataDir = path.resolve(nonEmpty(flags.dataDir) ?? nonEmpty(env.HOGLET_DATA_DIR) ?? './data');
   const captureLogDir = nonEmpty(env.HOGLET_CAPTURE_LOG_DIR);
+  const trustProxy = nonEmpty(env.HOGLET_TRUST_PROXY);
   return Object.freeze({
     dataDir,
     port: portFlag ? parsePort(portFlag, '--port') : portEnv ? parsePort(portEnv, 'PORT') : 8000,
@@ -166,5 +190,6 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     queryTimeoutSeconds: queryTimeout ? parseQueryTimeout(queryTimeout) : 30,
     captureMemoryBytes: captureMemory ? parseCaptureMemory(captureMemory) : DEFAULT_DECODE_BUDGET_BYTES,
     captureLogDir: captureLogDir ? path.resolve(captureLogDir) : path.join(dataDir, 'capture-log'),
+    trustProxy: trustProxy ? parseTrustProxy(trustProxy) : false,
   });
 }

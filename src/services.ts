@@ -13,7 +13,7 @@ import { AccountsService } from './core/accounts/service.js';
 import { IdentityService } from './core/accounts/identity.js';
 import { KeyAuthenticator } from './core/auth/authenticator.js';
 import { PersonsService } from './core/persons/service.js';
-import { LoginThrottle } from './core/auth/login-throttle.js';
+import { LoginThrottle, type LoginThrottleLimits } from './core/auth/login-throttle.js';
 import { CaptureWriterLease, DEFAULT_LEASE_TIMING } from './core/capture/writer-lease.js';
 import { SessionService } from './core/auth/sessions.js';
 import { EventWriter, IncompleteWriteError } from './core/capture/event-writer.js';
@@ -96,6 +96,8 @@ export interface ServiceOptions {
    * the embedded store, whose directory lock already makes this process its only writer.
    */
   captureLeaseTakeOver?: boolean;
+  /** Sign-in throttling limits (tests lower them so a lockout takes a few hashes, not 100). */
+  loginLimits?: LoginThrottleLimits;
 }
 
 /** Just the metadata side, for CLI commands that must work while a server owns the event store. */
@@ -212,7 +214,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     events,
     repositories,
     authenticator: new KeyAuthenticator(repositories.apiKeys, authenticatorOptions),
-    sessions: new SessionService(repositories, new LoginThrottle()),
+    sessions: new SessionService(repositories, new LoginThrottle(options.loginLimits)),
     projects,
     actions,
     cohorts,

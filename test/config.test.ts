@@ -15,7 +15,16 @@ describe('configuration', () => {
       queryTimeoutSeconds: 30,
       captureMemoryBytes: 512 * 1024 * 1024,
       captureLogDir: path.resolve('./data/capture-log'),
+      trustProxy: false,
     });
+  });
+
+  it('reads which proxies to trust and refuses what Fastify could not use', () => {
+    expect(loadConfig({}, { HOGLET_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({}, { HOGLET_TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy).toBe('10.0.0.0/8,loopback');
+    for (const bad of ['yes', '2', '10.0.0/8', 'example.com']) {
+      expect(() => loadConfig({}, { HOGLET_TRUST_PROXY: bad }), bad).toThrow(/HOGLET_TRUST_PROXY/);
+    }
   });
 
   it('keeps the capture log in the data directory unless told where', () => {

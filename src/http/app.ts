@@ -44,6 +44,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     genReqId: () => randomUUID(),
     return503OnClosing: true,
+    // Behind a reverse proxy, request.ip is the client's (from X-Forwarded-For), not the proxy's.
+    trustProxy: services.config.trustProxy,
     // Router-level refusals (a malformed %-escape, an over-long path segment) in PostHog's body too.
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode ?? 400;

@@ -4,7 +4,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { LoginThrottle } from '../../src/core/auth/login-throttle.js';
+import { DEFAULT_LOGIN_LIMITS, LoginThrottle } from '../../src/core/auth/login-throttle.js';
 import { SessionService } from '../../src/core/auth/sessions.js';
 import { createAccountServices } from '../../src/services.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
@@ -161,5 +161,38 @@ describe.each(META_STORES)('web app sessions on %s', (store) => {
     expect(noBody.json().type).toBe('validation_error');
     const huge = await login(alice.email, 'x'.repeat(5000));
     expect(huge.statusCode).toBe(400);
+  });
+});
+
+describe('sign-in throttling behind a reverse proxy (HOGLET_TRUST_PROXY)', () => {
+  let t: TestApp;
+  let erin: Credentials;
+
+  // The proxy connects from 127.0.0.1 and names the client in X-Forwarded-For.
+  const login = (client: string, email: string, password: string) =>
+    t.app.inject({ method: 'POST', url: '/api/login/', payload: { email, password }, headers: { 'x-forwarded-for': client } });
+
+  beforeAll(async () => {
+    // A lower per-address limit than the default 100, so the test hashes 20 guesses, not 100.
+    t = await createTestApp('sqlite', { HOGLET_TRUST_PROXY: 'loopback' }, { loginLimits: { ...DEFAULT_LOGIN_LIMITS, perAddress: 20 } });
+    erin = await t.bootstrap('erin@example.com');
+    await t.services.accounts.setPassword(erin.email, PASSWORD);
+  });
+  afterAll(() => t.close());
+
+  it('failures from one client address do not lock the user signing in from another', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => login('198.51.100.1', erin.email, `guess ${i}`)));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([...Array(10).fill(400), 403, 403]);
+    expect((await login('198.51.100.1', erin.email, PASSWORD)).statusCode).toBe(403);
+    expect((await login('198.51.100.2', erin.email, PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('an address’s limit of failures for made-up emails does not stop a real user at another', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => login('198.51.100.3', `nobody${i}@example.com`, 'whatever')));
+    expect(answers.every((r) => r.statusCode === 400)).toBe(true);
+    // That address is now refused, whoever it names...
+    expect((await login('198.51.100.3', erin.email, PASSWORD)).json().code).toBe('too_many_failed_attempts');
+    // ...and everyone else signs in.
+    expect((await login('198.51.100.4', erin.email, PASSWORD)).statusCode).toBe(200);
   });
 });
