@@ -23,9 +23,9 @@ const countPageviews = select({
 });
 
 describe('printQuery', () => {
-  it('prints values as typed parameters and the guard as a condition on the table', () => {
+  it('prints values as typed parameters and reads the table through its own guarded SELECT', () => {
     expect(printQuery(scopeToProject(countPageviews, 7), 'hoglet')).toEqual({
-      sql: 'SELECT count() AS `total` FROM `hoglet`.`events` AS `e` WHERE `e`.team_id = {p0:UInt64} AND (`e`.`event` = {p1:String})',
+      sql: 'SELECT count() AS `total` FROM (SELECT * FROM `hoglet`.`events` WHERE team_id = {p0:UInt64}) AS `e` WHERE (`e`.`event` = {p1:String})',
       params: { p0: 7, p1: '$pageview' },
     });
   });
@@ -44,8 +44,8 @@ describe('printQuery', () => {
     expect(() => printQuery(query, 'hoglet')).toThrow(UnscopedTableError);
     const { sql, params } = printQuery(scopeToProject(query, 3), 'hoglet');
     expect(sql).toBe(
-      'SELECT `e`.`event` FROM `hoglet`.`events` AS `e` LEFT JOIN (SELECT * FROM `hoglet`.`persons` WHERE team_id = {p0:UInt64}) AS `p` ON (`p`.`id` = `e`.`person_id`)'
-      + ' WHERE `e`.team_id = {p0:UInt64} AND in(`e`.`distinct_id`, (SELECT `distinct_id` FROM `hoglet`.`person_distinct_id_overrides` AS `o` WHERE `o`.team_id = {p0:UInt64}))',
+      'SELECT `e`.`event` FROM (SELECT * FROM `hoglet`.`events` WHERE team_id = {p0:UInt64}) AS `e` LEFT JOIN (SELECT * FROM `hoglet`.`persons` WHERE team_id = {p0:UInt64}) AS `p` ON (`p`.`id` = `e`.`person_id`)'
+      + ' WHERE in(`e`.`distinct_id`, (SELECT `distinct_id` FROM (SELECT * FROM `hoglet`.`person_distinct_id_overrides` WHERE team_id = {p0:UInt64}) AS `o`))',
     );
     // Equal values of one type share a parameter.
     expect(params).toEqual({ p0: 3 });
@@ -54,7 +54,7 @@ describe('printQuery', () => {
   it('scopes a subquery in FROM and keeps the outer select free of guards', () => {
     const inner = select({ select: [field('event')], from: table('events', 'e') });
     const { sql } = printQuery(scopeToProject(select({ select: [call('count')], from: subquery(inner, 'x') }), 9), 'db');
-    expect(sql).toBe('SELECT count() FROM (SELECT `event` FROM `db`.`events` AS `e` WHERE `e`.team_id = {p0:UInt64}) AS `x`');
+    expect(sql).toBe('SELECT count() FROM (SELECT `event` FROM (SELECT * FROM `db`.`events` WHERE team_id = {p0:UInt64}) AS `e`) AS `x`');
   });
 
   it('refuses functions that are not on the allow-list', () => {

@@ -92,14 +92,12 @@ class Printer {
 
   private select(s: Select): string {
     const parts = [`SELECT ${s.distinct ? 'DISTINCT ' : ''}${s.select.map((e) => this.expr(e)).join(', ')}`];
-    const guards: string[] = [];
     if (s.from) {
-      parts.push(`FROM ${this.fromItem(s.from, guards)}`);
+      parts.push(`FROM ${this.fromItem(s.from)}`);
       if (s.arrayJoin) parts.push(`ARRAY JOIN ${this.expr(s.arrayJoin)}`);
       for (const join of s.joins ?? []) parts.push(this.join(join));
     }
-    const conditions = [...guards, ...(s.where ? [this.expr(s.where)] : [])];
-    if (conditions.length > 0) parts.push(`WHERE ${conditions.join(' AND ')}`);
+    if (s.where) parts.push(`WHERE ${this.expr(s.where)}`);
     if (s.groupBy?.length) parts.push(`GROUP BY ${s.groupBy.map((e) => this.expr(e)).join(', ')}`);
     if (s.having) parts.push(`HAVING ${this.expr(s.having)}`);
     if (s.orderBy?.length) parts.push(`ORDER BY ${this.orderItems(s.orderBy)}`);
@@ -109,18 +107,21 @@ class Printer {
     return parts.join(' ');
   }
 
-  /** A FROM table adds its guard to the WHERE clause of the same SELECT. */
-  private fromItem(item: FromItem, guards: string[]): string {
+  /**
+   * Every table, in FROM or JOIN at any depth, is read through its own guarded SELECT. The guard
+   * lives inside a subquery whose text is ours alone: no alias, column or table name a query
+   * defines outside it can stand between the guard and the table (ClickHouse resolves an
+   * expression alias before a table alias, so a guard printed in the user's own SELECT could be
+   * turned into a comparison of constants). The engine pushes the outer filters down into it, so
+   * the primary key and PREWHERE work as on the bare table.
+   */
+  private fromItem(item: FromItem): string {
     if (item.kind === 'subquery') return `(${this.query(item.query)}) AS ${quoteIdentifier(item.alias)}`;
-    guards.push(`${quoteIdentifier(item.alias)}.team_id = ${this.teamParam(item)}`);
-    return `${this.tableName(item)} AS ${quoteIdentifier(item.alias)}`;
+    return `(SELECT * FROM ${this.tableName(item)} WHERE team_id = ${this.teamParam(item)}) AS ${quoteIdentifier(item.alias)}`;
   }
 
-  /** A joined table is wrapped in its own guarded SELECT, so an outer join keeps its meaning. */
   private join(join: Join): string {
-    const from = join.from.kind === 'subquery'
-      ? this.fromItem(join.from, [])
-      : `(SELECT * FROM ${this.tableName(join.from)} WHERE team_id = ${this.teamParam(join.from)}) AS ${quoteIdentifier(join.from.alias)}`;
+    const from = this.fromItem(join.from);
     if (join.using?.length) return `${join.type} JOIN ${from} USING (${join.using.map(quoteIdentifier).join(', ')})`;
     if (join.on) return `${join.type} JOIN ${from} ON ${this.expr(join.on)}`;
     if (join.type !== 'CROSS') throw new PrintError(`${join.type} JOIN needs a condition`);

@@ -22,7 +22,7 @@ describe('person and group joins that only filter', () => {
     const text = await sql("select count() from events where event = 'x' and person.properties.browser = 'Chrome' and person.properties.plan like 'pro%'");
     expect(joinsPersons(text)).toBe(false);
     expect(looksUpPersons(text)).toBe(true);
-    expect(text).toContain('`p`.team_id = {');
+    expect(text).toMatch(/FROM \(SELECT \* FROM `db`\.`persons` WHERE team_id = \{p\d+:UInt64\}\) AS `p`/);
     const groups = await sql("select count() from events where group_0.properties.industry = 'tech'");
     expect(groups).toContain('`events`.`$group_0` IN (SELECT `events__group_0`.`group_key` FROM');
     // Either of two texts, each compared the cheap way, still needs a person.
@@ -63,7 +63,7 @@ describe('subqueries the translator builds', () => {
 
   it('filter the FROM table before its joins', async () => {
     const text = await sql("select count() from events e join persons p on p.id = e.person_id where e.event = 'x' and p.properties.email = 'a'");
-    expect(text).toMatch(/FROM \(SELECT \* FROM `db`\.`events` AS `e` WHERE `e`\.team_id = \{p\d+:UInt64\} AND equals\(`e`\.`event`, \{p\d+:String\}\)\) AS `e`/);
+    expect(text).toMatch(/FROM \(SELECT \* FROM \(SELECT \* FROM `db`\.`events` WHERE team_id = \{p\d+:UInt64\}\) AS `e` WHERE equals\(`e`\.`event`, \{p\d+:String\}\)\) AS `e`/);
   });
 });
 
@@ -71,7 +71,7 @@ describe('joins that can add rows of their own', () => {
   it('keep every condition where it was (RIGHT and FULL joins)', async () => {
     for (const kind of ['right join', 'full outer join']) {
       const text = await sql(`select count() from events e ${kind} persons p on p.id = e.person_id where e.event = 'x' and person.properties.email = 'a'`);
-      expect(text, kind).not.toContain('FROM (SELECT * FROM `db`.`events`');
+      expect(text, kind).not.toContain('FROM (SELECT * FROM (SELECT * FROM `db`.`events`');
       expect(joinsPersons(text), kind).toBe(true);
     }
   });

@@ -3,7 +3,7 @@
 // parameters when printed). What comes out is an ordinary tree: the team guard, the printer's
 // parameters and its allow-list apply to it as to every runner's query.
 import { alias, and, array, binary, call, constant, field, lambda, not, or, select, STAR, subquery, tuple, union } from '../../ast/build.js';
-import type { Expr, FromItem, Join, JoinType, OrderItem, ParamType, Query, Select, SetOperator, Union, WindowCall, WindowFrame, FrameBound } from '../../ast/nodes.js';
+import type { Expr, FromItem, Join, JoinType, OrderItem, ParamType, Query, Select, SetOperator, TableName, Union, WindowCall, WindowFrame, FrameBound } from '../../ast/nodes.js';
 import type { EventSource } from '../../filters/event-source.js';
 import type { PropertySource } from '../../filters/properties.js';
 import { InternalError } from '../../../errors.js';
@@ -357,13 +357,12 @@ export class HogQLTranslator {
       case 'Constant':
         return constantOf(node['value']);
       case 'Field':
-        // `*` as a value (count(*)) means no column.
-        if (chainOf(node).length === 1 && chainOf(node)[0] === '*') return STAR;
+        // `*` as a value would read the stored columns themselves: only count(*) may name it (call()).
+        if (chainOf(node).at(-1) === '*') throw new HogQLQueryError("Cannot use '*' here: select it, or name the fields");
         return this.field(node, scope);
       case 'Alias': {
         const name = String(node['alias']);
-        if (!isPrintableIdentifier(name)) throw new HogQLQueryError(`Invalid alias: ${name}`);
-        if (name === 'team_id') throw new HogQLQueryError('Alias "team_id" is reserved');
+        checkAlias(name, scope);
         const inner = e(child(node, 'expr'));
         // Defined from here on, anywhere in the SELECT (ClickHouse's aliases are not scoped to a clause).
         scope.aliases.set(name, typeOf(inner));
@@ -464,7 +463,10 @@ export class HogQLTranslator {
   private call(node: HogQLNode, scope: Scope): Expr {
     const name = String(node['name'] ?? '');
     if (node['filter_expr'] || node['order_by']) throw new HogQLNotSupportedError('FILTER and ORDER BY inside a function call');
-    const args = children(node, 'args').map((x) => this.expr(x, scope));
+    const argNodes = children(node, 'args');
+    // count(*) counts rows; `*` anywhere else would read the stored columns themselves.
+    if (isCountStar(name, argNodes)) return userCall({ name, args: [STAR], distinct: node['distinct'] === true }, this.context.timezone).call;
+    const args = argNodes.map((x) => this.expr(x, scope));
     const params = Array.isArray(node['params']) ? node['params'].filter(isNode).map((x) => this.expr(x, scope)) : undefined;
     const resolved = userCall({ name, args, ...(params ? { params } : {}), distinct: node['distinct'] === true }, this.context.timezone);
     if (resolved.family === 'window') throw new HogQLQueryError(`Window function '${name}' needs an OVER clause`);
@@ -545,6 +547,28 @@ export class HogQLTranslator {
     if (chain.length === 1 && Object.hasOwn(this.context.values, name)) return constantOf(this.context.values[name]);
     throw new HogQLQueryError(`Unresolved placeholder: {${name || '?'}}`);
   }
+}
+
+/** The event store's own table names (the printer's catalog), never a column alias either. */
+const STORE_TABLES: ReadonlySet<string> = new Set<TableName>(['events', 'persons', 'person_distinct_ids', 'person_distinct_id_overrides', 'groups', 'static_cohort_people']);
+const isTableName = (name: string) => STORE_TABLES.has(name);
+
+const isStarField = (node: HogQLNode) => node.node === 'Field' && chainOf(node).length === 1 && chainOf(node)[0] === '*';
+const isCountStar = (name: string, args: readonly HogQLNode[]) => name.toLowerCase() === 'count' && args.length === 1 && isStarField(args[0]!);
+
+/**
+ * A column alias may not take a name the query's tables answer to: ClickHouse resolves an
+ * expression alias before a table alias, so such an alias would change what every reference
+ * to that table reads (the joins' conditions included). Refused, as are redefinitions in one
+ * SELECT (PostHog's resolver) and the names of tables, CTEs and the joins Hoglet adds.
+ */
+function checkAlias(name: string, scope: Scope): void {
+  if (!isPrintableIdentifier(name)) throw new HogQLQueryError(`Invalid alias: ${name}`);
+  if (name === 'team_id') throw new HogQLQueryError('Alias "team_id" is reserved');
+  if (scope.aliases.has(name)) throw new HogQLQueryError(`Cannot redefine an alias with the name: ${name}`);
+  const taken = scope.tables.has(name) || scope.ctes.has(name) || isHogQLTable(name) || isTableName(name)
+    || [...scope.tables.keys()].some((table) => name.startsWith(`${table}__`)) || /^_subquery\d*$/.test(name);
+  if (taken) throw new HogQLQueryError(`Cannot use "${name}" as an alias: it names a table of the query`);
 }
 
 /** Person filters over a persons table; the other kinds name what a person does not have. */
