@@ -161,26 +161,40 @@ export class CaptureInserter {
   /** Writes the records, setting aside what the store refuses; false if it stopped first. */
   private async insert(batch: Queued[]): Promise<boolean> {
     const items = batch.flatMap((record) => record.items.map((item) => ({ seq: record.seq, item })));
+    const order = new Map(items.map((entry, index) => [entry, index]));
     for (let attempt = 0; ; attempt++) {
       const search = await writeFindingCulprits(items, { write: (part) => this.write(part.map((p) => p.item)), classify: this.options.classify });
-      for (const { item, error } of search.refused) await this.setAside(item.seq, item.item, error);
       // Parts that failed through the store's fault, or refusals while nothing at all was stored
       // (a store that refuses everything is down), are written again after a pause.
       const again = [...search.failed.flatMap((f) => f.items), ...(search.stored ? [] : search.suspects.map((s) => s.item))];
-      if (search.stored) for (const { item, error } of search.suspects) await this.setAside(item.seq, item.item, error);
+      const refused = [...search.refused, ...(search.stored ? search.suspects : [])];
+      // What cannot be set aside (the disk that holds refused/ is full too) is tried again with the rest.
+      for (const { item, error } of refused) if (!(await this.setAside(item.seq, item.item, error))) again.push(item);
       this.retrying = again.length > 0;
       if (again.length === 0) return true;
-      const cause = search.failed[0]?.error ?? search.suspects[0]?.error;
+      const cause = search.failed[0]?.error ?? search.suspects[0]?.error ?? search.refused[0]?.error;
       this.options.onProblem?.('the event store did not take acknowledged events; retrying (they are safe in the capture log)', cause);
+      // In their acknowledged order: person updates are applied in it.
+      again.sort((a, b) => order.get(a)! - order.get(b)!);
       items.splice(0, items.length, ...again);
       await this.pause(RETRY_PAUSES_MS[Math.min(attempt, RETRY_PAUSES_MS.length - 1)]!);
       if (this.stopping) return false;
     }
   }
 
-  private async setAside(seq: number, item: TeamEvents, error: unknown): Promise<void> {
-    const file = await this.log.setAside(seq, item, error);
-    this.options.onProblem?.(`the event store refused ${item.events.length} acknowledged event(s); set aside in ${file}`, error);
+  /** Keeps refused events in the log's refused/ directory; false if even that failed. */
+  private async setAside(seq: number, item: TeamEvents, error: unknown): Promise<boolean> {
+    try {
+      const file = await this.log.setAside(seq, item, error);
+      this.options.onProblem?.(
+        `the event store refused ${item.events.length} acknowledged event(s) of project ${item.teamId}; set aside in ${file} (\`hoglet capture reinsert\` inserts them again)`,
+        error,
+      );
+      return true;
+    } catch (failure) {
+      this.options.onProblem?.(`could not set aside ${item.events.length} refused event(s); they stay in the capture log and are tried again`, failure);
+      return false;
+    }
   }
 
   private finish(batch: Queued[]): void {

@@ -140,4 +140,27 @@ describe('capture inserter', () => {
     await inserter.stop(1_000);
     await log.close();
   });
+
+  it('keeps refused events in the log and tries again while they cannot be set aside (a full disk)', async () => {
+    const { dir, log } = await openLog();
+    const refusedDir = path.join(dir, 'refused');
+    // refused/ unwritable: a file where the directory should be.
+    fs.rmSync(refusedDir, { recursive: true });
+    fs.writeFileSync(refusedDir, '');
+    const problems: string[] = [];
+    const inserter = new CaptureInserter(async (batch) => {
+      if (batch.some((item) => item.events.some((e) => e.event === 'poison'))) throw new InsertRefusedError(new Error('cannot parse'));
+    }, log, { maxBatchItems: 100, maxBacklogItems: 1_000, classify, onProblem: (message) => problems.push(message) });
+    inserter.enqueue({ seq: await log.append(items('poison')), items: items('poison') });
+    await sleep(300);
+    expect(inserter.backlog).toBe(1);
+    expect(problems.some((p) => /could not set aside/.test(p))).toBe(true);
+    fs.rmSync(refusedDir);
+    fs.mkdirSync(refusedDir);
+    await inserter.visible(10_000);
+    expect(inserter.backlog).toBe(0);
+    expect(fs.readdirSync(refusedDir)).toHaveLength(1);
+    await inserter.stop(1_000);
+    await log.close();
+  });
 });
