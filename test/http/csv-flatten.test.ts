@@ -79,6 +79,11 @@ describe('renderFlattenedCsv', () => {
     expect(records(csv)).toEqual([{ float: '1.5', int: '12', negative: '-3', no: 'False', none: '', yes: 'True' }]);
   });
 
+  it('writes text a spreadsheet would run as a formula with a leading quote, numbers as they are', () => {
+    const csv = renderFlattenedCsv({ negative: -3, exponent: -1.5e-7, text: '-1+1', at: '@SUM(A1)', tab: '\t=1', '=x': '=1+1' });
+    expect(records(csv)).toEqual([{ at: "'@SUM(A1)", "'=x": "'=1+1", exponent: '-1.5e-7', negative: '-3', tab: "'\t=1", text: "'-1+1" }]);
+  });
+
   it('renders what the JSON response would hold: dates as strings, undefined keys dropped', () => {
     const csv = renderFlattenedCsv({ at: new Date('2024-05-01T00:00:00Z'), gone: undefined, list: [undefined] });
     expect(records(csv)).toEqual([{ at: '2024-05-01T00:00:00.000Z', 'list.0': '' }]);
