@@ -16,6 +16,11 @@ declare module 'fastify' {
     scope?: RequiredScope | 'authenticated';
     /** A GET that a sharing token (`?sharing_access_token=`) may open instead of a key. */
     sharingToken?: boolean;
+    /**
+     * The route writes whatever its method (a GET that writes, kept for PostHog's clients): a
+     * session must pass the same CSRF and Origin checks as on a POST. Keys are unaffected.
+     */
+    writes?: boolean;
   }
   interface FastifyRequest {
     caller: Caller | null;
@@ -75,7 +80,7 @@ function sameOrigin(request: FastifyRequest): boolean {
 
 /** A session's writes must come from this site and echo its CSRF token. */
 function checkSessionWrite(request: FastifyRequest, principal: SessionPrincipal): void {
-  if (SAFE_METHODS.has(request.method)) return;
+  if (SAFE_METHODS.has(request.method) && !request.routeOptions.config.writes) return;
   if (!sameOrigin(request)) throw new PermissionDeniedError('CSRF Failed: Origin checking failed.');
   const presented = request.headers['x-csrftoken'];
   if (!csrfMatches(typeof presented === 'string' ? presented : undefined, principal)) {

@@ -99,6 +99,29 @@ describe.each(META_STORES)('web app sessions on %s', (store) => {
     expect((await create({ 'x-csrftoken': other.csrf })).statusCode).toBe(403);
   });
 
+  it('a GET that writes (duplicate_as_static_cohort) needs the CSRF token with the cookie, not with a key', async () => {
+    const cohorts = `/api/projects/${alice.projectId}/cohorts`;
+    const made = await t.request(alice.key, { method: 'POST', url: `${cohorts}/`, payload: { name: 'Pro', filters: { properties: { type: 'AND', values: [{ type: 'person', key: 'plan', value: 'pro', operator: 'exact' }] } } } });
+    expect(made.statusCode, made.body).toBe(201);
+    const count = async () => (await t.request(alice.key, { method: 'GET', url: `${cohorts}/` })).json().count as number;
+    const before = await count();
+    const browser = await signIn();
+    const url = `${cohorts}/${made.json().id}/duplicate_as_static_cohort/`;
+
+    // What a cross-site <img src> or link would send: the cookie and no token.
+    const forged = await asBrowser(browser, { method: 'GET', url });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json()).toMatchObject({ code: 'permission_denied', detail: 'CSRF Failed: CSRF token missing or incorrect.' });
+    expect(await count()).toBe(before);
+
+    const fromApp = await asBrowser(browser, { method: 'GET', url, headers: { 'x-csrftoken': browser.csrf } });
+    expect(fromApp.statusCode, fromApp.body).toBe(200);
+    expect(fromApp.json()).toMatchObject({ name: 'Pro (static copy)', is_static: true });
+    const withKey = await t.request(alice.key, { method: 'GET', url });
+    expect(withKey.statusCode, withKey.body).toBe(200);
+    expect(await count()).toBe(before + 2);
+  });
+
   it('signing out ends the session at once; an unknown cookie is refused', async () => {
     const browser = await signIn();
     const noToken = await asBrowser(browser, { method: 'POST', url: '/api/logout/' });

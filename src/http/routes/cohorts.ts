@@ -121,9 +121,9 @@ function mountCohortRoutes(app: HogletApp, services: Services, prefix: string, t
     handler: (request) => cohorts.removePerson(principalOf(request), request.params.project_id, request.params.id, request.body),
   });
 
-  // A GET that writes, as PostHog's.
+  // A GET that writes, as PostHog's: a cookie session must send the CSRF token, as on any write.
   app.get(`${item}duplicate_as_static_cohort/`, {
-    config: { scope: 'cohort:write' },
+    config: { scope: 'cohort:write', writes: true },
     schema: { tags, params: ItemParams, response: { 200: Cohort, ...errorResponses } },
     handler: (request) => cohorts.duplicateAsStatic(principalOf(request), request.params.project_id, request.params.id),
   });
