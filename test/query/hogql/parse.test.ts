@@ -54,6 +54,36 @@ describe('input the parser cannot take', () => {
     expect(() => checkParsable('select', `select 'it''s' , '\\'' , ${'('.repeat(65)}`)).toThrow(/nests brackets/);
   });
 
+  it('sees through every string form: f-strings, nested f-strings, HogQLX tags, comments and quotes the lexer does not close', async () => {
+    const nest = (depth: number) => `${'('.repeat(depth)}1${')'.repeat(depth)}`;
+    // Each shape is code to PostHog's lexer: shallow, it parses to a tree holding the constant.
+    const shapes: Record<string, (inner: string) => string> = {
+      'an f-string': (inner) => `select f'text {${inner}} text'`,
+      'f-strings in f-strings': (inner) => `select ${"f'{".repeat(3)}${inner}${"}'".repeat(3)}`,
+      'a tag child after a quote': (inner) => `select <a>'{${inner}}'</a>`,
+      'a tag attribute': (inner) => `select <a b={${inner}} />`,
+      'a // comment holding a quote': (inner) => `select 1 // '\n, ${inner} -- '`,
+      'a # comment holding a quote': (inner) => `select 1 # '\n, ${inner} -- '`,
+      'a quote with an escape the lexer refuses': (inner) => `select '\\q ${inner} '`,
+    };
+    for (const [name, shape] of Object.entries(shapes)) {
+      await parser.parse('select', shape(nest(2))).then(
+        (ast) => expect(JSON.stringify(ast), name).toContain('"value":1'),
+        (error: { code?: string }) => expect(error.code, name).toBe('hogql_syntax_error'),
+      );
+      const started = Date.now();
+      const error = await refusal(parser.parse('select', shape(nest(80))));
+      expect(error, name).toMatchObject({ status: 400, code: 'query_too_complex' });
+      expect(error.detail, name).toMatch(/levels deep/);
+      expect(Date.now() - started).toBeLessThan(100);
+    }
+    expect(() => checkParsable('select', `select ${"f'{".repeat(40)}1${"}'".repeat(40)}`)).toThrow(/levels deep/);
+    expect(() => checkParsable('select', `select f'{${Array.from({ length: 300 }, (_, i) => i).join(' + ')}}'`)).toThrow(/operators/);
+    expect(() => checkParsable('select', `select 1 /* ${nest(70)}`)).toThrow(/levels deep/);
+    // What is text to the lexer stays uncounted.
+    expect(() => checkParsable('select', `select f'it''s \\{${'('.repeat(100)} \\' ${'+'.repeat(300)}', <a>${'('.repeat(100)}</a>, F'`)).not.toThrow();
+  });
+
   it('a parse past its time loses its worker, not the server; the next parse works', async () => {
     const slow = new CachedHogQLParser({ timeoutMs: 1_500 });
     try {
