@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_DECODE_BUDGET_BYTES } from './core/capture/decode-budget.js';
+import { DEFAULT_RESULT_LIMITS, type ResultLimits } from './core/queries/result-size.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -18,6 +19,8 @@ export interface Config {
   readonly events: EventStoreConfig;
   /** Time limit of one analytical query, in seconds. */
   readonly queryTimeoutSeconds: number;
+  /** The shared result cache's budget, the largest cached result and the largest answer, in bytes. */
+  readonly queryResults: Readonly<ResultLimits>;
   /** Memory all capture requests being decoded at once may hold, in bytes. */
   readonly captureMemoryBytes: number;
   /** The capture log's directory (one process owns it); default `<dataDir>/capture-log`. */
@@ -122,6 +125,25 @@ function parseQueryTimeout(raw: string): number {
   return Number(raw);
 }
 
+/** A size in megabytes (fractions allowed, so tests and small machines can go below one). */
+function parseMegabytes(raw: string, source: string, min: number): number {
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) < min || Number(raw) > 1_048_576) {
+    throw new ConfigError(`${source} must be a number of megabytes from ${min} to 1048576, got "${raw}"`);
+  }
+  return Math.round(Number(raw) * 1024 * 1024);
+}
+
+function parseQueryResults(env: Env): ResultLimits {
+  const cache = nonEmpty(env.HOGLET_QUERY_CACHE_MB);
+  const entry = nonEmpty(env.HOGLET_QUERY_CACHE_ENTRY_MB);
+  const result = nonEmpty(env.HOGLET_QUERY_RESULT_MAX_MB);
+  return Object.freeze({
+    cacheBytes: cache ? parseMegabytes(cache, 'HOGLET_QUERY_CACHE_MB', 0) : DEFAULT_RESULT_LIMITS.cacheBytes,
+    cacheEntryBytes: entry ? parseMegabytes(entry, 'HOGLET_QUERY_CACHE_ENTRY_MB', 0) : DEFAULT_RESULT_LIMITS.cacheEntryBytes,
+    maxResultBytes: result ? parseMegabytes(result, 'HOGLET_QUERY_RESULT_MAX_MB', 0.001) : DEFAULT_RESULT_LIMITS.maxResultBytes,
+  });
+}
+
 function parseCaptureMemory(raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 16 || Number(raw) > 65536) {
     throw new ConfigError(`HOGLET_CAPTURE_MEMORY_MB must be a whole number of megabytes from 16 to 65536, got "${raw}"`);
@@ -188,6 +210,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       cluster: clickhouseCluster ? parseIdentifier(clickhouseCluster, 'CLICKHOUSE_CLUSTER') : null,
     }),
     queryTimeoutSeconds: queryTimeout ? parseQueryTimeout(queryTimeout) : 30,
+    queryResults: parseQueryResults(env),
     captureMemoryBytes: captureMemory ? parseCaptureMemory(captureMemory) : DEFAULT_DECODE_BUDGET_BYTES,
     captureLogDir: captureLogDir ? path.resolve(captureLogDir) : path.join(dataDir, 'capture-log'),
     trustProxy: trustProxy ? parseTrustProxy(trustProxy) : false,

@@ -203,7 +203,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });
   const queries = new InsightQueryService(access, actions, executor, new CohortDefinitions(repositories.cohorts));
   const capturePending = (teamId: number, fromDay: string | null, toDay: string | null) => pipeline.inserter.hasPendingDays(teamId, fromDay, toDay);
-  const results = new QueryResults(queries, repositories.queryCache, Date.now, { capture: { pending: capturePending, settled: captureSettled } });
+  const results = new QueryResults(queries, repositories.queryCache, Date.now, {
+    capture: { pending: capturePending, settled: captureSettled },
+    limits: config.queryResults,
+    onProblem: (message, error) => onBackgroundError(new Error(`query results: ${message}`, { cause: error })),
+  });
   const insights = new InsightsService(repositories, access, queries, results);
   const cohortCalculator = new CohortCalculator(repositories.cohorts, queries, onBackgroundError);
   const cohorts = new CohortsService(repositories, access, cohortCalculator, new StaticMembers(new StaticCohortsRepository(events), queries));

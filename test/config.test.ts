@@ -13,10 +13,20 @@ describe('configuration', () => {
       logLevel: 'info',
       events: { clickhouseUrl: null, chdbPath: path.resolve('./data/events'), database: 'hoglet', cluster: null },
       queryTimeoutSeconds: 30,
+      queryResults: { cacheBytes: 256 * 1024 * 1024, cacheEntryBytes: 10 * 1024 * 1024, maxResultBytes: 100 * 1024 * 1024 },
       captureMemoryBytes: 512 * 1024 * 1024,
       captureLogDir: path.resolve('./data/capture-log'),
       trustProxy: false,
     });
+  });
+
+  it('reads the result cache and result size limits in megabytes', () => {
+    const limits = loadConfig({}, { HOGLET_QUERY_CACHE_MB: '64', HOGLET_QUERY_CACHE_ENTRY_MB: '0.5', HOGLET_QUERY_RESULT_MAX_MB: '20' }).queryResults;
+    expect(limits).toEqual({ cacheBytes: 64 * 1024 * 1024, cacheEntryBytes: 512 * 1024, maxResultBytes: 20 * 1024 * 1024 });
+    for (const bad of ['-1', 'lots', '1e3', '2000000']) {
+      expect(() => loadConfig({}, { HOGLET_QUERY_CACHE_MB: bad }), bad).toThrow(/HOGLET_QUERY_CACHE_MB/);
+    }
+    expect(() => loadConfig({}, { HOGLET_QUERY_RESULT_MAX_MB: '0' })).toThrow(/HOGLET_QUERY_RESULT_MAX_MB/);
   });
 
   it('reads which proxies to trust and refuses what Fastify could not use', () => {

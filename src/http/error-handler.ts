@@ -11,6 +11,7 @@ import {
   ServiceUnavailableError,
   UnsupportedMediaTypeError,
 } from '../errors.js';
+import { isStoreUnavailable } from '../storage/unavailable.js';
 import type { RouteIndex } from './route-index.js';
 import { toValidationError, type SchemaFailure } from './validation-errors.js';
 
@@ -40,9 +41,17 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest, bodyLimi
   return null;
 }
 
+/** A store short of disk, memory or connections: 503 (retry later), not a 500. */
+function storeUnavailable(error: unknown): ServiceUnavailableError | null {
+  if (!isStoreUnavailable(error)) return null;
+  const unavailable = new ServiceUnavailableError('The server cannot store or read data right now (its disk, memory or a data store is unavailable); retry shortly.');
+  unavailable.cause = error;
+  return unavailable;
+}
+
 export function installErrorHandling(app: FastifyInstance, routes: RouteIndex, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const apiError = fromFastifyError(error, request, bodyLimit);
+    const apiError = fromFastifyError(error, request, bodyLimit) ?? storeUnavailable(error);
     if (apiError) {
       if (apiError.status === 401) reply.header('www-authenticate', 'Bearer realm="api"');
       if (apiError instanceof ServiceUnavailableError) {

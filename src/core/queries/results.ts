@@ -25,6 +25,7 @@ import { kindOf } from '../../query/runners/registry.js';
 import type { CachedEntry, QueryCacheRepository, QueryStatusRow } from '../../storage/meta/repositories/query-cache.js';
 import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
 import { BackgroundQueue } from './background-queue.js';
+import { DEFAULT_RESULT_LIMITS, serialisedResult, type ResultLimits } from './result-size.js';
 import { DEFAULT_HEARTBEAT_MS, isAbandoned, StatusHeartbeat } from './heartbeat.js';
 import { NO_HOGQL, type InsightQueryService } from './service.js';
 import { SharedCalculations, type RunHandle } from './shared-calculations.js';
@@ -85,6 +86,10 @@ export interface QueryResultsOptions {
   parsedCacheChars?: number;
   /** Capture's events acknowledged but not yet in the event store (see CaptureInserter). */
   capture?: PendingCapture;
+  /** The shared cache's budget, the largest cached entry and the largest answer. */
+  limits?: ResultLimits;
+  /** Told when a result could not be cached (it is answered uncached all the same). */
+  onProblem?: (message: string, error: unknown) => void;
 }
 
 export interface PendingCapture {
@@ -141,9 +146,13 @@ export class QueryResults {
     // Bounded by size, not count: one huge result must not hold as much memory as the budget for all.
     this.parsed = new LRUCache({ maxSize: options.parsedCacheChars ?? DEFAULT_PARSED_CACHE_CHARS, sizeCalculation: (entry) => entry.size });
     this.capture = options.capture ?? NOTHING_PENDING;
+    this.limits = options.limits ?? DEFAULT_RESULT_LIMITS;
+    this.onProblem = options.onProblem ?? (() => {});
   }
 
   private readonly capture: PendingCapture;
+  private readonly limits: ResultLimits;
+  private readonly onProblem: (message: string, error: unknown) => void;
 
   /** The query's cache key: the node, the project and every definition the answer depends on. */
   private keyOf(project: ProjectRow, query: InsightQuery, context: QueryContext): string {
@@ -265,15 +274,22 @@ export class QueryResults {
       ),
       timings: outcome.timings,
     };
-    await this.cache.put({
-      cache_key: key,
-      team_id: project.id,
-      response: JSON.stringify(response),
-      last_refresh: response.last_refresh,
-      computed_at: iso(computedAt),
-      range_from: policy.readsFromStart || !Number.isFinite(rangeFrom) ? null : iso(rangeFrom - INTERVAL_SLACK_MS[policy.interval]),
-      range_to: Number.isFinite(rangeTo) ? iso(rangeTo) : null,
-    });
+    // Past the hard limit the answer is a 400 asking for a LIMIT; a large one is answered uncached.
+    const { text, bytes } = serialisedResult(response, this.limits.maxResultBytes);
+    if (bytes <= this.limits.cacheEntryBytes) {
+      const entry = {
+        cache_key: key,
+        team_id: project.id,
+        response: text,
+        response_bytes: bytes,
+        last_refresh: response.last_refresh,
+        computed_at: iso(computedAt),
+        range_from: policy.readsFromStart || !Number.isFinite(rangeFrom) ? null : iso(rangeFrom - INTERVAL_SLACK_MS[policy.interval]),
+        range_to: Number.isFinite(rangeTo) ? iso(rangeTo) : null,
+      };
+      // The cache only saves work: a store that cannot take it (a full disk) never fails the answer.
+      await this.cache.put(entry, this.limits.cacheBytes).catch((error: unknown) => this.onProblem('could not cache a query result; answered it uncached', error));
+    }
     return response;
   }
 

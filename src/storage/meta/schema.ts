@@ -222,6 +222,8 @@ export interface QueryCacheTable {
   computed_at: string;
   range_from: string | null;
   range_to: string | null;
+  /** UTF-8 bytes of `response`: what the cache's budget counts. */
+  response_bytes: number;
 }
 
 export interface QueryStatusTable {

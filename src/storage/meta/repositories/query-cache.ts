@@ -1,10 +1,10 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { compiledOnce } from '../compiled-once.js';
 import type { MetaSchema, QueryCacheTable, QueryStatusTable } from '../schema.js';
 
 export type CachedResultRow = Selectable<QueryCacheTable>;
 export type QueryStatusRow = Selectable<QueryStatusTable>;
-export type CachedEntry = Omit<CachedResultRow, 'response'>;
+export type CachedEntry = Omit<CachedResultRow, 'response' | 'response_bytes'>;
 
 /**
  * Calculated results, background-calculation status and event-write marks: the shared state that
@@ -38,13 +38,37 @@ export class QueryCacheRepository {
     return row?.response;
   }
 
-  async put(row: CachedResultRow): Promise<void> {
+  /**
+   * Stores a result, then evicts the oldest calculations until the cache holds at most
+   * `budgetBytes` of responses (the one just stored, the newest, stays when it fits alone).
+   * Processes sharing a PostgreSQL store may each miss the other's concurrent entry, so the total
+   * can pass the budget by an entry or two until the next put.
+   */
+  async put(row: CachedResultRow, budgetBytes: number): Promise<void> {
     const { cache_key: _key, ...rest } = row;
-    await this.db
-      .insertInto('query_cache')
-      .values(row)
-      .onConflict((oc) => oc.column('cache_key').doUpdateSet(rest))
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('query_cache')
+        .values(row)
+        .onConflict((oc) => oc.column('cache_key').doUpdateSet(rest))
+        .execute();
+      await sql`DELETE FROM query_cache WHERE cache_key IN (
+        SELECT cache_key FROM (
+          SELECT cache_key, SUM(response_bytes) OVER (ORDER BY last_refresh DESC, cache_key DESC ROWS UNBOUNDED PRECEDING) AS kept
+          FROM query_cache
+        ) AS newest_first
+        WHERE kept > ${budgetBytes}
+      )`.execute(trx);
+    });
+  }
+
+  /** Entries and the bytes of their responses (the cache's budget). */
+  async usage(): Promise<{ entries: number; bytes: number }> {
+    const row = await this.db
+      .selectFrom('query_cache')
+      .select((eb) => [eb.fn.countAll<string | number>().as('entries'), eb.fn.coalesce(eb.fn.sum<string | number>('response_bytes'), eb.lit(0)).as('bytes')])
+      .executeTakeFirst();
+    return { entries: Number(row?.entries ?? 0), bytes: Number(row?.bytes ?? 0) };
   }
 
   /** Whether events were stored for any UTC day in [fromDay, toDay] (null = unbounded) after `since`. */
