@@ -1,8 +1,10 @@
 // Cohorts as the query engine reads them: the ones a query names, with every cohort they name in
 // turn, read from the metadata store for one run. A cohort the project does not have (or has
-// deleted) is the caller's mistake: a 400 naming where the query used it.
+// deleted), or one that expands past the budget (query/cohorts/budget.ts), is the caller's
+// mistake: a 400 naming where the query used it.
 import { ValidationError } from '../../errors.js';
 import { HogQLQueryError } from '../../query/hogql/errors.js';
+import { budgetExcess, MAX_COHORT_NESTING, measureCohort } from '../../query/cohorts/budget.js';
 import { readCohortFilters } from '../../query/cohorts/read.js';
 import { referencedActions, referencedCohorts, type CohortDefinition } from '../../query/cohorts/schema.js';
 import type { CohortQueryRow, CohortsRepository } from '../../storage/meta/repositories/cohorts.js';
@@ -43,7 +45,9 @@ export class CohortDefinitions {
     const cohorts = new Map<number, CohortDefinition>();
     let wanted = [...new Set(named.map((n) => n.id))];
     let first = true;
-    while (wanted.length > 0) {
+    for (let level = 0; wanted.length > 0; level++) {
+      // Deeper than the budget reads no further (a chain saved before the budget may be long).
+      if (level > MAX_COHORT_NESTING + 1) throw budgetError({ depth: level, nodes: 0 }, named[0]!);
       const rows = await this.cohorts.findLiveForQuery(projectId, wanted);
       const found = new Set(rows.map((row) => row.id));
       // A cohort named by a stored cohort that was deleted since matches nobody (PostHog's fake key).
@@ -57,7 +61,22 @@ export class CohortDefinitions {
       wanted = [...new Set(rows.flatMap((row) => referencedCohorts(cohorts.get(row.id)!.properties)))].filter((id) => !cohorts.has(id));
       first = false;
     }
+    const criteriaOf = (id: number) => cohorts.get(id)?.properties ?? null;
+    const measured = new Set<number>();
+    for (const mention of named) {
+      if (measured.has(mention.id)) continue;
+      measured.add(mention.id);
+      const properties = criteriaOf(mention.id);
+      if (properties !== null) {
+        const expansion = measureCohort(properties, criteriaOf, mention.id);
+        if (budgetExcess(expansion) !== null) throw budgetError(expansion, mention);
+      }
+    }
     const actionIds = [...new Set([...cohorts.values()].flatMap((c) => referencedActions(c.properties)))];
     return { cohorts, actionIds };
   }
+}
+
+function budgetError(expansion: { depth: number; nodes: number }, where: NamedCohort): ValidationError {
+  return new ValidationError(budgetExcess(expansion, `Cohort ${where.id}`)!, where.path, 'cohort_budget');
 }

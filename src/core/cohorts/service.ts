@@ -2,6 +2,7 @@
 // log, and what the criteria may name (live cohorts of the same project, without loops; live
 // actions). Static cohorts' persons are handled in static-members.ts; counts in calculation.ts.
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors.js';
+import { budgetExcess, MAX_COHORT_NESTING, measureCohort } from '../../query/cohorts/budget.js';
 import { readCohortFilters } from '../../query/cohorts/read.js';
 import { referencedActions, referencedCohorts, type CohortGroup } from '../../query/cohorts/schema.js';
 import type { CohortChanges, CohortRow } from '../../storage/meta/repositories/cohorts.js';
@@ -54,7 +55,8 @@ export class CohortsService {
     const project = await this.access.project(principal, projectParam);
     if (filter.search !== null && filter.search.length > 200) throw new ValidationError('Search query must be 200 characters or fewer.', 'search');
     const { count, rows } = await this.repositories.cohorts.listLive(project.id, filter);
-    return { count, results: await this.views(project, rows) };
+    // A list shows what is stored: it neither evaluates nor expands any cohort's criteria.
+    return { count, results: await this.views(project, rows, { recount: false }) };
   }
 
   async create(principal: Principal, projectParam: string, input: CohortInput): Promise<CohortView> {
@@ -250,23 +252,30 @@ export class CohortsService {
 
   /**
    * Criteria may name live cohorts of this project that do not lead back to this one, and live
-   * actions of this project (PostHog: "Invalid Cohort ID in filter", "...in a loop.").
+   * actions of this project (PostHog: "Invalid Cohort ID in filter", "...in a loop."); what they
+   * expand to, and what the cohorts naming this one then expand to, stays within the budget
+   * (query/cohorts/budget.ts).
    */
   private async checkReferences(project: ProjectRow, selfId: number | null, group: CohortGroup): Promise<void> {
-    const seen = new Set<number>();
+    const reached = new Map<number, CohortGroup | null>();
     let frontier = referencedCohorts(group);
     if (selfId !== null && frontier.includes(selfId)) throw new ValidationError('Cohorts cannot reference other cohorts in a loop.', 'filters', 'cohort_loop');
     for (let depth = 0; frontier.length > 0; depth++) {
+      // A chain longer than the budget is not read to its end.
+      if (depth > MAX_COHORT_NESTING) throw budgetError({ depth: depth + 1, nodes: 0 });
       const rows = await this.repositories.cohorts.findLiveForQuery(project.id, frontier);
       if (depth === 0 && rows.length < new Set(frontier).size) {
         const missing = frontier.find((id) => !rows.some((row) => row.id === id));
         throw new ValidationError(`Invalid Cohort ID in filter: cohort ${missing} does not exist in this project or is deleted.`, 'filters', 'invalid_cohort');
       }
-      for (const row of rows) seen.add(row.id);
-      const next = rows.flatMap((row) => (row.is_static === 1 || row.filters === null ? [] : referencedCohorts(readCohortFilters(JSON.parse(row.filters)))));
+      for (const row of rows) reached.set(row.id, row.is_static === 1 || row.filters === null ? null : readCohortFilters(JSON.parse(row.filters)));
+      const next = rows.flatMap((row) => referencedCohorts(reached.get(row.id) ?? null));
       if (selfId !== null && next.includes(selfId)) throw new ValidationError('Cohorts cannot reference other cohorts in a loop.', 'filters', 'cohort_loop');
-      frontier = [...new Set(next)].filter((id) => !seen.has(id));
+      frontier = [...new Set(next)].filter((id) => !reached.has(id));
     }
+    const expansion = measureCohort(group, (id) => reached.get(id) ?? null, selfId ?? undefined);
+    if (budgetExcess(expansion) !== null) throw budgetError(expansion);
+    if (selfId !== null) await this.checkDependents(project, selfId, group);
     for (const actionId of new Set(referencedActions(group))) {
       if (!(await this.repositories.actions.findLiveSteps(project.id, actionId))) {
         throw new ValidationError(`Action ${actionId} does not exist in this project or is deleted.`, 'filters', 'invalid_action');
@@ -274,13 +283,42 @@ export class CohortsService {
     }
   }
 
+  /** The cohorts naming this one (at any depth) must stay within the budget with its new criteria. */
+  private async checkDependents(project: ProjectRow, selfId: number, group: CohortGroup): Promise<void> {
+    const criteria = new Map<number, CohortGroup>();
+    for (const row of await this.repositories.cohorts.liveDynamicCriteria(project.id)) {
+      criteria.set(row.id, readCohortFilters(JSON.parse(row.filters)));
+    }
+    criteria.set(selfId, group);
+    const namedBy = new Map<number, number[]>();
+    for (const [id, criterion] of criteria) {
+      for (const ref of new Set(referencedCohorts(criterion))) namedBy.set(ref, [...(namedBy.get(ref) ?? []), id]);
+    }
+    const dependents = new Set<number>();
+    const pending = [selfId];
+    while (pending.length > 0) {
+      for (const dependent of namedBy.get(pending.pop()!) ?? []) {
+        if (dependent !== selfId && !dependents.has(dependent)) {
+          dependents.add(dependent);
+          pending.push(dependent);
+        }
+      }
+    }
+    const criteriaOf = (id: number) => criteria.get(id) ?? null;
+    for (const dependent of dependents) {
+      const excess = budgetExcess(measureCohort(criteria.get(dependent)!, criteriaOf, dependent), `Cohort ${dependent}, which names this one,`);
+      if (excess !== null) throw new ValidationError(excess, 'filters', 'cohort_budget');
+    }
+  }
+
   /**
    * Views with creators. A dynamic cohort left calculating by a stopped process, or counted more
-   * than a day ago (PostHog recalculates daily), is counted again in the background.
+   * than a day ago (PostHog recalculates daily), is counted again in the background when read
+   * alone (`recount`), never from a list.
    */
-  private async views(project: ProjectRow, rows: readonly CohortRow[]): Promise<CohortView[]> {
+  private async views(project: ProjectRow, rows: readonly CohortRow[], { recount } = { recount: true }): Promise<CohortView[]> {
     const staleBefore = Date.now() - COUNT_REFRESH_MS;
-    for (const row of rows) {
+    for (const row of recount ? rows : []) {
       const stale = row.last_calculation !== null && Date.parse(row.last_calculation) < staleBefore;
       if ((row.is_calculating === 1 || stale) && row.is_static === 0 && row.deleted === 0 && !this.calculator.isRunning(row.id, row.version)) {
         this.calculator.schedule(project, row.id, row.version);
@@ -290,4 +328,8 @@ export class CohortsService {
     const byId = new Map(creators.map((user) => [user.id, user]));
     return rows.map((row) => cohortView(row, row.created_by === null ? undefined : byId.get(row.created_by)));
   }
+}
+
+function budgetError(expansion: { depth: number; nodes: number }): ValidationError {
+  return new ValidationError(budgetExcess(expansion)!, 'filters', 'cohort_budget');
 }

@@ -18,6 +18,8 @@ import { isCohortGroup, type BehaviouralCondition, type CohortGroup, type CountO
 export interface BehaviourColumns {
   /** Per person (`behaviour_person`) a column per condition; null when the cohort has none. */
   readonly query: Select | null;
+  /** The names of the 0/1 columns, one per condition. */
+  readonly columns: readonly string[];
   columnOf(condition: BehaviouralCondition): string;
 }
 
@@ -32,7 +34,7 @@ export function behaviourColumns(group: CohortGroup, context: QueryContext): Beh
   const conditions = behaviouralConditions(group);
   const names = new Map(conditions.map((condition, i) => [condition, `b${i}`]));
   const columnOf = (condition: BehaviouralCondition) => names.get(condition)!;
-  if (conditions.length === 0) return { query: null, columnOf };
+  if (conditions.length === 0) return { query: null, columns: [], columnOf };
 
   const source = eventSourceFor(context);
   const now = context.now.setZone(context.project.timezone);
@@ -106,7 +108,7 @@ export function behaviourColumns(group: CohortGroup, context: QueryContext): Beh
   );
   // Joins are collected while the expressions above are built.
   const query = select({ select: [alias(person, 'behaviour_person'), ...columns], from: source.from(), joins: source.joins(), where, groupBy: [person] });
-  return { query, columnOf };
+  return { query, columns: [...names.values()], columnOf };
 }
 
 function conditionMatch(condition: BehaviouralCondition, context: QueryContext, source: EventSource): Expr {

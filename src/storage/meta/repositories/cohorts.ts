@@ -55,6 +55,19 @@ export class CohortsRepository {
       .execute();
   }
 
+  /** Every live dynamic cohort's criteria (what may name a cohort whose criteria change). */
+  async liveDynamicCriteria(teamId: number): Promise<{ id: number; filters: string }[]> {
+    const rows = await this.db
+      .selectFrom('cohorts')
+      .select(['id', 'filters'])
+      .where('team_id', '=', teamId)
+      .where('deleted', '=', 0)
+      .where('is_static', '=', 0)
+      .where('filters', 'is not', null)
+      .execute();
+    return rows.map((row) => ({ id: row.id, filters: row.filters! }));
+  }
+
   /** The newest live cohort of the project with exactly this name (HogQL's IN COHORT 'name'). */
   async liveIdByName(teamId: number, name: string): Promise<number | undefined> {
     const row = await this.db
