@@ -1,9 +1,10 @@
 // Claiming the embedded event store's directory (owner.pid) from separate processes at the same
 // instant: exactly one wins, whether the directory is free or holds a dead process's lock.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -29,8 +30,10 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
 }
 `;
 
+type Claimer = ChildProcessByStdio<Writable, Readable, null>;
+
 /** The next line a child writes, each asked for before it can arrive. */
-function lineReader(child: ChildProcessWithoutNullStreams): () => Promise<string> {
+function lineReader(child: Claimer): () => Promise<string> {
   const waiting: Array<(line: string) => void> = [];
   let buffered = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -47,7 +50,7 @@ function lineReader(child: ChildProcessWithoutNullStreams): () => Promise<string
 
 describe('the event store directory claim (owner.pid)', () => {
   let work: string;
-  let children: ChildProcessWithoutNullStreams[];
+  let children: Claimer[];
   let nextLine: Array<() => Promise<string>>;
 
   beforeAll(async () => {
