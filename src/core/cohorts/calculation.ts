@@ -43,7 +43,10 @@ export class CohortCalculator {
       this.onError(error);
       outcome = { error: error instanceof Error && 'detail' in error ? String((error as { detail: unknown }).detail) : 'The calculation failed.' };
     }
-    await this.cohorts.finishCalculation(project.id, cohortId, version, outcome).catch(this.onError);
+    await this.cohorts.finishCalculation(project.id, cohortId, version, outcome).catch((error: unknown) => {
+      // Left "calculating": the next read of the cohort schedules it again.
+      this.onError(new Error(`cohorts: could not record the calculation of cohort ${cohortId} (version ${version}); it is calculated again when next read`, { cause: error }));
+    });
   }
 
   /** Stops calculations in flight and queued (they are left "calculating" and redone when read). */

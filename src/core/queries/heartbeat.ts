@@ -24,6 +24,8 @@ export class StatusHeartbeat {
     private readonly cache: QueryCacheRepository,
     readonly intervalMs: number,
     private readonly clock: () => number,
+    /** Told of every beat the store refused (logged: missed beats end in a takeover). */
+    private readonly onProblem: (message: string, error: unknown) => void = () => {},
   ) {}
 
   /** Beats for the status row of `taskId` until the returned function is called. */
@@ -47,9 +49,10 @@ export class StatusHeartbeat {
     if (this.tasks.size === 0) return;
     try {
       await this.cache.heartbeat([...this.tasks], new Date(this.clock()).toISOString());
-    } catch {
+    } catch (error) {
       // A store that is briefly unavailable: the next beat tries again, and three missed beats
       // let another request take the calculation over, which is the right outcome if it lasts.
+      this.onProblem(`could not refresh the heartbeat of ${this.tasks.size} background calculation(s); trying again in ${this.intervalMs} ms (after ${MISSED_BEATS} missed beats another request takes them over)`, error);
     }
   }
 }

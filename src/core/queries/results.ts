@@ -88,7 +88,7 @@ export interface QueryResultsOptions {
   capture?: PendingCapture;
   /** The shared cache's budget, the largest cached entry and the largest answer. */
   limits?: ResultLimits;
-  /** Told when a result could not be cached (it is answered uncached all the same). */
+  /** Told when a result could not be cached (it is answered uncached all the same), or a background status not recorded. */
   onProblem?: (message: string, error: unknown) => void;
 }
 
@@ -109,6 +109,10 @@ const STATUS_LIFETIME_MS = 60 * 60_000;
 const BACKGROUND_CONCURRENCY = 2;
 const DEFAULT_PARSED_CACHE_CHARS = 64 * 1024 * 1024;
 const ABANDONED_MESSAGE = 'The calculation stopped because the server running it went away. Ask for the result again.';
+/** Waits before recording a background calculation's end again, after each failure. */
+const RECORD_RETRY_MS = [250, 1_000, 4_000];
+
+type StatusEnd = Pick<QueryStatusRow, 'complete' | 'error' | 'error_message' | 'results' | 'end_time'>;
 
 const DAY_MS = 86_400_000;
 /** Buckets may start up to one interval before date_from (PostHog's start-of-interval rule). */
@@ -142,12 +146,12 @@ export class QueryResults {
   ) {
     this.calculations = new SharedCalculations();
     this.queue = new BackgroundQueue(BACKGROUND_CONCURRENCY);
-    this.heartbeat = new StatusHeartbeat(cache, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, clock);
+    this.onProblem = options.onProblem ?? (() => {});
+    this.heartbeat = new StatusHeartbeat(cache, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, clock, this.onProblem);
     // Bounded by size, not count: one huge result must not hold as much memory as the budget for all.
     this.parsed = new LRUCache({ maxSize: options.parsedCacheChars ?? DEFAULT_PARSED_CACHE_CHARS, sizeCalculation: (entry) => entry.size });
     this.capture = options.capture ?? NOTHING_PENDING;
     this.limits = options.limits ?? DEFAULT_RESULT_LIMITS;
-    this.onProblem = options.onProblem ?? (() => {});
   }
 
   private readonly capture: PendingCapture;
@@ -330,18 +334,40 @@ export class QueryResults {
     }
     const untrack = this.heartbeat.track(status.task_id);
     const done = this.calculate(request, id, true);
-    const finish = (changes: Pick<QueryStatusRow, 'complete' | 'error' | 'error_message' | 'results' | 'end_time'>) =>
-      this.cache.finishStatus(teamId, id, status.task_id, changes);
+    const finish = (changes: StatusEnd) => this.recordEnd(teamId, id, status.task_id, changes);
     const recorded = done
       .then(
         (response) => finish({ complete: 1, error: 0, error_message: null, results: JSON.stringify(responseBody(response, false)), end_time: iso(this.clock()) }),
         (error) => finish({ complete: 1, error: 1, error_message: exposedMessage(error), results: null, end_time: iso(this.clock()) }),
       )
-      .catch(() => {})
+      .catch((error: unknown) => this.onProblem(`could not record the end of background calculation ${id}`, error))
       .finally(untrack);
     this.background.add(recorded);
     void recorded.finally(() => this.background.delete(recorded));
     return { status, done };
+  }
+
+  /**
+   * Records a background calculation's end, retried while the store refuses it (the heartbeat goes
+   * on meanwhile, so polling clients keep waiting). Every failure is logged. After the last, the
+   * heartbeat stops, so the row soon reads as abandoned (failed, "ask again") and the next request
+   * calculates it again: never a status stuck at "running".
+   */
+  private async recordEnd(teamId: number, id: string, taskId: string, changes: StatusEnd): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.cache.finishStatus(teamId, id, taskId, changes);
+        return;
+      } catch (error) {
+        const wait = RECORD_RETRY_MS[attempt - 1];
+        if (wait === undefined) {
+          this.onProblem(`could not record the end of background calculation ${id} after ${attempt} attempts; its status reads as abandoned once its heartbeat stops, and the next request calculates it again`, error);
+          return;
+        }
+        this.onProblem(`could not record the end of background calculation ${id} (attempt ${attempt}); trying again in ${wait} ms`, error);
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
   }
 
   /** A status whose calculation is still under way somewhere: not finished, expired or abandoned. */
