@@ -1,4 +1,4 @@
-// The `hoglet` command: serve, bootstrap, users, keys, import, demo, migrate.
+// The `hoglet` command: serve, bootstrap, users, keys, import, demo, capture reinsert, migrate.
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, type Config, type ConfigFlags } from './config.js';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_PROJECT_NAME } from './core/accounts/service.js';
@@ -249,6 +249,27 @@ program
     } else {
       print(`stored ${summary.sent - summary.alreadyStored} new demo events (${summary.alreadyStored} already there)`);
     }
+  });
+
+const capture = program.command('capture').description("the capture log's events");
+
+capture
+  .command('reinsert')
+  .description('insert again the acknowledged events the event store refused (set aside in capture-log/refused/); each file is removed once its events are stored')
+  .addOption(dataDirOption())
+  .option('--port <port>', 'port of a running server (env PORT, default 8000)')
+  .action(async (flags: CommonFlags) => {
+    const config = loadConfig(flags);
+    const { reinsertSetAside } = await import('./capture-reinsert.js');
+    const summary = await reinsertSetAside(config, (line) => process.stderr.write(`${line}\n`));
+    if (summary.files === 0) {
+      print(`no events are set aside in ${config.captureLogDir}/refused`);
+      return;
+    }
+    print(`reinserted through ${summary.through}: ${summary.stored} event(s) stored from ${summary.files} file(s)`);
+    for (const again of summary.refusedAgain) print(`  refused again, set aside anew: ${again.events} event(s): ${again.reason}`);
+    for (const kept of summary.kept) print(`  kept ${kept.file}: ${kept.why}`);
+    if (summary.refusedAgain.length > 0 || summary.kept.length > 0) throw new CliFailure('some set-aside events are still not stored');
   });
 
 program

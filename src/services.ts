@@ -80,12 +80,24 @@ export interface Services {
   readonly capturePending: (teamId: number, fromDay: string | null, toDay: string | null) => boolean;
   /** Events the capture log replayed at start (acknowledged by the previous run, maybe not inserted). */
   readonly captureReplayed: number;
+  /** What capture holds that is not in the event store yet: the backlog, and events set aside. */
+  captureStatus(): Promise<CaptureStatus>;
   readonly projectTokens: ProjectTokens;
   readonly demo: DemoDataRunner;
   /** Throws when a store is unreachable. */
   ping(): Promise<void>;
   /** Finishes accepted work (pending inserts, demo data), then closes the stores. */
   close(): Promise<void>;
+}
+
+export interface CaptureStatus {
+  /** Acknowledged events waiting to be inserted. */
+  waiting_events: number;
+  /** Events the store refused after acknowledging them, in capture-log/refused/ (`hoglet capture reinsert`). */
+  set_aside_events: number;
+  set_aside_files: number;
+  /** The capture log's sequence numbers: a record is dealt with once `inserted` reaches its number. */
+  log: { acknowledged: number; inserted: number };
 }
 
 export interface ServiceOptions {
@@ -195,6 +207,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
     await meta.close();
     throw error;
   }
+  // Events set aside by an earlier run are said at every start until an operator reinserts them.
+  void pipeline.setAside.count().then(({ files, events }) => {
+    if (files > 0) onBackgroundError(new Error(`capture: ${events} acknowledged event(s) in ${files} file(s) are set aside in ${pipeline.setAside.directory}; \`hoglet capture reinsert\` inserts them again`));
+  }, onBackgroundError);
   const captureSettled = () => pipeline.inserter.visible(READ_WAITS_FOR_CAPTURE_MS);
   events.setReadBarrier(captureSettled);
   const capture = new CaptureService(tokens, pipeline.committer, new DecodeBudget(config.captureMemoryBytes), writerLease, pipeline.inserter);
@@ -240,6 +256,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
     capture,
     capturePending,
     captureReplayed: pipeline.replayed,
+    captureStatus: async () => {
+      const setAside = await pipeline.setAside.count();
+      return { waiting_events: pipeline.inserter.backlog, set_aside_events: setAside.events, set_aside_files: setAside.files, log: pipeline.inserter.progress };
+    },
     projectTokens: tokens,
     demo,
     ping: async () => {

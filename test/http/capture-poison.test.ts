@@ -151,5 +151,8 @@ describe('an acknowledged event the store refuses for its content', () => {
     expect(kept.flatMap((k) => k.events.map((e: { uuid: string }) => e.uuid)).sort()).toEqual([...culpritUuids].sort());
     for (const k of kept) expect(k).toMatchObject({ teamId: project.id, reason: expect.stringMatching(/refused/) });
     expect(problems.some((p) => /set aside/.test(p))).toBe(true);
+    // Never a silent end: the server's status counts them.
+    const health = await t.app.inject({ method: 'GET', url: '/_health' });
+    expect(health.json()).toMatchObject({ status: 'ok', capture: { set_aside_files: 3, set_aside_events: 3, waiting_events: 0 } });
   }, 60_000);
 });

@@ -90,6 +90,14 @@ export class CaptureInserter {
     return this.backlogItems;
   }
 
+  /**
+   * The log's sequence numbers acknowledged and inserted (or set aside) so far: once `inserted`
+   * reaches the `acknowledged` read after a 200, that request's events have been dealt with.
+   */
+  get progress(): { acknowledged: number; inserted: number } {
+    return { acknowledged: this.acknowledgedSeq, inserted: this.insertedSeq };
+  }
+
   /** Resolves once everything acknowledged so far is inserted, or after `timeoutMs`. */
   visible(timeoutMs: number): Promise<void> {
     const seq = this.acknowledgedSeq;

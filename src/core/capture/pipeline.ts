@@ -5,6 +5,7 @@ import type { TeamEvents } from './event-writer.js';
 import { GroupCommitter } from './group-commit.js';
 import { CaptureInserter } from './inserter.js';
 import { CaptureLog } from './log/capture-log.js';
+import type { SetAsideEvents } from './log/set-aside.js';
 
 /** Group-commit limits: one append holds up to this many events; beyond the queue bound, 503. */
 const GROUP_COMMIT = { maxBatchItems: 20_000, maxQueuedItems: 500_000, timeoutMs: 10_000 };
@@ -33,6 +34,8 @@ export interface CapturePipeline {
   inserter: CaptureInserter;
   /** Events replayed from the log at start (acknowledged by the previous run, maybe not inserted). */
   replayed: number;
+  /** Events the store refused after they were acknowledged, kept in the log's refused/ directory. */
+  setAside: SetAsideEvents;
   /** Waits for the inserter (bounded), then closes the log. Call after the committer is drained. */
   close(): Promise<void>;
 }
@@ -55,6 +58,7 @@ export async function openCapturePipeline(options: CapturePipelineOptions): Prom
   return {
     committer,
     inserter,
+    setAside: log.refused,
     replayed: pending.reduce((sum, batch) => sum + batch.items.reduce((n, item) => n + item.events.length, 0), 0),
     close: async () => {
       await inserter.stop(STOP_WAIT_MS);

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { claimEventStore } from '../../../storage/events/owner-lock.js';
 import type { TeamEvents } from '../event-writer.js';
 import { decodeFrames, encodeFrame } from './frames.js';
+import { REFUSED_DIRECTORY, SetAsideEvents } from './set-aside.js';
 
 /** One appended record: the events of one group commit. */
 export interface LoggedBatch {
@@ -52,11 +53,16 @@ export class CaptureLog {
     private nextSeq: number,
     private readonly segmentBytes: number,
     private readonly release: () => void,
-  ) {}
+  ) {
+    this.refused = SetAsideEvents.of(directory);
+  }
+
+  /** The events set aside so far (set-aside.ts). */
+  readonly refused: SetAsideEvents;
 
   /** Opens (or creates) the log in `directory`, which one process at a time may own. */
   static async open(directory: string, options: { segmentBytes?: number } = {}): Promise<OpenedCaptureLog> {
-    await fsp.mkdir(path.join(directory, 'refused'), { recursive: true });
+    await fsp.mkdir(path.join(directory, REFUSED_DIRECTORY), { recursive: true });
     const claim = claimEventStore(directory);
     try {
       const checkpoint = await readCheckpoint(directory);
@@ -123,11 +129,8 @@ export class CaptureLog {
    * Keeps events the event store refused after they were acknowledged (a value our checks let
    * through), so nothing acknowledged is ever simply dropped; an operator can inspect or re-send them.
    */
-  async setAside(seq: number, item: TeamEvents, error: unknown): Promise<string> {
-    const file = path.join(this.directory, 'refused', `${seq}-${item.events[0]?.uuid ?? 'empty'}.json`);
-    const reason = error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}` : String(error);
-    await fsp.writeFile(file, JSON.stringify({ refused_at: new Date().toISOString(), reason, seq, ...item }));
-    return file;
+  setAside(seq: number, item: TeamEvents, error: unknown): Promise<string> {
+    return this.refused.write(seq, item, error);
   }
 
   async close(): Promise<void> {
