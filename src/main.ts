@@ -1,6 +1,7 @@
 // Runs the server: builds services and the app, listens, and drains cleanly on SIGTERM/SIGINT.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { exitOnFatalErrors } from './fatal-errors.js';
 import { buildApp } from './http/app.js';
 import { localUrl } from './local-url.js';
 import { createServices } from './services.js';
@@ -16,6 +17,10 @@ export async function serve(config: Config): Promise<RunningServer> {
   let app: FastifyInstance | undefined;
   const services = await createServices(config, {
     onBackgroundError: (error) => app?.log.warn({ err: error }, 'background task failed'),
+  });
+  // After the event store opened: its engine installs signal handlers that must not keep us alive.
+  exitOnFatalErrors({
+    log: (error, what) => (app ? app.log.fatal({ err: error }, what) : process.stderr.write(`hoglet: ${what}: ${String(error)}\n`)),
   });
   app = await buildApp(services, { logger: { level: config.logLevel } });
   await app.listen({ port: config.port, host: config.host });

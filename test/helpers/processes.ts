@@ -33,9 +33,9 @@ export interface ServerProcess {
   exited: Promise<unknown>;
 }
 
-/** `hoglet serve` on a data directory, once `/_health` answers. */
-export async function startServer(dataDir: string, port: number): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', String(port), '--log-level', 'warn'], {
+/** `hoglet serve` on a data directory, once `/_health` answers; `nodeArgs` go to node itself. */
+export async function startServer(dataDir: string, port: number, nodeArgs: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve', '--data-dir', dataDir, '--port', String(port), '--log-level', 'warn'], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
