@@ -34,6 +34,8 @@ export function InsightBuilder({ project, shortId }: { project: string; shortId?
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  /** A saved query of a kind the builder cannot edit: shown, never saved over. */
+  const [uneditable, setUneditable] = useState<QueryNode | null>(null);
 
   useEffect(() => {
     if (!shortId) return;
@@ -42,6 +44,10 @@ export function InsightBuilder({ project, shortId }: { project: string; shortId?
         setInsight(found);
         setName(found.name ?? '');
         const saved = sourceOf(found);
+        if (!saved && found.query) {
+          setUneditable(found.query);
+          return;
+        }
         setSource(saved && !saved.legacy ? saved : blankQuery('TrendsQuery'));
         if (!saved || saved.legacy) setError('This insight is saved as legacy filters: the builder starts from a new trend.');
       })
@@ -71,7 +77,7 @@ export function InsightBuilder({ project, shortId }: { project: string; shortId?
   }, [key, problem]);
 
   const save = async () => {
-    if (!clean) return;
+    if (!clean || uneditable) return;
     setSaving(true);
     setError(null);
     // An edited insight keeps its InsightVizNode's other fields (PostHog's display options).
@@ -101,7 +107,7 @@ export function InsightBuilder({ project, shortId }: { project: string; shortId?
         <div class="head-actions">
           <input name="insight-name" aria-label="Insight name" placeholder={clean ? derivedName(clean) : 'Name'} value={name} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
           {insight && <a class="button" href={`/project/${project}/insights/${insight.short_id}`} onClick={onLinkClick}>Cancel</a>}
-          <button type="button" class="primary" disabled={!clean || !!problem || saving} onClick={save}>{saving ? 'Saving…' : 'Save'}</button>
+          {!uneditable && <button type="button" class="primary" disabled={!clean || !!problem || saving} onClick={save}>{saving ? 'Saving…' : 'Save'}</button>}
         </div>
       </div>
       {source && kind && (
@@ -147,7 +153,13 @@ export function InsightBuilder({ project, shortId }: { project: string; shortId?
           </div>
         </>
       )}
-      {!source && !error && <p class="muted">Loading…</p>}
+      {uneditable && (
+        <>
+          <p class="empty" role="status">This insight's query ({String(uneditable.kind)}) cannot be edited here: saving from the builder would replace it. Change it through the API.</p>
+          <pre class="card" data-testid="uneditable-query">{JSON.stringify(uneditable, null, 2)}</pre>
+        </>
+      )}
+      {!source && !error && !uneditable && <p class="muted">Loading…</p>}
     </section>
   );
 }

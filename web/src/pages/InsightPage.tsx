@@ -123,6 +123,9 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
   };
 
   const saved = insight ? sourceOf(insight) : null;
+  // A query the builder cannot edit (HogQL, a data table...) gets no Edit: saving from the builder
+  // would replace it with a trend.
+  const editable = !!saved || !insight?.query;
   const problem = error ?? calc.error;
   return (
     <section>
@@ -139,7 +142,7 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
               <button type="button" onClick={() => { calc.cancel(false); setShown({ source: saved, result: insight.result, edited: false, ...metaOf(insight) }); }}>Reset changes</button>
             )}
             <button type="button" onClick={refresh} disabled={busy || !!calc.running || !shown}>Refresh</button>
-            <a class="button" href={`/project/${project}/insights/${insight.short_id}/edit`} onClick={onLinkClick}>Edit</a>
+            {editable && <a class="button" href={`/project/${project}/insights/${insight.short_id}/edit`} onClick={onLinkClick}>Edit</a>}
             <button type="button" aria-expanded={panel === 'dashboard'} onClick={() => setPanel(panel === 'dashboard' ? null : 'dashboard')}>Add to dashboard</button>
             <button type="button" aria-expanded={panel === 'share'} onClick={() => setPanel(panel === 'share' ? null : 'share')}>Share</button>
           </div>
@@ -152,7 +155,11 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
       {problem && <p class="error" role="alert">{problem}</p>}
       {busy && <p class="muted loading" aria-live="polite">Calculating…</p>}
       {calc.running && <Progress since={calc.running.since} onCancel={() => calc.cancel()} />}
-      {insight && !saved && <p class="empty">This insight's query ({String(insight.query?.kind ?? 'none')}) is not one this app charts.</p>}
+      {insight && !saved && (
+        <p class="empty" role="status">
+          This insight's query ({String(insight.query?.kind ?? 'none')}) is not one this app charts{editable ? '.' : ' or edits: change it through the API.'}
+        </p>
+      )}
       {shown && (
         <div class={`card${calc.running ? ' refreshing' : ''}`} aria-busy={busy || !!calc.running}>
           <InsightView source={shown.source} result={shown.result} projectId={project} />
