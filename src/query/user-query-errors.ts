@@ -22,9 +22,18 @@ function reason(message: string): string {
   return cleaned.trim().slice(0, 500) || 'The query could not run.';
 }
 
+/**
+ * Codes that say the engine, not the statement, failed: resources, files, the network, its own
+ * bugs, cancellation. Any other code on a statement carrying a user's HogQL is the text's fault:
+ * the list of those is long and grows with every engine release, so it is not enumerated.
+ */
+const ENGINE_FAULT: ReadonlySet<string> = new Set([
+  '3', '24', '49', '74', '75', '76', '81', '107', '159', '160', '173', '202', '209', '210', '225', '236', '241', '242', '243',
+  '252', '279', '319', '394', '425', '439', '999', '1000', '1001', '1002',
+]);
+
 export function userQueryError(error: unknown): QueryRejectedError | null {
   const code = String((error as { code?: unknown })?.code ?? '');
-  const name = USER_FAULT[code];
-  if (!name) return null;
-  return new QueryRejectedError(name, reason(String((error as Error).message ?? '')));
+  if (!/^\d+$/.test(code) || ENGINE_FAULT.has(code)) return null;
+  return new QueryRejectedError(USER_FAULT[code] ?? 'query_error', reason(String((error as Error).message ?? '')));
 }

@@ -161,3 +161,53 @@ describe('bounded', () => {
     }
   });
 });
+
+describe('mistakes that once answered 500 are 400s that say what is wrong', () => {
+  it('an engine error Hoglet has no name for (a union of different widths) is the query’s fault', async () => {
+    const { status, body } = await hogql('select event, event from events union all select 1');
+    expect(status, JSON.stringify(body)).toBe(400);
+    expect(body.detail).not.toMatch(/hoglet\.|team_id|\{p\d/);
+  });
+
+  it('an integer beyond 2^53 is refused rather than rounded', async () => {
+    const { status, body } = await hogql('select 9007199254740993');
+    expect(status, JSON.stringify(body)).toBe(400);
+    expect(body.detail).toMatch(/2\^53/);
+    expect((await hogql('select 9007199254740991')).body.results).toEqual([[9007199254740991]]);
+  });
+
+  it('a CTE named after a table reads that table inside its own body (no recursion)', async () => {
+    const { status, body } = await hogql('with events as (select event from events) select count() from events');
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.results).toEqual([[1]]);
+  });
+
+  it('an unknown or negative cohort id', async () => {
+    for (const query of ['select count() from events where person_id in cohort -1', 'select count() from events where person_id in cohort 999999']) {
+      const { status, body } = await hogql(query);
+      expect(status, `${query} ${JSON.stringify(body)}`).toBe(400);
+    }
+  });
+
+  it('chained CTEs that double at every link are refused at the translation budget, quickly', async () => {
+    const links = ['c0 as (select event from events)'];
+    for (let i = 1; i < 22; i++) links.push(`c${i} as (select a.event as event from c${i - 1} a join c${i - 1} b on a.event = b.event)`);
+    const started = Date.now();
+    const { status, body } = await hogql(`with ${links.join(', ')} select count() from c21`);
+    expect(status, JSON.stringify(body)).toBe(400);
+    expect(body.detail).toMatch(/more than 100000 expressions/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await hogql('select 12345 + 1')).body.results).toEqual([[12346]]);
+  });
+
+  it('a LIMIT above 50,000 answers 50,000 rows and says more were left out', async () => {
+    const { status, body } = await hogql('select arrayJoin(range(60000)) as n limit 60000');
+    expect(status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    expect(body.results).toHaveLength(50_000);
+    expect(body.hasMore).toBe(true);
+    expect(body.limit).toBe(50_000);
+    const fits = await hogql('select arrayJoin(range(10)) as n limit 60000');
+    expect(fits.body.results).toHaveLength(10);
+    expect(fits.body.hasMore).toBe(false);
+  });
+});

@@ -63,13 +63,26 @@ const CASTS: Record<string, string> = {
   text: 'toString', varchar: 'toString', date: 'toDate', datetime: 'toDateTime', boolean: 'toBool', bool: 'toBool', uuid: 'toUUIDOrNull',
 };
 
+/** A CTE: its query, and the CTEs its body may name (those defined before it). */
+interface Cte {
+  readonly node: HogQLNode;
+  readonly visible: CteMap;
+}
+type CteMap = ReadonlyMap<string, Cte>;
+
+/**
+ * How many expressions and queries one statement may translate to. A page of HogQL is a few
+ * thousand; chained CTEs that each name the previous one twice double at every link.
+ */
+export const TRANSLATION_BUDGET = 100_000;
+
 /** One SELECT's names: its tables by alias, its CTEs, the aliases its select list defined. */
 class Scope {
   readonly tables = new Map<string, ScopedTable>();
   /** Aliases defined so far in this SELECT (anywhere in its expressions), with what they hold. */
   readonly aliases = new Map<string, Typed>();
 
-  constructor(readonly ctes: ReadonlyMap<string, HogQLNode>) {}
+  constructor(readonly ctes: CteMap) {}
 }
 
 /** The output name of a select item, as PostHog names columns. */
@@ -87,8 +100,18 @@ export function columnName(node: HogQLNode): string {
 export class HogQLTranslator {
   private readonly lambdaArgs: string[] = [];
   private aliasCount = 0;
+  /** Nodes translated so far: a CTE is translated again at each use, so text can grow exponentially here. */
+  private work = 0;
 
   constructor(private readonly context: TranslateContext) {}
+
+  /** One more node translated; past the budget the query is refused before it can grow any further. */
+  private spend(): void {
+    this.work += 1;
+    if (this.work > TRANSLATION_BUDGET) {
+      throw new HogQLQueryError(`The query expands to more than ${TRANSLATION_BUDGET} expressions once its CTEs and subqueries are written out; simplify it or use fewer references to each CTE`);
+    }
+  }
 
   /** A cohort's members; a query without resolved cohorts cannot name one. */
   private readonly cohortMembers = (id: number): Select => {
@@ -124,13 +147,14 @@ export class HogQLTranslator {
 
   private readonly lastStar = new WeakMap<HogQLNode, string[]>();
 
-  private query(node: HogQLNode, ctes: ReadonlyMap<string, HogQLNode>): Query {
+  private query(node: HogQLNode, ctes: CteMap): Query {
+    this.spend();
     if (node.node === 'SelectQuery') return this.select(node, ctes);
     if (node.node === 'SelectSetQuery') return this.setQuery(node, ctes);
     throw new HogQLQueryError(`Expected a SELECT query, got ${node.node}`);
   }
 
-  private setQuery(node: HogQLNode, ctes: ReadonlyMap<string, HogQLNode>): Union {
+  private setQuery(node: HogQLNode, ctes: CteMap): Union {
     const first = child(node, 'initial_select_query');
     if (!first) throw new HogQLQueryError('A set of queries needs a first query');
     const selects: (Select | Union)[] = [this.query(first, ctes)];
@@ -144,14 +168,15 @@ export class HogQLTranslator {
     return Object.freeze({ ...union(), selects: Object.freeze(selects), operators: Object.freeze(operators) });
   }
 
-  private select(node: HogQLNode, outerCtes: ReadonlyMap<string, HogQLNode>): Select {
+  private select(node: HogQLNode, outerCtes: CteMap): Select {
     for (const unsupported of ['window_exprs', 'qualify', 'limit_with_ties', 'settings'] as const) {
       if (node[unsupported]) throw new HogQLNotSupportedError(unsupported === 'window_exprs' ? 'WINDOW' : unsupported.toUpperCase().replaceAll('_', ' '));
     }
     const ctes = new Map(outerCtes);
     for (const cte of children(node, 'ctes')) {
       if (cte['cte_type'] !== 'subquery') throw new HogQLNotSupportedError('A CTE of a single expression');
-      ctes.set(String(cte['name']), child(cte, 'expr')!);
+      // A CTE's body sees the CTEs before it, never itself: its own name there is the table of that name.
+      ctes.set(String(cte['name']), { node: child(cte, 'expr')!, visible: new Map(ctes) });
     }
     const scope = new Scope(ctes);
     const from = child(node, 'select_from');
@@ -240,7 +265,7 @@ export class HogQLTranslator {
       const name = chainOf(source).join('.');
       const tableAlias = this.tableAlias(given ?? name, scope);
       const cte = scope.ctes.get(name);
-      if (cte) return this.subqueryTable(cte, tableAlias, scope);
+      if (cte) return this.subqueryTable(cte.node, tableAlias, scope, cte.visible);
       if (!isHogQLTable(name)) throw new HogQLQueryError(`Unknown table \`${name}\`.`);
       const table = scopedTable(name, tableAlias, { timezone: this.context.timezone });
       scope.tables.set(tableAlias, table);
@@ -259,8 +284,8 @@ export class HogQLTranslator {
     return name;
   }
 
-  private subqueryTable(node: HogQLNode, tableAlias: string, scope: Scope): FromItem {
-    const inner = this.query(node, scope.ctes);
+  private subqueryTable(node: HogQLNode, tableAlias: string, scope: Scope, ctes: CteMap = scope.ctes): FromItem {
+    const inner = this.query(node, ctes);
     const columns = new Map(this.columnsOf(node).map((name) => [name, true] as const));
     const from = subquery(inner, tableAlias);
     scope.tables.set(tableAlias, {
@@ -348,6 +373,7 @@ export class HogQLTranslator {
   }
 
   private expr(node: HogQLNode, scope: Scope): Expr {
+    this.spend();
     const e = (x: HogQLNode | undefined) => {
       if (!x) throw new HogQLQueryError(`Incomplete ${node.node}`);
       return this.expr(x, scope);
@@ -440,6 +466,7 @@ export class HogQLTranslator {
     }
     const id = typeof value === 'number' ? value : this.context.cohortIdByName?.(value);
     if (id === undefined) throw new HogQLQueryError(`Could not find a cohort with the name '${String(value)}'`);
+    if (!Number.isSafeInteger(id) || id <= 0) throw new HogQLQueryError(`Could not find cohort with ID ${id}`);
     const member = binary('IN', this.expr(child(node, 'left')!, scope), this.cohortMembers(id));
     return typed(String(node['op']) === 'in cohort' ? member : not(member), 'boolean', false);
   }
@@ -449,13 +476,13 @@ export class HogQLTranslator {
     if (node.node === 'Field') {
       const chain = chainOf(node);
       const cte = chain.length === 1 ? scope.ctes.get(String(chain[0])) : undefined;
-      if (cte && !scope.tables.has(String(chain[0]))) return this.subqueryExpr(cte, scope);
+      if (cte && !scope.tables.has(String(chain[0]))) return this.subqueryExpr(cte.node, scope, cte.visible);
     }
     return this.expr(node, scope);
   }
 
-  private subqueryExpr(node: HogQLNode, scope: Scope): Expr {
-    const inner = this.query(node, scope.ctes);
+  private subqueryExpr(node: HogQLNode, scope: Scope, ctes: CteMap = scope.ctes): Expr {
+    const inner = this.query(node, ctes);
     // A set of queries used as a value reads as one SELECT over it.
     return inner.kind === 'select' ? inner : select({ select: [STAR], from: subquery(inner, `_subquery${++this.aliasCount}`) });
   }
@@ -602,6 +629,10 @@ function constantOf(value: unknown): Expr {
   if (typeof value === 'boolean') return typed(constant(value), 'boolean', false);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new HogQLQueryError('A number in the query is out of range');
+    // JSON carried the literal as a double: past 2^53 its digits are already lost, so say so rather than round.
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      throw new HogQLQueryError('Integers beyond ±2^53 (9007199254740991) lose precision; write a smaller number, or a string with toUInt64(\'…\') / toInt128(\'…\')');
+    }
     return constant(value, Number.isSafeInteger(value) ? literalIntegerType(value) : 'Float64');
   }
   if (Array.isArray(value)) return array(...value.map(constantOf));

@@ -37,7 +37,10 @@ function paged(query: Query, root: HogQLNode): Paging {
         page: { limit: DEFAULT_ROWS, offset },
       };
     }
-    return { query: { ...query, limit: Math.min(query.limit, MAX_ROWS) }, text: root, page: null };
+    if (query.limit <= MAX_ROWS) return { query, text: root, page: null };
+    // Past the cap: one row more than it, so the answer says (hasMore) that rows were left out.
+    const offset = query.offset ?? 0;
+    return { query: { ...query, limit: MAX_ROWS + 1 }, text: withNumber(root, 'limit', MAX_ROWS), page: { limit: MAX_ROWS, offset } };
   }
   // A set of queries: each SELECT of it without a LIMIT gets the default one.
   const limitEach = (q: Query): Query => (q.kind === 'select'
