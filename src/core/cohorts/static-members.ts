@@ -27,7 +27,7 @@ export class StaticMembers {
       const ids = personIdList(input._create_static_person_ids, '_create_static_person_ids');
       for (const id of await this.resolve(project.id, { kind: 'person_id', ids })) persons.add(id);
     }
-    if (input.csv) for (const id of await this.resolve(project.id, readCsvIds(input.csv))) persons.add(id);
+    if (input.csv) for (const id of await this.resolve(project.id, await readCsvIds(input.csv))) persons.add(id);
     return [...persons];
   }
 
