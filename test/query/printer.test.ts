@@ -5,7 +5,7 @@ import {
 } from '../../src/query/ast/build.js';
 import { scopeToProject } from '../../src/query/passes/scope-to-project.js';
 import { ApiError, InternalError } from '../../src/errors.js';
-import { OutOfRangeNumberError, printQuery, PrintError, UnscopedTableError } from '../../src/query/printer/print.js';
+import { OutOfRangeNumberError, printQuery, PrintError, QueryTooLargeError, UnscopedTableError } from '../../src/query/printer/print.js';
 
 function catchError(run: () => unknown): unknown {
   try {
@@ -55,6 +55,16 @@ describe('printQuery', () => {
     const inner = select({ select: [field('event')], from: table('events', 'e') });
     const { sql } = printQuery(scopeToProject(select({ select: [call('count')], from: subquery(inner, 'x') }), 9), 'db');
     expect(sql).toBe('SELECT count() FROM (SELECT `event` FROM (SELECT * FROM `db`.`events` WHERE team_id = {p0:UInt64}) AS `e`) AS `x`');
+  });
+
+  it('stops a tree that would print without end (subtrees shared 2^30 times) at its budget, as a 400', () => {
+    let doubled: ReturnType<typeof and> = eq(field('event', 'e'), constant('x'));
+    for (let i = 0; i < 30; i++) doubled = and(doubled, doubled);
+    const started = Date.now();
+    const error = catchError(() => printQuery(scopeToProject(select({ select: [call('count')], from: table('events', 'e'), where: doubled }), 1), 'db'));
+    expect(error).toBeInstanceOf(QueryTooLargeError);
+    expect((error as ApiError).status).toBe(400);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('refuses functions that are not on the allow-list', () => {

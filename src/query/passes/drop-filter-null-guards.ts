@@ -13,8 +13,18 @@ export function dropFilterNullGuards<Q extends Query>(query: Q): Q {
 
 const isFalse = (e: Expr) => e.kind === 'constant' && (e.value === false || e.value === 0);
 
-/** The condition as a filter reads it, without `ifNull(..., false)` wherever that cannot matter. */
+const unguardedOf = new WeakMap<Expr, Expr>();
+
+/** The condition as a filter reads it, without `ifNull(..., false)` wherever that cannot matter (once per shared subtree). */
 function unguarded(condition: Expr): Expr {
+  const hit = unguardedOf.get(condition);
+  if (hit) return hit;
+  const out = unguardedOnce(condition);
+  unguardedOf.set(condition, out);
+  return out;
+}
+
+function unguardedOnce(condition: Expr): Expr {
   if (condition.kind === 'and' || condition.kind === 'or') return Object.freeze({ ...condition, exprs: Object.freeze(condition.exprs.map(unguarded)) });
   if (condition.kind !== 'call' || condition.distinct || condition.params) return condition;
   if ((condition.name === 'and' || condition.name === 'or') && condition.args.length > 0) return call(condition.name, ...condition.args.map(unguarded));

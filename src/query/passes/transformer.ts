@@ -23,8 +23,23 @@ const maybeList = <T>(items: readonly T[] | undefined, map: (item: T) => T): rea
   items === undefined ? undefined : list(items, map);
 
 export class AstTransformer {
+  /**
+   * Each node's rebuild, by identity. A pass is a function of the node alone, so a subtree that
+   * appears in many places (runners share expressions) is walked once and stays shared: the
+   * walk is linear in the distinct nodes, and only the printer, under its budget, expands them.
+   */
+  private readonly rebuilt = new WeakMap<object, unknown>();
+
+  private once<T extends object>(node: T, build: (node: T) => T): T {
+    const hit = this.rebuilt.get(node);
+    if (hit !== undefined) return hit as T;
+    const out = build(node);
+    this.rebuilt.set(node, out);
+    return out;
+  }
+
   query(q: Query): Query {
-    return q.kind === 'union' ? this.union(q) : this.select(q);
+    return this.once(q, (node) => (node.kind === 'union' ? this.union(node) : this.select(node)));
   }
 
   union(u: Union): Union {
@@ -87,6 +102,10 @@ export class AstTransformer {
   }
 
   expr(x: Expr): Expr {
+    return this.once(x, (node) => this.exprOf(node));
+  }
+
+  private exprOf(x: Expr): Expr {
     const all = (xs: readonly Expr[]) => list(xs, (a) => this.expr(a));
     switch (x.kind) {
       case 'select':

@@ -73,9 +73,28 @@ export function printQuery(query: Query, database: string): PrintedQuery {
   return { sql, params: printer.bag.params };
 }
 
+/**
+ * Nodes one statement may print. Translation and cohort expansion have budgets of their own; this
+ * one holds for every runner, so no tree (shared subtrees included) prints without end.
+ */
+export const PRINT_BUDGET = 2_000_000;
+
+/** A statement past the print budget: too large to send, the request's fault (a 400). */
+export class QueryTooLargeError extends QueryRejectedError {
+  constructor() {
+    super('query_too_large', `The query is too large to run (more than ${PRINT_BUDGET} SQL expressions); narrow it: fewer series, breakdown values, cohorts or CTE references.`);
+  }
+}
+
 class Printer {
   readonly bag = new ParamBag();
   private readonly database: string;
+  private printed = 0;
+
+  private spend(): void {
+    this.printed += 1;
+    if (this.printed > PRINT_BUDGET) throw new QueryTooLargeError();
+  }
 
   constructor(database: string) {
     if (!PLAIN_IDENTIFIER.test(database)) throw new PrintError(`not a database name: ${JSON.stringify(database)}`);
@@ -91,6 +110,7 @@ class Printer {
   }
 
   private select(s: Select): string {
+    this.spend();
     const parts = [`SELECT ${s.distinct ? 'DISTINCT ' : ''}${s.select.map((e) => this.expr(e)).join(', ')}`];
     if (s.from) {
       parts.push(`FROM ${this.fromItem(s.from)}`);
@@ -158,6 +178,7 @@ class Printer {
   }
 
   expr(e: Expr): string {
+    this.spend();
     switch (e.kind) {
       case 'constant':
         return this.bag.add(e.value, e.type);
