@@ -54,7 +54,7 @@ describe.each(META_STORES)('cohorts naming cohorts on %s', (store) => {
     t = await createTestApp(store);
     alice = await t.bootstrap('alice@example.com');
     await journeys(t, alice, {
-      ann: [ev('$pageview', daysAgo(2), { $set: { plan: 'pro' } })],
+      ann: [ev('$pageview', daysAgo(2), { $set: { plan: 'pro' } }), ev('purchase', daysAgo(4))],
       ben: [ev('$pageview', daysAgo(3), { $set: { plan: 'free' } })],
       cat: [ev('$pageview', daysAgo(1), { $set: { plan: 'pro' } })],
     });
@@ -84,6 +84,31 @@ describe.each(META_STORES)('cohorts naming cohorts on %s', (store) => {
     // 4^10 expansions took minutes and the heap; evaluated once each it is a moment.
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(lag.max / 1e6).toBeLessThan(1_000);
+  });
+
+  it('evaluates layers of cohorts mixing person, behavioural, static and negated references as nested ones would', async () => {
+    const boundary = '----chain-boundary';
+    const staticBen = await t.request(alice.key, {
+      method: 'POST',
+      url: `${base()}/`,
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nBen\r\n--${boundary}\r\nContent-Disposition: form-data; name="is_static"\r\n\r\ntrue\r\n`
+        + `--${boundary}\r\nContent-Disposition: form-data; name="csv"; filename="ids.csv"\r\nContent-Type: text/csv\r\n\r\nben\r\n--${boundary}--\r\n`,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(staticBen.statusCode, staticBen.body).toBe(201);
+    const bought = await create({ name: 'Bought', filters: criteria('AND', [{ type: 'behavioral', key: 'purchase', value: 'performed_event', event_type: 'events', time_value: 30, time_interval: 'day' }]) });
+    const pro = await create({ name: 'Pro', filters: criteria('AND', [person('plan', 'pro')]) });
+    const proNotBought = await create({ name: 'Pro, not bought', filters: criteria('AND', [cohortRef(pro.id), { ...cohortRef(bought.id), negation: true }]) });
+    const orBen = await create({ name: 'or Ben', filters: criteria('OR', [cohortRef(proNotBought.id), cohortRef(staticBen.json().id)]) });
+    const top = await create({
+      name: 'Top',
+      filters: criteria('OR', [{ type: 'AND', values: [cohortRef(orBen.id), { ...cohortRef(proNotBought.id), negation: true }] }, cohortRef(bought.id)]),
+    });
+    const personsOf = async (id: number) => ((await t.request(alice.key, { method: 'GET', url: `${base()}/${id}/persons/` })).json().results as { distinct_ids: string[] }[])
+      .map((p) => p.distinct_ids[0]).sort();
+    expect(await personsOf(proNotBought.id)).toEqual(['cat']);
+    expect(await personsOf(orBen.id)).toEqual(['ben', 'cat']);
+    expect(await personsOf(top.id)).toEqual(['ann', 'ben']);
   });
 
   it(`refuses, when saved, a cohort that names cohorts more than ${MAX_COHORT_NESTING} deep, also through a PATCH below it`, async () => {

@@ -7,7 +7,7 @@
 // definition reaches becomes a 0/1 column over the same persons, computed in layers (a layer per
 // height of the reference chain, each reading the columns below it), so a chain of N cohorts each
 // naming the previous k times costs N columns, not k^N subqueries. The size is budgeted (budget.ts).
-import { alias, and, call, constant, eq, FALSE, field, leftJoin, not, or, select, subquery, table, binary } from '../ast/build.js';
+import { alias, and, binary, call, constant, eq, FALSE, field, leftJoin, not, or, select, subquery, table } from '../ast/build.js';
 import type { Expr, Select } from '../ast/nodes.js';
 import { jsonProperty } from '../catalog/fields.js';
 import { latestPersons } from '../catalog/latest.js';
