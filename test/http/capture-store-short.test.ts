@@ -46,6 +46,12 @@ function diskFillsUp(refusals: number): { refused: () => number } {
   return { refused: () => refused };
 }
 
+/** Waits (bounded) until capture has inserted everything it acknowledged. */
+async function insertedAll(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while ((await t.services.captureStatus()).waiting_events > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 function batch(token: string, events: object[]) {
   return t.app.inject({ method: 'POST', url: '/batch/', payload: { api_key: token, batch: events }, headers: { 'content-type': 'application/json' } });
 }
@@ -67,7 +73,8 @@ describe('the event store running out of disk', () => {
     }
     expect(acknowledged).toBeGreaterThan(0);
 
-    // Reads wait for what was acknowledged before them (the inserter retries after short pauses).
+    // The inserter retries after short pauses until the store takes everything.
+    await insertedAll();
     const stored = await storedEvents(t.services.events, owner.projectId);
     expect(fs.readdirSync(path.join(t.dataDir, 'capture-log', 'refused'))).toEqual([]);
     expect(stored).toHaveLength(acknowledged * 5);
@@ -75,5 +82,17 @@ describe('the event store running out of disk', () => {
     expect(disk.refused()).toBeGreaterThan(1);
     expect(problems.some((p) => /retrying/.test(p) && /not enough space/.test(p))).toBe(true);
     expect(problems.filter((p) => /set aside/.test(p))).toEqual([]);
+  }, 60_000);
+});
+
+describe('writes larger than one statement of the store takes', () => {
+  it('a /batch/ of 6,000 events of 6,000 people is stored whole (uuids and persons read in parts)', async () => {
+    const events = Array.from({ length: 6_000 }, (_, i) => ({ event: 'big', distinct_id: `person-with-a-longish-distinct-id-${i}`, properties: { i } }));
+    const res = await batch(owner.projectApiToken, events);
+    expect(res.statusCode, res.body).toBe(200);
+    await insertedAll();
+    const stored = (await storedEvents(t.services.events, owner.projectId)).filter((e) => e.event === 'big');
+    expect(stored).toHaveLength(6_000);
+    expect(problems.filter((p) => /Max query size/.test(p))).toEqual([]);
   }, 60_000);
 });

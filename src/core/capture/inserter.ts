@@ -28,6 +28,12 @@ export interface InserterOptions {
   onProblem?: (message: string, error: unknown) => void;
 }
 
+/** One project's events of one record, as written. */
+interface Entry {
+  seq: number;
+  item: TeamEvents;
+}
+
 interface Queued extends LoggedBatch {
   weight: number;
   acknowledgedAt: number;
@@ -166,28 +172,50 @@ export class CaptureInserter {
     return batch;
   }
 
-  /** Writes the records, setting aside what the store refuses; false if it stopped first. */
+  /**
+   * Writes the records, setting aside what the store refuses for a value; false if it stopped
+   * first. A write the store fails is tried again after a pause in writes half as large each time
+   * (down to one item), in order: a failure that only a big write meets (a statement past the
+   * engine's size limit, memory) gets through that way, and no item is blamed for it.
+   */
   private async insert(batch: Queued[]): Promise<boolean> {
-    const items = batch.flatMap((record) => record.items.map((item) => ({ seq: record.seq, item })));
-    const order = new Map(items.map((entry, index) => [entry, index]));
+    let pending: Entry[] = batch.flatMap((record) => record.items.map((item) => ({ seq: record.seq, item })));
+    let chunkItems = pending.length;
     for (let attempt = 0; ; attempt++) {
-      const search = await writeFindingCulprits(items, { write: (part) => this.write(part.map((p) => p.item)), classify: this.options.classify });
-      // Parts that failed through the store's fault, or refusals while nothing at all was stored
-      // (a store that refuses everything is down), are written again after a pause.
-      const again = [...search.failed.flatMap((f) => f.items), ...(search.stored ? [] : search.suspects.map((s) => s.item))];
-      const refused = [...search.refused, ...(search.stored ? search.suspects : [])];
-      // What cannot be set aside (the disk that holds refused/ is full too) is tried again with the rest.
-      for (const { item, error } of refused) if (!(await this.setAside(item.seq, item.item, error))) again.push(item);
-      this.retrying = again.length > 0;
-      if (again.length === 0) return true;
-      const cause = search.failed[0]?.error ?? search.suspects[0]?.error ?? search.refused[0]?.error;
+      const { left, cause } = await this.writeInOrder(pending, chunkItems);
+      this.retrying = left.length > 0;
+      if (left.length === 0) return true;
       this.options.onProblem?.('the event store did not take acknowledged events; retrying (they are safe in the capture log)', cause);
-      // In their acknowledged order: person updates are applied in it.
-      again.sort((a, b) => order.get(a)! - order.get(b)!);
-      items.splice(0, items.length, ...again);
+      // Pauses grow only while nothing gets through.
+      if (left.length < pending.length) attempt = 0;
+      pending = left;
+      chunkItems = Math.max(1, Math.ceil(Math.min(chunkItems, left.length) / 2));
       await this.pause(RETRY_PAUSES_MS[Math.min(attempt, RETRY_PAUSES_MS.length - 1)]!);
       if (this.stopping) return false;
     }
+  }
+
+  /**
+   * Writes the items `chunkItems` at a time, in order, finding culprits within each write; stops at
+   * the first write the store fails (what follows waits, so person updates keep their order).
+   * Returns what is left to write again, in order.
+   */
+  private async writeInOrder(items: Entry[], chunkItems: number): Promise<{ left: Entry[]; cause: unknown }> {
+    for (let start = 0; start < items.length; start += chunkItems) {
+      const chunk = items.slice(start, start + chunkItems);
+      const search = await writeFindingCulprits(chunk, { write: (part) => this.write(part.map((p) => p.item)), classify: this.options.classify });
+      // Parts that failed through the store's fault, or refusals while nothing at all was stored
+      // (a store that refuses everything is down), are written again after a pause.
+      const again = new Set([...search.failed.flatMap((f) => f.items), ...(search.stored ? [] : search.suspects.map((s) => s.item))]);
+      const refused = [...search.refused, ...(search.stored ? search.suspects : [])];
+      // What cannot be set aside (the disk that holds refused/ is full too) is tried again with the rest.
+      for (const { item, error } of refused) if (!(await this.setAside(item.seq, item.item, error))) again.add(item);
+      if (again.size > 0) {
+        const cause = search.failed[0]?.error ?? search.suspects[0]?.error ?? search.refused[0]?.error;
+        return { left: [...chunk.filter((entry) => again.has(entry)), ...items.slice(start + chunkItems)], cause };
+      }
+    }
+    return { left: [], cause: null };
   }
 
   /** Keeps refused events in the log's refused/ directory; false if even that failed. */

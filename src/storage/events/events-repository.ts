@@ -1,6 +1,7 @@
 // Writes and housekeeping for the events table. Reads for insights live in the query engine.
 import type { EventStore } from './event-store.js';
 import { Ddl, TABLES } from './tables.js';
+import { readInChunks } from './in-chunks.js';
 
 /** One row of the events table, as inserted. */
 export interface EventRow {
@@ -34,11 +35,13 @@ export class EventsRepository {
   async existingUuids(teamId: number, uuids: readonly string[]): Promise<Set<string>> {
     if (uuids.length === 0) return new Set();
     // The alias must not be `uuid`: ClickHouse would compare the string alias in WHERE.
-    const rows = await this.store.query<{ stored_uuid: string }>(
-      `SELECT DISTINCT toString(uuid) AS stored_uuid FROM ${this.store.layout.database}.${TABLES.eventUuids}
-       WHERE team_id = {team:UInt64} AND uuid IN {uuids:Array(UUID)}`,
-      { team: teamId, uuids },
-      { lane: 'ingest' },
+    const rows = await readInChunks(uuids, (part) =>
+      this.store.query<{ stored_uuid: string }>(
+        `SELECT DISTINCT toString(uuid) AS stored_uuid FROM ${this.store.layout.database}.${TABLES.eventUuids}
+         WHERE team_id = {team:UInt64} AND uuid IN {uuids:Array(UUID)}`,
+        { team: teamId, uuids: part },
+        { lane: 'ingest' },
+      ),
     );
     return new Set(rows.map((r) => r.stored_uuid));
   }

@@ -2,6 +2,7 @@
 // processing reads and the rows it appends (ReplacingMergeTree keeps the highest version).
 import type { EventStore, QueryParams } from './event-store.js';
 import { TABLES } from './tables.js';
+import { readInChunks } from './in-chunks.js';
 
 export interface PersonRow {
   id: string;
@@ -53,10 +54,7 @@ export class PersonsRepository {
   async distinctIds(teamId: number, distinctIds: readonly string[]): Promise<DistinctIdRow[]> {
     if (distinctIds.length === 0) return [];
     return this.numeric(
-      await this.read<DistinctIdRow>(this.latestMappings('AND distinct_id IN {ids:Array(String)}', ''), {
-        team: teamId,
-        ids: distinctIds,
-      }),
+      await readInChunks(distinctIds, (ids) => this.read<DistinctIdRow>(this.latestMappings('AND distinct_id IN {ids:Array(String)}', ''), { team: teamId, ids })),
     );
   }
 
@@ -64,10 +62,7 @@ export class PersonsRepository {
   async distinctIdsOfPersons(teamId: number, personIds: readonly string[]): Promise<DistinctIdRow[]> {
     if (personIds.length === 0) return [];
     return this.numeric(
-      await this.read<DistinctIdRow>(this.latestMappings('', 'AND latest_person IN {ids:Array(UUID)}'), {
-        team: teamId,
-        ids: personIds,
-      }),
+      await readInChunks(personIds, (ids) => this.read<DistinctIdRow>(this.latestMappings('', 'AND latest_person IN {ids:Array(UUID)}'), { team: teamId, ids })),
     );
   }
 
@@ -89,7 +84,7 @@ export class PersonsRepository {
   async persons(teamId: number, personIds: readonly string[]): Promise<PersonRow[]> {
     if (personIds.length === 0) return [];
     return this.numeric(
-      await this.read<PersonRow>(
+      await readInChunks(personIds, (ids) => this.read<PersonRow>(
         `SELECT toString(id) AS id, {team:UInt64} AS team_id, latest_properties AS properties,
                 latest_identified AS is_identified, first_created AS created_at, latest_version AS version,
                 false AS is_deleted
@@ -101,8 +96,8 @@ export class PersonsRepository {
            GROUP BY id
          )
          WHERE NOT latest_deleted`,
-        { team: teamId, ids: personIds },
-      ),
+        { team: teamId, ids },
+      )),
     );
   }
 
@@ -123,7 +118,7 @@ export class PersonsRepository {
 
   async groups(teamId: number, groupTypeIndex: number, keys: readonly string[]): Promise<GroupRow[]> {
     if (keys.length === 0) return [];
-    const rows = await this.read<GroupRow>(
+    const rows = await readInChunks(keys, (part) => this.read<GroupRow>(
       `SELECT {team:UInt64} AS team_id, {index:UInt8} AS group_type_index, group_key, latest_properties AS properties,
               first_created AS created_at, latest_version AS version
        FROM (
@@ -133,8 +128,8 @@ export class PersonsRepository {
          WHERE team_id = {team:UInt64} AND group_type_index = {index:UInt8} AND group_key IN {keys:Array(String)}
          GROUP BY group_key
        )`,
-      { team: teamId, index: groupTypeIndex, keys },
-    );
+      { team: teamId, index: groupTypeIndex, keys: part },
+    ));
     return rows.map((r) => ({ ...r, team_id: Number(r.team_id), group_type_index: Number(r.group_type_index), version: Number(r.version) }));
   }
 

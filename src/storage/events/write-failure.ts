@@ -14,7 +14,9 @@
 // halves of a split were stored and others refused, so the refused ones looked guilty. The cost
 // of an unknown error that really was one value's is that inserts stop (retried, logged each
 // time; capture answers 503 once the backlog bound is reached) until an operator adds its type
-// here, instead of events being set aside on a guess.
+// here, instead of events being set aside on a guess. Failures that only a large write meets
+// (a statement past max_query_size, memory) still get through: the inserter retries a failed
+// write in halves, in order, down to one request (inserter.ts), which blames nothing.
 import { ApiError } from '../../errors.js';
 
 /** The store did not take an insert of events; `cause` is the engine's or the network's error. */

@@ -9,7 +9,7 @@ import type { TeamEvents } from '../../../src/core/capture/event-writer.js';
 import { CaptureInserter } from '../../../src/core/capture/inserter.js';
 import { CaptureLog } from '../../../src/core/capture/log/capture-log.js';
 import { ServiceUnavailableError } from '../../../src/errors.js';
-import { InsertRefusedError, type WriteFailure } from '../../../src/storage/events/write-failure.js';
+import { classifyWriteFailure, InsertRefusedError, type WriteFailure } from '../../../src/storage/events/write-failure.js';
 import { capturedEvent } from '../../helpers/ingest.js';
 
 const dirs: string[] = [];
@@ -160,6 +160,23 @@ describe('capture inserter', () => {
     await inserter.visible(10_000);
     expect(inserter.backlog).toBe(0);
     expect(fs.readdirSync(refusedDir)).toHaveLength(1);
+    await inserter.stop(1_000);
+    await log.close();
+  });
+
+  it('writes in smaller parts, in order, when the store fails a write only for its size; blames nothing', async () => {
+    const { dir, log } = await openLog();
+    const written: string[] = [];
+    const tooLarge = Object.assign(new Error('Max query size exceeded'), { code: '62', type: 'SYNTAX_ERROR' });
+    const inserter = new CaptureInserter(async (batch) => {
+      if (batch.length > 2) throw tooLarge;
+      written.push(...batch.flatMap((item) => item.events.map((e) => e.event)));
+    }, log, { maxBatchItems: 100, maxBacklogItems: 1_000, classify: async (error) => classifyWriteFailure(error) });
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    for (const name of names) inserter.enqueue({ seq: await log.append(items(name)), items: items(name) });
+    await inserter.visible(10_000);
+    expect(written).toEqual(names);
+    expect(fs.readdirSync(path.join(dir, 'refused'))).toEqual([]);
     await inserter.stop(1_000);
     await log.close();
   });
