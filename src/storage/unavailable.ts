@@ -26,8 +26,12 @@ const SQLITE_UNAVAILABLE = /^SQLITE_(FULL|IOERR|BUSY|LOCKED|READONLY|CANTOPEN|NO
 const POSTGRES_UNAVAILABLE = /^(53...|08...|57P0[1-3]|58...|25006)$/;
 /** Node's system errors for disks and sockets. */
 const SYSTEM_UNAVAILABLE = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EMFILE', 'ENFILE', 'ENOMEM', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-/** The same, as drivers that only keep the text say it. */
-const UNAVAILABLE_TEXT = /No space left on device|Disk quota exceeded|database or disk is full|not enough space|Read-only file system/i;
+/**
+ * The same, as drivers that only keep the text say it. SQLite rolls a transaction back by itself
+ * only after a full disk, an I/O error, a lack of memory or a busy database, so the rollback that
+ * follows in Kysely fails with "cannot rollback - no transaction is active" in exactly those cases.
+ */
+const UNAVAILABLE_TEXT = /No space left on device|Disk quota exceeded|database or disk is full|not enough space|Read-only file system|cannot rollback - no transaction is active/i;
 
 /** Whether the error, or one of its causes, is a store failing for lack of a resource. */
 export function isStoreUnavailable(error: unknown): boolean {

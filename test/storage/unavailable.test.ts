@@ -15,6 +15,8 @@ describe('isStoreUnavailable', () => {
     expect(isStoreUnavailable(clickhouse(252, 'TOO_MANY_PARTS', 'Too many parts (3001). Merges are processing significantly slower than inserts'))).toBe(true);
     expect(isStoreUnavailable(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' }))).toBe(true);
     expect(isStoreUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' }))).toBe(true);
+    // SQLite rolled the transaction back itself (full disk): Kysely's own rollback then fails.
+    expect(isStoreUnavailable(Object.assign(new Error('cannot rollback - no transaction is active'), { code: 'SQLITE_ERROR' }))).toBe(true);
     // Behind a wrapper of ours.
     expect(isStoreUnavailable(new Error('could not write', { cause: Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }) }))).toBe(true);
   });
