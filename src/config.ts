@@ -19,6 +19,8 @@ export interface Config {
   readonly events: EventStoreConfig;
   /** Time limit of one analytical query, in seconds. */
   readonly queryTimeoutSeconds: number;
+  /** HogQL parser worker threads (one project may hold all but one). */
+  readonly hogqlParsers: number;
   /** The shared result cache's budget, the largest cached result and the largest answer, in bytes. */
   readonly queryResults: Readonly<ResultLimits>;
   /** Memory all capture requests being decoded at once may hold, in bytes. */
@@ -44,6 +46,8 @@ export interface EventStoreConfig {
   readonly database: string;
   /** Cluster name for ON CLUSTER DDL, Replicated tables and a Distributed events table. */
   readonly cluster: string | null;
+  /** Query-lane statements that run at once (one project may hold all but one); null: 2 embedded, 8 with a server. */
+  readonly queryConcurrency: number | null;
 }
 
 /** Values given on the command line; they win over the environment. */
@@ -144,6 +148,14 @@ function parseQueryResults(env: Env): ResultLimits {
   });
 }
 
+/** A whole number from `min` to `max`, for settings that count things. */
+function parseCount(raw: string, source: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${source} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
 function parseCaptureMemory(raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 16 || Number(raw) > 65536) {
     throw new ConfigError(`HOGLET_CAPTURE_MEMORY_MB must be a whole number of megabytes from 16 to 65536, got "${raw}"`);
@@ -188,6 +200,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     throw new ConfigError('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (the embedded engine is a single node)');
   }
   const queryTimeout = nonEmpty(env.HOGLET_QUERY_TIMEOUT_SECONDS);
+  const queryConcurrency = nonEmpty(env.HOGLET_QUERY_CONCURRENCY);
+  const hogqlParsers = nonEmpty(env.HOGLET_HOGQL_PARSERS);
   const captureMemory = nonEmpty(env.HOGLET_CAPTURE_MEMORY_MB);
   const dataDir = path.resolve(nonEmpty(flags.dataDir) ?? nonEmpty(env.HOGLET_DATA_DIR) ?? './data');
   const captureLogDir = nonEmpty(env.HOGLET_CAPTURE_LOG_DIR);
@@ -208,8 +222,10 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
       chdbPath: path.join(dataDir, 'events'),
       database: clickhouseDatabase ? parseIdentifier(clickhouseDatabase, 'CLICKHOUSE_DATABASE') : 'hoglet',
       cluster: clickhouseCluster ? parseIdentifier(clickhouseCluster, 'CLICKHOUSE_CLUSTER') : null,
+      queryConcurrency: queryConcurrency ? parseCount(queryConcurrency, 'HOGLET_QUERY_CONCURRENCY', 1, 64) : null,
     }),
     queryTimeoutSeconds: queryTimeout ? parseQueryTimeout(queryTimeout) : 30,
+    hogqlParsers: hogqlParsers ? parseCount(hogqlParsers, 'HOGLET_HOGQL_PARSERS', 1, 16) : 2,
     queryResults: parseQueryResults(env),
     captureMemoryBytes: captureMemory ? parseCaptureMemory(captureMemory) : DEFAULT_DECODE_BUDGET_BYTES,
     captureLogDir: captureLogDir ? path.resolve(captureLogDir) : path.join(dataDir, 'capture-log'),

@@ -115,6 +115,18 @@ export class ServiceUnavailableError extends ApiError {
 }
 
 /**
+ * The project has more work running or waiting than its share (of the query lane, of the parser
+ * workers): PostHog's DRF Throttled body, with Retry-After. Other projects are not affected.
+ */
+export class ThrottledError extends ApiError {
+  readonly retryAfterSeconds = 1;
+
+  constructor(detail: string) {
+    super(429, 'throttled_error', 'throttled', detail);
+  }
+}
+
+/**
  * A failure of ours, never caused by what a client sent: logged with its code and message, answered
  * 500 with INTERNAL_ERROR_BODY. Its message may name internals (SQL, tables), so it never leaves.
  */

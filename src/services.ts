@@ -33,6 +33,7 @@ import { InsightSharingService } from './core/insights/sharing.js';
 import { QueryResults } from './core/queries/results.js';
 import { InsightQueryService } from './core/queries/service.js';
 import { QueryExecutor } from './query/execute.js';
+import { configureSharedHogQLParser } from './query/hogql/parse/index.js';
 import { openEventStore } from './storage/events/connect.js';
 import { DefinitionsRepository } from './storage/events/definitions-repository.js';
 import type { EventStore } from './storage/events/event-store.js';
@@ -217,6 +218,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   demo = new DemoDataRunner(capture, onBackgroundError);
   const actions = new ActionsService(repositories, access);
   const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });
+  configureSharedHogQLParser({ workers: config.hogqlParsers });
   const queries = new InsightQueryService(access, actions, executor, new CohortDefinitions(repositories.cohorts));
   const capturePending = (teamId: number, fromDay: string | null, toDay: string | null) => pipeline.inserter.hasPendingDays(teamId, fromDay, toDay);
   const results = new QueryResults(queries, repositories.queryCache, Date.now, {

@@ -9,6 +9,7 @@ import {
   ParseError,
   PayloadTooLargeError,
   ServiceUnavailableError,
+  ThrottledError,
   UnsupportedMediaTypeError,
 } from '../errors.js';
 import { isStoreUnavailable } from '../storage/unavailable.js';
@@ -54,6 +55,7 @@ export function installErrorHandling(app: FastifyInstance, routes: RouteIndex, b
     const apiError = fromFastifyError(error, request, bodyLimit) ?? storeUnavailable(error);
     if (apiError) {
       if (apiError.status === 401) reply.header('www-authenticate', 'Bearer realm="api"');
+      if (apiError instanceof ThrottledError) reply.header('retry-after', String(apiError.retryAfterSeconds));
       if (apiError instanceof ServiceUnavailableError) {
         reply.header('retry-after', String(apiError.retryAfterSeconds));
         request.log.warn({ err: apiError.cause ?? apiError, reqId: request.id }, 'answered 503');

@@ -195,7 +195,7 @@ export class InsightQueryService {
     // Only a query that filters test accounts depends on the filters.
     const stored = rangedPart(query)?.filterTestAccounts ? readSettings(project).test_account_filters : null;
     const testAccountFilters = readProperties(typeof stored === 'object' ? stored : null, 'test_account_filters');
-    const inHogQL = query.kind === 'HogQLQuery' ? await cohortMentionsIn(query.query) : { ids: [], names: [] };
+    const inHogQL = query.kind === 'HogQLQuery' ? await cohortMentionsIn(query.query, project.id) : { ids: [], names: [] };
     const cohortNames = await this.cohorts.idsByName(project.id, inHogQL.names);
     const named = [
       ...cohortsNamedIn(query, 'query'),
@@ -206,7 +206,7 @@ export class InsightQueryService {
     const actionIds = [...kindOf(query).actionIds(query), ...(cohorts?.actionIds ?? [])];
     const rules = kindOf(query).appliesPathCleaning?.(query) ? pathCleaningRules(readSettings(project).path_cleaning_filters) : [];
     // Test-account filters may hold HogQL filters too.
-    const hogql = await parseHogQLExpressions([query, testAccountFilters]);
+    const hogql = await parseHogQLExpressions([query, testAccountFilters], project.id);
     const context = await this.definitionsContext(project, testAccountFilters, actionIds, cohorts?.cohorts ?? null, rules);
     return { ...context, ...(hogql ? { hogql } : {}), ...(cohortNames.size > 0 ? { cohortNames } : {}) };
   }

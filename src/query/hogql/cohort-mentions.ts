@@ -12,9 +12,9 @@ export interface HogQLCohortMentions {
 }
 
 /** The constant cohort ids and names after IN COHORT in a HogQL SELECT. */
-export async function cohortMentionsIn(text: string): Promise<HogQLCohortMentions> {
+export async function cohortMentionsIn(text: string, projectId: number): Promise<HogQLCohortMentions> {
   if (!/\bcohort\b/i.test(text)) return { ids: [], names: [] };
-  const root = await sharedHogQLParser().parse('select', text);
+  const root = await sharedHogQLParser().parse('select', text, projectId);
   const ids = new Set<number>();
   const names = new Set<string>();
   walkObjects(root, (node) => {

@@ -40,10 +40,10 @@ export function eventSourceFor(context: QueryContext): EventSource {
 }
 
 /** The query's HogQL expressions parsed (once each, through the shared parser and its cache); undefined when it has none. */
-export async function parseHogQLExpressions(query: unknown): Promise<ReadonlyMap<string, HogQLNode> | undefined> {
+export async function parseHogQLExpressions(query: unknown, projectId: number): Promise<ReadonlyMap<string, HogQLNode> | undefined> {
   const texts = hogqlTextsOf(query);
   if (texts.length === 0) return undefined;
   const parser = sharedHogQLParser();
-  const parsed = await Promise.all(texts.map(async (text) => [text, await parser.parse('expr', text)] as const));
+  const parsed = await Promise.all(texts.map(async (text) => [text, await parser.parse('expr', text, projectId)] as const));
   return new Map(parsed);
 }

@@ -10,9 +10,9 @@ import { child, children, type HogQLNode } from './translate/hogql-ast.js';
 /** A column string without its `-- label`: what PostHog compares against `count()`, `person`... */
 export const withoutLabel = (text: string): string => text.split('--')[0]!.trim();
 
-export function parseExprs(texts: readonly string[]): Promise<HogQLNode[]> {
+export function parseExprs(texts: readonly string[], projectId: number): Promise<HogQLNode[]> {
   const parser = sharedHogQLParser();
-  return Promise.all(texts.map((text) => parser.parse('expr', text)));
+  return Promise.all(texts.map((text) => parser.parse('expr', text, projectId)));
 }
 
 const ORDER_PREFIX = 'SELECT 1 ORDER BY ';
@@ -23,10 +23,10 @@ const SELECT_CLAUSES = ['select_from', 'where', 'prewhere', 'having', 'group_by'
  * order-expression entry, so the item is parsed as the ORDER BY of a one-column SELECT and refused
  * unless that is all the text made.
  */
-export async function parseOrderItem(text: string): Promise<HogQLNode> {
+export async function parseOrderItem(text: string, projectId: number): Promise<HogQLNode> {
   let root: HogQLNode;
   try {
-    root = await sharedHogQLParser().parse('select', `${ORDER_PREFIX}${text}\n`);
+    root = await sharedHogQLParser().parse('select', `${ORDER_PREFIX}${text}\n`, projectId);
   } catch (error) {
     // The parser's position would count the prefix; the item is named instead.
     if (error instanceof HogQLSyntaxError) throw new HogQLSyntaxError(`invalid ORDER BY item "${text.slice(0, 200)}"`, null, null);
@@ -38,7 +38,7 @@ export async function parseOrderItem(text: string): Promise<HogQLNode> {
   return items[0]!;
 }
 
-export const parseOrderItems = (texts: readonly string[]): Promise<HogQLNode[]> => Promise.all(texts.map(parseOrderItem));
+export const parseOrderItems = (texts: readonly string[], projectId: number): Promise<HogQLNode[]> => Promise.all(texts.map((text) => parseOrderItem(text, projectId)));
 
 /** Whether an expression aggregates at its own level (calls inside subqueries do not count), as PostHog's has_aggregation. */
 export function hasAggregation(node: HogQLNode): boolean {

@@ -9,7 +9,7 @@ import { printQuery } from '../../../src/query/printer/print.js';
 afterAll(() => closeSharedHogQLParser());
 
 async function sql(text: string): Promise<string> {
-  const root = await sharedHogQLParser().parse('select', text);
+  const root = await sharedHogQLParser().parse('select', text, 1);
   const { query } = new HogQLTranslator({ timezone: 'UTC', values: {} }).statement(root);
   return printQuery(scopeToProject(query, 1), 'db').sql;
 }

@@ -7,6 +7,8 @@ import { checkParsable } from '../../../src/query/hogql/parse/limits.js';
 import { WorkerParser } from '../../../src/query/hogql/parse/worker-parser.js';
 
 const parser = new CachedHogQLParser();
+/** The project whose turn the parses take (any number; fairness between projects is tested below). */
+const PROJECT = 1;
 afterAll(() => parser.close());
 
 const refusal = async (work: Promise<unknown>) => {
@@ -17,16 +19,16 @@ const refusal = async (work: Promise<unknown>) => {
 
 describe('parsing', () => {
   it("gives PostHog's AST with positions", async () => {
-    const ast = await parser.parse('select', 'select event, count() from events group by event');
+    const ast = await parser.parse('select', 'select event, count() from events group by event', PROJECT);
     expect(ast.node).toBe('SelectQuery');
     expect((ast['select'] as { node: string; start: { offset: number } }[])[1]).toMatchObject({ node: 'Call', start: { offset: 14 } });
     expect(Object.isFrozen(ast)).toBe(true);
-    expect(await parser.parse('select', 'select event, count() from events group by event')).toBe(ast);
-    expect((await parser.parse('expr', 'properties.$browser')).node).toBe('Field');
+    expect(await parser.parse('select', 'select event, count() from events group by event', PROJECT)).toBe(ast);
+    expect((await parser.parse('expr', 'properties.$browser', PROJECT)).node).toBe('Field');
   });
 
   it('a syntax error is a 400 saying where', async () => {
-    const error = await refusal(parser.parse('select', 'select event\nfrom events where'));
+    const error = await refusal(parser.parse('select', 'select event\nfrom events where', PROJECT));
     expect(error).toMatchObject({ status: 400, code: 'hogql_syntax_error' });
     expect(error.detail).toMatch(/^Syntax error at line 2, column \d+: /);
   });
@@ -43,10 +45,10 @@ describe('input the parser cannot take', () => {
     ];
     for (const text of cases) {
       const started = Date.now();
-      expect(await refusal(parser.parse('select', text)), text.slice(0, 40)).toMatchObject({ status: 400, code: 'query_too_complex' });
+      expect(await refusal(parser.parse('select', text, PROJECT)), text.slice(0, 40)).toMatchObject({ status: 400, code: 'query_too_complex' });
       expect(Date.now() - started).toBeLessThan(100);
     }
-    expect((await parser.parse('select', 'select 1')).node).toBe('SelectQuery');
+    expect((await parser.parse('select', 'select 1', PROJECT)).node).toBe('SelectQuery');
   });
 
   it('counts brackets and operators outside strings, quoted names and comments only', () => {
@@ -67,12 +69,12 @@ describe('input the parser cannot take', () => {
       'a quote with an escape the lexer refuses': (inner) => `select '\\q ${inner} '`,
     };
     for (const [name, shape] of Object.entries(shapes)) {
-      await parser.parse('select', shape(nest(2))).then(
+      await parser.parse('select', shape(nest(2)), PROJECT).then(
         (ast) => expect(JSON.stringify(ast), name).toContain('"value":1'),
         (error: { code?: string }) => expect(error.code, name).toBe('hogql_syntax_error'),
       );
       const started = Date.now();
-      const error = await refusal(parser.parse('select', shape(nest(80))));
+      const error = await refusal(parser.parse('select', shape(nest(80)), PROJECT));
       expect(error, name).toMatchObject({ status: 400, code: 'query_too_complex' });
       expect(error.detail, name).toMatch(/levels deep/);
       expect(Date.now() - started).toBeLessThan(100);
@@ -88,15 +90,15 @@ describe('input the parser cannot take', () => {
     const slow = new CachedHogQLParser({ timeoutMs: 1_500 });
     try {
       // Measured: after a few parses, twelve nested calls take this parser more than 8 s (well inside the guards).
-      for (const depth of [2, 4, 8]) await slow.parse('select', `select ${'f('.repeat(depth)}1${')'.repeat(depth)}`);
+      for (const depth of [2, 4, 8]) await slow.parse('select', `select ${'f('.repeat(depth)}1${')'.repeat(depth)}`, PROJECT);
       let ticks = 0;
       const ticker = setInterval(() => (ticks += 1), 20);
-      const error = await refusal(slow.parse('select', `select ${'f('.repeat(12)}1${')'.repeat(12)}`));
+      const error = await refusal(slow.parse('select', `select ${'f('.repeat(12)}1${')'.repeat(12)}`, PROJECT));
       clearInterval(ticker);
       expect(error).toMatchObject({ status: 400, code: 'query_too_complex' });
       expect(error.detail).toMatch(/too long to parse/);
       expect(ticks).toBeGreaterThan(5);
-      expect((await slow.parse('select', 'select 2')).node).toBe('SelectQuery');
+      expect((await slow.parse('select', 'select 2', PROJECT)).node).toBe('SelectQuery');
       expect(slow.worker.restarts).toBe(2);
     } finally {
       await slow.close();
@@ -136,6 +138,58 @@ describe('input the parser cannot take', () => {
       const third = await refusal(small.parseJson('select', 'select 3'));
       expect(third).toMatchObject({ status: 503, code: 'parser_busy' });
       await Promise.all([first, second]);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('fair between projects', () => {
+  // Measured: a fresh parser takes 1.5-2 s over this (30 nested parentheses, three times over).
+  const deep = (n: number) => `${'('.repeat(30)}${n}${')'.repeat(30)}`;
+  const slowText = (n: number) => `select ${deep(n)} from (select ${deep(n)} from (select ${deep(n)}))`;
+  const settled = (order: string[], name: string, work: Promise<unknown>) => work.then(() => order.push(name), () => order.push(name));
+
+  it("one project's slow parses hold one worker; another project's parse takes the other at once", async () => {
+    const pool = new CachedHogQLParser({ workers: 2, timeoutMs: 10_000 });
+    const order: string[] = [];
+    try {
+      const slow = Array.from({ length: 4 }, (_, n) => settled(order, `b${n}`, pool.parse('select', slowText(n), 2)));
+      const started = Date.now();
+      expect((await pool.parse('select', 'select 12345 + 1', 1)).node).toBe('SelectQuery');
+      order.push('a');
+      // Before even the first of the slow project's parses is done (one worker alone served them).
+      expect(order[0]).toBe('a');
+      expect(Date.now() - started).toBeLessThan(1_000);
+      void slow;
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('waiting parses are served round-robin across projects, and bounded per project (429) before the whole queue fills', async () => {
+    const raw = new WorkerParser({ workers: 1, timeoutMs: 10_000, maxWaitingPerProject: 2 });
+    const order: string[] = [];
+    try {
+      const slow = Array.from({ length: 3 }, (_, n) => settled(order, `b${n}`, raw.parseJson('select', slowText(n), 'b')));
+      const over = await refusal(raw.parseJson('select', slowText(9), 'b'));
+      expect(over).toMatchObject({ status: 429, type: 'throttled_error', code: 'throttled' });
+      await settled(order, 'a', raw.parseJson('select', 'select 1', 'a'));
+      await Promise.all(slow);
+      // After the slow parse that was running, not after all of them.
+      expect(order).toEqual(['b0', 'a', 'b1', 'b2']);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('the cache is bounded by the bytes it holds, not by a count', async () => {
+    const small = new CachedHogQLParser({ cacheBytes: 100_000 });
+    try {
+      const columns = Array.from({ length: 40 }, (_, i) => `properties.p${i}`).join(', ');
+      for (let n = 0; n < 30; n += 1) await small.parse('select', `select ${columns}, ${n} from events`, PROJECT);
+      expect(small.cachedBytes).toBeGreaterThan(50_000);
+      expect(small.cachedBytes).toBeLessThanOrEqual(100_000);
     } finally {
       await small.close();
     }

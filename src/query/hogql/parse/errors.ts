@@ -1,7 +1,7 @@
 // What parsing refuses, as PostHog answers it: a 400 validation_error, `hogql_syntax_error` with
 // the position in the detail (PostHog keeps positions out of /query/ bodies; the text says where),
 // or `query_too_complex` for input the parser cannot take safely.
-import { ApiError, QueryRejectedError } from '../../../errors.js';
+import { ApiError, QueryRejectedError, ThrottledError } from '../../../errors.js';
 
 export interface TextPosition {
   readonly line: number;
@@ -26,5 +26,12 @@ export class QueryTooComplexError extends QueryRejectedError {
 export class ParserBusyError extends ApiError {
   constructor() {
     super(503, 'server_error', 'parser_busy', 'Too many HogQL queries are being parsed at once; try again shortly.');
+  }
+}
+
+/** The project has as many HogQL parses waiting as it may; other projects' parses go on. */
+export class ProjectParsesBusyError extends ThrottledError {
+  constructor() {
+    super('This project has too many HogQL queries waiting to be parsed; try again shortly.');
   }
 }

@@ -21,9 +21,9 @@ export async function runEvents(query: EventsQuery, context: QueryContext, run: 
   const limit = Math.min(query.limit ?? DEFAULT_ROWS, MAX_ROWS);
   const parseStarted = performance.now();
   const [select, where, order] = await Promise.all([
-    parseExprs(columns.map((column) => columnInput(column, project))),
-    parseExprs(query.where),
-    query.orderBy ? parseOrderItems(query.orderBy.map((item) => orderInput(item, project))) : Promise.resolve(null),
+    parseExprs(columns.map((column) => columnInput(column, project)), project.id),
+    parseExprs(query.where, project.id),
+    query.orderBy ? parseOrderItems(query.orderBy.map((item) => orderInput(item, project)), project.id) : Promise.resolve(null),
   ]);
   const parseMs = performance.now() - parseStarted;
   const aggregations = select.filter(hasAggregation);

@@ -51,7 +51,7 @@ function paged(query: Query, root: HogQLNode): Paging {
 
 export async function runHogQL(query: HogQLQuery, context: QueryContext, run: QueryRun): Promise<RunOutput> {
   const parseStarted = performance.now();
-  const root = await sharedHogQLParser().parse('select', query.query);
+  const root = await sharedHogQLParser().parse('select', query.query, context.project.id);
   const parseMs = performance.now() - parseStarted;
   const translateStarted = performance.now();
   const translator = new HogQLTranslator({

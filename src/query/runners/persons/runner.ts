@@ -56,9 +56,9 @@ export async function runPersonsList(query: PersonsListQuery, context: QueryCont
   const pattern = searchPattern(query);
   const parseStarted = performance.now();
   const [select, order, search] = await Promise.all([
-    parseExprs(columns.map((column) => columnInput(column, query, context))),
-    query.orderBy ? parseOrderItems(query.orderBy.map((item) => orderInput(item, context))) : Promise.resolve(null),
-    pattern === null ? Promise.resolve(null) : sharedHogQLParser().parse('expr', SEARCH_HOGQL),
+    parseExprs(columns.map((column) => columnInput(column, query, context)), context.project.id),
+    query.orderBy ? parseOrderItems(query.orderBy.map((item) => orderInput(item, context)), context.project.id) : Promise.resolve(null),
+    pattern === null ? Promise.resolve(null) : sharedHogQLParser().parse('expr', SEARCH_HOGQL, context.project.id),
   ]);
   const parseMs = performance.now() - parseStarted;
   const aggregations = select.filter(hasAggregation);
