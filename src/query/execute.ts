@@ -131,6 +131,8 @@ export class QueryExecutor {
       return await this.store.query<Row>(printed.sql, printed.params, {
         timeoutSeconds: this.limits.timeoutSeconds,
         queryId,
+        // The project's turn on the query lane, taken fairly with other projects'.
+        tenant: teamId,
         abortSignal: controller.signal,
         settings: { max_result_rows: String(this.limits.maxResultRows), result_overflow_mode: 'throw', ...shape.settings },
         ...(shape.format ? { format: shape.format } : {}),

@@ -15,7 +15,8 @@ let t: TestApp;
 let who: Credentials;
 
 beforeAll(async () => {
-  t = await createTestApp('sqlite');
+  // One query-lane connection: the slow statement holds the whole lane, as the bound is about.
+  t = await createTestApp('sqlite', { HOGLET_QUERY_CONCURRENCY: '1' });
   who = await t.bootstrap('lanes@example.com');
 });
 afterAll(() => t.close());

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { createClient, type ClickHouseClient, type ClickHouseClientConfigOptions as ClientOptions } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
 import type { EventStoreConfig } from '../../config.js';
-import { EventStore, type EventStoreClients } from './event-store.js';
+import { DEFAULT_QUERY_CONCURRENCY, EventStore, type EventStoreClients } from './event-store.js';
 import { claimEventStore } from './owner-lock.js';
 import { migrateEventStore } from './migrations/index.js';
 import { repairUuidIndex } from './uuid-repair.js';
@@ -14,14 +14,20 @@ export async function openEventStore(config: EventStoreConfig): Promise<EventSto
   let clients: EventStoreClients;
   if (config.clickhouseUrl) {
     // Two HTTP clients, so slow queries holding every socket of one pool never delay an insert.
-    clients = { query: serverClient(config.clickhouseUrl), ingest: serverClient(config.clickhouseUrl) };
+    clients = {
+      query: serverClient(config.clickhouseUrl),
+      ingest: serverClient(config.clickhouseUrl),
+      queryConcurrency: config.queryConcurrency ?? DEFAULT_QUERY_CONCURRENCY.server,
+    };
   } else {
     mkdirSync(config.chdbPath, { recursive: true });
     ({ release, afterCrash } = claimEventStore(config.chdbPath));
     // Connections to one directory share the engine and run side by side: one per lane (see
-    // `Lane`), and one more that can KILL a query the others run.
+    // `Lane`; the query lane has one per statement it runs at once), and one more that can KILL a
+    // query the others run.
     const path = config.chdbPath;
-    clients = { query: embeddedClient(path), ingest: embeddedClient(path), persons: embeddedClient(path), control: embeddedClient(path) };
+    const queryConnections = Array.from({ length: config.queryConcurrency ?? DEFAULT_QUERY_CONCURRENCY.embedded }, () => embeddedClient(path));
+    clients = { query: queryConnections, ingest: embeddedClient(path), persons: embeddedClient(path), control: embeddedClient(path) };
   }
   const store = new EventStore(clients, {
     database: config.database,

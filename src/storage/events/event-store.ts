@@ -1,8 +1,11 @@
 // The one door to ClickHouse, embedded (chDB) or a server: both speak through @clickhouse/client,
-// so every statement, bound parameter and format is the same in both modes.
+// so every statement and format is the same in both modes (embedded, bound values travel as the
+// connection's session parameters: session-params.ts).
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import { ServiceUnavailableError } from '../../errors.js';
+import { ServiceUnavailableError, ThrottledError } from '../../errors.js';
+import { FairQueue } from '../../fair-queue.js';
+import { sessionParamsStatement } from './session-params.js';
 
 /** Every analytical read gets a time limit, even when the caller forgets to give one. */
 export const DEFAULT_QUERY_TIMEOUT_SECONDS = 30;
@@ -25,6 +28,11 @@ export interface QueryOptions {
   settings?: ClickHouseSettings;
   /** Names the query in the engine, so it can be found and killed (KILL QUERY). */
   queryId?: string;
+  /**
+   * The project a query-lane statement is for: projects take turns fairly (see `QueryLane`).
+   * Without one, a statement takes the turn Hoglet's own reads share.
+   */
+  tenant?: number;
   abortSignal?: AbortSignal;
   /** Rows as objects (default), or as arrays after a row of names and a row of types (HogQL). */
   format?: 'JSONEachRow' | 'JSONCompactEachRowWithNamesAndTypes';
@@ -38,8 +46,15 @@ export interface EventStoreLayout {
   readonly embedded: boolean;
 }
 
+/** ClickHouse's default limit on a statement's text (256 KiB). */
+const DEFAULT_MAX_QUERY_SIZE = 262_144;
+
 /** Statements that may wait for their turn on the query lane; past this, new ones get a 503. */
 export const MAX_WAITING_QUERIES = 64;
+/** Statements one project may have waiting on the query lane; past this, its new ones get a 429. */
+export const MAX_WAITING_QUERIES_PER_PROJECT = 16;
+/** Query-lane statements that run at once: embedded, one chDB connection each. */
+export const DEFAULT_QUERY_CONCURRENCY = { embedded: 2, server: 8 } as const;
 
 /**
  * A chDB connection runs one statement at a time, and a statement that fails part-way (a time
@@ -79,9 +94,63 @@ interface Connection {
   turns: EmbeddedTurns | null;
 }
 
+/**
+ * The query lane: a few statements run at once (embedded, each on a chDB connection of its own to
+ * the same engine; with a server, on the one HTTP client), admitted fairly per project: waiting
+ * statements are taken round-robin across projects, one project runs on at most all slots but one,
+ * and each project's waiting statements are bounded (429) apart from everyone's (503). So a slow
+ * query, or a queue of them, holds its own project's turn and never another's.
+ */
+class QueryLane {
+  private readonly queue: FairQueue;
+
+  constructor(
+    /** One client per slot (a server's slots share its client). */
+    private readonly slots: readonly ClickHouseClient[],
+    /** Embedded: after a failed statement, read its connection clean before the slot is free. */
+    private readonly drain: ((client: ClickHouseClient) => Promise<unknown>) | null,
+  ) {
+    this.queue = new FairQueue({
+      slots: slots.length,
+      // Hoglet's own reads (no project) are bounded by the lane's bound alone.
+      perTenantWaiting: (tenant) => (tenant === '' ? MAX_WAITING_QUERIES : MAX_WAITING_QUERIES_PER_PROJECT),
+      maxWaiting: MAX_WAITING_QUERIES,
+      tenantFull: () => new ProjectQueriesBusyError(),
+      full: () => new StoreBusyError('Too many queries are waiting for the event store; retry shortly.'),
+    });
+  }
+
+  /** The first slot's client: what the lane's statements outside the turns use (ping, close). */
+  get client(): ClickHouseClient {
+    return this.slots[0]!;
+  }
+
+  get clients(): readonly ClickHouseClient[] {
+    return this.slots;
+  }
+
+  async run<T>(tenant: number | undefined, statement: (client: ClickHouseClient) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    // Hoglet's own reads share one turn, apart from every project's; they are never throttled.
+    const key = tenant === undefined ? '' : String(tenant);
+    const lease = await this.queue.admit(key, signal);
+    const client = this.slots[lease.slot]!;
+    try {
+      return await statement(client);
+    } catch (error) {
+      if (this.drain) await this.drain(client).catch(() => {});
+      throw error;
+    } finally {
+      lease.release();
+    }
+  }
+}
+
 /** The connections an EventStore speaks through, one per lane (a lane may share another's). */
 export interface EventStoreClients {
-  query: ClickHouseClient;
+  /** The query lane's connections: embedded, one per statement that may run at once. */
+  query: ClickHouseClient | readonly ClickHouseClient[];
+  /** With a server: query-lane statements that may run at once over its client (default 8). */
+  queryConcurrency?: number;
   ingest: ClickHouseClient;
   /** Default: the ingest client. */
   persons?: ClickHouseClient;
@@ -93,7 +162,8 @@ export interface EventStoreClients {
 }
 
 export class EventStore {
-  private readonly lanes: Record<Lane, Connection>;
+  private readonly lanes: Record<Exclude<Lane, 'query'>, Connection>;
+  private readonly queryLane: QueryLane;
   private readonly control: ClickHouseClient | null;
   /** Embedded: query id -> the marker its SQL carries, for KILL QUERY (chDB ignores query ids). */
   private readonly markers = new Map<string, string>();
@@ -112,7 +182,11 @@ export class EventStore {
     const ingest = connection(clients.ingest, Infinity);
     // Lanes that share a client share its turns: one chDB connection runs one statement at a time.
     const persons = clients.persons && clients.persons !== clients.ingest ? connection(clients.persons, Infinity) : ingest;
-    this.lanes = { query: connection(clients.query, MAX_WAITING_QUERIES), ingest, persons };
+    this.lanes = { ingest, persons };
+    const query = Array.isArray(clients.query) ? (clients.query as readonly ClickHouseClient[]) : [clients.query as ClickHouseClient];
+    this.queryLane = layout.embedded
+      ? new QueryLane(query, (client) => this.drain(client))
+      : new QueryLane(Array.from({ length: clients.queryConcurrency ?? DEFAULT_QUERY_CONCURRENCY.server }, () => query[0]!), null);
     this.control = clients.control ?? null;
   }
 
@@ -128,12 +202,14 @@ export class EventStore {
 
   /** Rows of a SELECT, with values bound as `{name:Type}` parameters. */
   async query<Row>(sql: string, params: QueryParams = {}, options: QueryOptions = {}): Promise<Row[]> {
-    const lane = this.lanes[options.lane ?? 'query'];
-    if (this.readBarrier && lane === this.lanes.query) await this.readBarrier();
-    const run = async (text: string, signal?: AbortSignal) => {
-      const result = await lane.client.query({
+    const laneName = options.lane ?? 'query';
+    if (this.readBarrier && laneName === 'query') await this.readBarrier();
+    const run = async (client: ClickHouseClient, text: string, signal?: AbortSignal) => {
+      // Embedded, the values are the connection's session parameters (session-params.ts).
+      const bound = this.layout.embedded ? await this.setSessionParams(client, params) : params;
+      const result = await client.query({
         query: text,
-        query_params: params,
+        query_params: bound,
         format: options.format ?? 'JSONEachRow',
         clickhouse_settings: this.settings(options),
         ...(options.queryId ? { query_id: options.queryId } : {}),
@@ -141,19 +217,26 @@ export class EventStore {
       });
       return result.json<Row>();
     };
-    if (!lane.turns) return run(sql, options.abortSignal);
     const { queryId, abortSignal } = options;
+    if (laneName !== 'query') {
+      const lane = this.lanes[laneName];
+      if (!lane.turns) return run(lane.client, sql, abortSignal);
+      const statement = () => (abortSignal?.aborted ? Promise.reject(abortError()) : run(lane.client, sql));
+      return abortable(lane.turns.run(statement, () => this.drain(lane.client)), abortSignal);
+    }
+    if (!this.layout.embedded) return this.queryLane.run(options.tenant, (client) => run(client, sql, abortSignal), abortSignal);
     // chDB does not keep query ids, so the statement carries a marker of ours (never caller text)
     // in a comment, which system.processes shows and cancel() finds.
     const marker = queryId ? `hoglet-statement-${randomUUID()}` : null;
     if (queryId && marker) this.markers.set(queryId, marker);
-    const statement = async () => {
+    const statement = async (client: ClickHouseClient) => {
       // A statement cancelled while it waited for its turn never starts.
       if (abortSignal?.aborted) throw abortError();
-      return run(marker ? `/* ${marker} */ ${sql}` : sql);
+      return run(client, marker ? `/* ${marker} */ ${sql}` : sql);
     };
     try {
-      return await abortable(lane.turns.run(statement, () => this.drain(lane)), abortSignal);
+      // Cancelled while it waits, it gives up its place in the queue; running, it is killed by marker.
+      return await abortable(this.queryLane.run(options.tenant, statement, abortSignal), abortSignal);
     } finally {
       if (queryId) this.markers.delete(queryId);
     }
@@ -162,7 +245,12 @@ export class EventStore {
   /** Stops the running statements whose query id starts with the prefix (KILL QUERY, asynchronous). */
   async cancel(queryIdPrefix: string): Promise<void> {
     if (!this.layout.embedded) {
-      await this.command('KILL QUERY WHERE startsWith(query_id, {prefix:String}) ASYNC', { prefix: queryIdPrefix });
+      // Straight to the server, not behind the query lane's turns it is meant to shorten.
+      await this.queryLane.client.command({
+        query: 'KILL QUERY WHERE startsWith(query_id, {prefix:String}) ASYNC',
+        query_params: { prefix: queryIdPrefix },
+        clickhouse_settings: this.settings({}),
+      });
       return;
     }
     if (!this.control) return;
@@ -178,9 +266,17 @@ export class EventStore {
 
   /** A statement with no result rows (DDL, ALTER ... DELETE). */
   async command(sql: string, params: QueryParams = {}, options: QueryOptions = {}): Promise<void> {
-    const lane = this.lanes[options.lane ?? 'query'];
-    const run = () => lane.client.command({ query: sql, query_params: params, clickhouse_settings: this.settings(options) });
-    await (lane.turns ? lane.turns.run(run, () => this.drain(lane)) : run());
+    const run = async (client: ClickHouseClient) => {
+      const bound = this.layout.embedded ? await this.setSessionParams(client, params) : params;
+      return client.command({ query: sql, query_params: bound, clickhouse_settings: this.settings(options) });
+    };
+    const laneName = options.lane ?? 'query';
+    if (laneName === 'query') {
+      await this.queryLane.run(options.tenant, run);
+      return;
+    }
+    const lane = this.lanes[laneName];
+    await (lane.turns ? lane.turns.run(() => run(lane.client), () => this.drain(lane.client)) : run(lane.client));
   }
 
   /** One INSERT of many rows, on the ingest lane unless told: the unit of a group commit. */
@@ -194,11 +290,24 @@ export class EventStore {
       // An object given for a String column is stored as its JSON text (EventRow.properties).
       clickhouse_settings: { input_format_json_read_objects_as_strings: 1 },
     });
-    await (lane.turns ? lane.turns.run(run, () => this.drain(lane)) : run());
+    await (lane.turns ? lane.turns.run(run, () => this.drain(lane.client)) : run());
   }
 
-  private async drain(lane: Connection): Promise<void> {
-    const result = await lane.client.query({ query: 'SELECT 1', format: 'JSONEachRow', clickhouse_settings: this.settings({}) });
+  /**
+   * Embedded: sets the statement's values as the connection's session parameters (the caller holds
+   * the connection's turn) and returns what is left to bind through chDB's own path: nothing.
+   */
+  private async setSessionParams(client: ClickHouseClient, params: QueryParams): Promise<QueryParams> {
+    const statement = sessionParamsStatement(params);
+    // Large values (a batch's uuids) make a long SET: the parser's size limit is raised to fit it,
+    // never below ClickHouse's default (chDB keeps it for the session's next statements too).
+    const maxQuerySize = Math.max(DEFAULT_MAX_QUERY_SIZE, statement ? statement.length + 1024 : 0);
+    if (statement) await client.command({ query: statement, clickhouse_settings: { max_query_size: String(maxQuerySize) } });
+    return {};
+  }
+
+  private async drain(client: ClickHouseClient): Promise<void> {
+    const result = await client.query({ query: 'SELECT 1', format: 'JSONEachRow', clickhouse_settings: this.settings({}) });
     await result.json();
   }
 
@@ -210,7 +319,7 @@ export class EventStore {
 
   async close(): Promise<void> {
     await this.control?.close();
-    const clients = new Set(Object.values(this.lanes).map((lane) => lane.client));
+    const clients = new Set([...this.queryLane.clients, ...Object.values(this.lanes).map((lane) => lane.client)]);
     for (const client of clients) await client.close();
     this.release();
   }
@@ -233,7 +342,11 @@ export class EventStore {
 /** The statement's result, or an AbortError as soon as the signal fires (the statement itself goes on). */
 function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
-  if (signal.aborted) return Promise.reject(abortError());
+  if (signal.aborted) {
+    // The work gives up too (its own check of the signal); its refusal is not the answer.
+    work.catch(() => {});
+    return Promise.reject(abortError());
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortError());
     signal.addEventListener('abort', onAbort, { once: true });
@@ -249,3 +362,10 @@ function abortError(): Error {
 
 /** The event store is reachable but has more waiting work than it takes; retrying later is safe. */
 export class StoreBusyError extends ServiceUnavailableError {}
+
+/** The project has as many queries waiting as it may; other projects' queries go on. */
+export class ProjectQueriesBusyError extends ThrottledError {
+  constructor() {
+    super('This project has too many queries running or waiting; retry when some have finished.');
+  }
+}
