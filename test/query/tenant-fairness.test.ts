@@ -91,9 +91,9 @@ describe('the HogQL parser', () => {
     order.push('a');
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.json().results).toEqual([[12347]]);
-    expect(Date.now() - started).toBeLessThan(1_500);
-    // Before even the first of B's parses was done.
+    // Before even the first of B's parses was done (the time allows for a worker's cold start).
     expect(order[0]).toBe('a');
+    expect(Date.now() - started).toBeLessThan(3_000);
     for (const res of await Promise.all(slow)) expect([200, 400]).toContain(res.statusCode);
   }, 60_000);
 

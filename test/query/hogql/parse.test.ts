@@ -160,7 +160,7 @@ describe('fair between projects', () => {
       order.push('a');
       // Before even the first of the slow project's parses is done (one worker alone served them).
       expect(order[0]).toBe('a');
-      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(Date.now() - started).toBeLessThan(2_000);
       void slow;
     } finally {
       await pool.close();
