@@ -214,7 +214,9 @@ export class DefinitionsRepository {
 
   private async read<Row>(sql: string, params: QueryParams): Promise<Row[]> {
     try {
-      return await this.store.query<Row>(sql, params, { lane: 'query', timeoutSeconds: this.timeoutSeconds });
+      // Every read here is one project's (`team`): it takes that project's turn on the query lane.
+      const tenant = typeof params.team === 'number' ? params.team : undefined;
+      return await this.store.query<Row>(sql, params, { lane: 'query', timeoutSeconds: this.timeoutSeconds, ...(tenant === undefined ? {} : { tenant }) });
     } catch (error) {
       // TIMEOUT_EXCEEDED: the scan ran past the query time limit.
       if (String((error as { code?: unknown }).code ?? '') === '159') throw new QueryTimeoutError(this.timeoutSeconds);
