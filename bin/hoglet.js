@@ -6,6 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+// chDB's statements run on libuv's thread pool, as do file writes and capture's fsyncs: with the
+// default 4 threads, the engine's lanes running long queries at once would hold every fsync, and
+// with it capture's 200s. Sized here, before anything in this process uses the pool.
+process.env.UV_THREADPOOL_SIZE ??= '16';
+
 const entry = new URL('../dist/cli.js', import.meta.url);
 const sources = fileURLToPath(new URL('../src', import.meta.url));
 const webSources = fileURLToPath(new URL('../web', import.meta.url));
