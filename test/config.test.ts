@@ -11,13 +11,22 @@ describe('configuration', () => {
       databaseUrl: null,
       siteUrl: null,
       logLevel: 'info',
-      events: { clickhouseUrl: null, chdbPath: path.resolve('./data/events'), database: 'hoglet', cluster: null },
+      events: { clickhouseUrl: null, chdbPath: path.resolve('./data/events'), database: 'hoglet', cluster: null, queryConcurrency: null },
       queryTimeoutSeconds: 30,
+      hogqlParsers: 2,
       queryResults: { cacheBytes: 256 * 1024 * 1024, cacheEntryBytes: 10 * 1024 * 1024, maxResultBytes: 100 * 1024 * 1024 },
       captureMemoryBytes: 512 * 1024 * 1024,
       captureLogDir: path.resolve('./data/capture-log'),
       trustProxy: false,
     });
+  });
+
+  it('reads the query connections and parser workers and refuses unusable counts', () => {
+    const config = loadConfig({}, { HOGLET_QUERY_CONCURRENCY: '3', HOGLET_HOGQL_PARSERS: '4' });
+    expect(config.events.queryConcurrency).toBe(3);
+    expect(config.hogqlParsers).toBe(4);
+    for (const bad of ['0', 'many', '1.5', '65']) expect(() => loadConfig({}, { HOGLET_QUERY_CONCURRENCY: bad }), bad).toThrow(/HOGLET_QUERY_CONCURRENCY/);
+    for (const bad of ['0', '17']) expect(() => loadConfig({}, { HOGLET_HOGQL_PARSERS: bad }), bad).toThrow(/HOGLET_HOGQL_PARSERS/);
   });
 
   it('reads the result cache and result size limits in megabytes', () => {
