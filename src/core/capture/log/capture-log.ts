@@ -5,11 +5,11 @@
 // inserted again: events are de-duplicated by uuid, and person updates re-applied in their
 // original order leave the same state, so replaying a record that had been inserted is harmless.
 // Segments whose records are all inserted are deleted.
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { claimEventStore } from '../../../storage/events/owner-lock.js';
 import type { TeamEvents } from '../event-writer.js';
+import { syncDirectory } from './sync-directory.js';
 import { decodeFrames, encodeFrame } from './frames.js';
 import { REFUSED_DIRECTORY, SetAsideEvents } from './set-aside.js';
 
@@ -168,14 +168,5 @@ async function readCheckpoint(directory: string): Promise<number> {
     return Number.isSafeInteger(seq) && seq >= 0 ? seq : 0;
   } catch {
     return 0;
-  }
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  const handle = await fsp.open(directory, fs.constants.O_RDONLY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }

@@ -2,10 +2,10 @@
 // the capture log's refused/ directory (`<seq>-<first uuid>.json`: the events, the project and the
 // engine's reason). Never a silent end: the server counts them in its status, logs each one, and
 // `hoglet capture reinsert` inserts them again and removes a file only once its events are stored.
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { TeamEvents } from '../event-writer.js';
+import { syncDirectory } from './sync-directory.js';
 
 export const REFUSED_DIRECTORY = 'refused';
 
@@ -101,13 +101,4 @@ function seqOf(name: string): number {
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}` : String(error);
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  const handle = await fsp.open(directory, fs.constants.O_RDONLY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
