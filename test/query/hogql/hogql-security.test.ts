@@ -52,6 +52,17 @@ describe('tenant isolation', () => {
     expect(body.results).toEqual(expected);
   });
 
+  it('team_id is a field of every table, and always the caller’s own project', async () => {
+    for (const table of ['events', 'persons', 'person_distinct_ids']) {
+      const { status, body } = await hogql(`select distinct team_id from ${table}`);
+      expect(status, JSON.stringify(body)).toBe(200);
+      expect(body.results, table).toEqual([[mine.projectId]]);
+    }
+    expect((await hogql(`select count() from events where team_id = ${theirs.projectId}`)).body.results).toEqual([[0]]);
+    expect((await hogql(`select count() from events e where e.team_id = ${mine.projectId}`)).body.results).toEqual([[1]]);
+    expect((await hogql(`select count() from groups where team_id != ${mine.projectId}`)).body.results).toEqual([[0]]);
+  });
+
   it('the other project sees its own rows through the same spellings', async () => {
     expect((await hogql("select count() from events where event = 'secret'", theirs)).body.results).toEqual([[2]]);
     expect((await hogql('select person.properties.email from events limit 1', theirs)).body.results).toEqual([['them@theirs']]);
@@ -87,8 +98,6 @@ describe('refused: anything outside the project’s rows', () => {
     "select * from events into outfile '/tmp/x'",
     "select * from hoglet.events",
     "select * from default.events",
-    "select * from `events` where team_id = 2",
-    "select team_id from events",
     "select 1 as team_id",
     "select * from person_distinct_id_overrides",
     "select * from raw_persons",

@@ -124,8 +124,9 @@ function jsonField(json: Expr, rest: Chain): Expr {
   return rest.length === 0 ? typed(json, 'json', false) : hogqlProperty(json, rest);
 }
 
+// `team_id` reads the stored column through the table's guarded SELECT: always the project's own.
 const EVENT_COLUMNS: Record<string, HogQLType> = {
-  uuid: 'uuid', event: 'string', properties: 'json', timestamp: 'datetime', distinct_id: 'string',
+  team_id: 'integer', uuid: 'uuid', event: 'string', properties: 'json', timestamp: 'datetime', distinct_id: 'string',
   elements_chain: 'string', created_at: 'datetime', $session_id: 'string',
   $group_0: 'string', $group_1: 'string', $group_2: 'string', $group_3: 'string', $group_4: 'string',
 };
@@ -244,19 +245,21 @@ interface RowField {
 }
 
 const PERSON_FIELDS: Record<string, RowField> = {
-  id: { type: 'uuid' }, created_at: { type: 'datetime' }, properties: { type: 'json' }, is_identified: { type: 'boolean' },
+  team_id: { type: 'integer' }, id: { type: 'uuid' }, created_at: { type: 'datetime' }, properties: { type: 'json' }, is_identified: { type: 'boolean' },
 };
 
 const GROUP_FIELDS: Record<string, RowField> = {
-  index: { type: 'integer' }, key: { type: 'string' }, created_at: { type: 'datetime' }, properties: { type: 'json' },
+  team_id: { type: 'integer' }, index: { type: 'integer' }, key: { type: 'string' }, created_at: { type: 'datetime' }, properties: { type: 'json' },
 };
 
 const latestOf = (column: string) => alias(call('argMax', field(column, 'raw'), field('version', 'raw')), column);
+/** The project of a row's versions (all one, the guarded table's): read only when the query names it. */
+const teamOf = (columns: ReadonlySet<string>) => (columns.has('team_id') ? [alias(call('any', field('team_id', 'raw')), 'team_id')] : []);
 
 /** The latest version of each live person, under HogQL's field names: the id and the `columns` read. */
 function latestPersonRows(columns: ReadonlySet<string>): Select {
   return select({
-    select: [alias(field('id', 'raw'), 'id'), ...['created_at', 'properties', 'is_identified'].filter((c) => columns.has(c)).map(latestOf)],
+    select: [alias(field('id', 'raw'), 'id'), ...teamOf(columns), ...['created_at', 'properties', 'is_identified'].filter((c) => columns.has(c)).map(latestOf)],
     from: table('persons', 'raw'),
     groupBy: [field('id', 'raw')],
     having: eq(call('argMax', field('is_deleted', 'raw'), field('version', 'raw')), constant(false)),
@@ -266,7 +269,7 @@ function latestPersonRows(columns: ReadonlySet<string>): Select {
 /** The latest version of each group, under HogQL's field names: its index and key and the `columns` read. */
 function latestGroupRows(columns: ReadonlySet<string>): Select {
   return select({
-    select: [alias(field('group_type_index', 'raw'), 'index'), alias(field('group_key', 'raw'), 'key'), ...['created_at', 'properties'].filter((c) => columns.has(c)).map(latestOf)],
+    select: [alias(field('group_type_index', 'raw'), 'index'), alias(field('group_key', 'raw'), 'key'), ...teamOf(columns), ...['created_at', 'properties'].filter((c) => columns.has(c)).map(latestOf)],
     from: table('groups', 'raw'),
     groupBy: [field('group_type_index', 'raw'), field('group_key', 'raw')],
   });
@@ -275,7 +278,7 @@ function latestGroupRows(columns: ReadonlySet<string>): Select {
 /** Each distinct id's current person. */
 function latestDistinctIdRows(): Select {
   return select({
-    select: [alias(field('distinct_id', 'raw'), 'distinct_id'), alias(call('argMax', field('person_id', 'raw'), field('version', 'raw')), 'person_id')],
+    select: [alias(field('distinct_id', 'raw'), 'distinct_id'), alias(call('argMax', field('person_id', 'raw'), field('version', 'raw')), 'person_id'), alias(call('any', field('team_id', 'raw')), 'team_id')],
     from: table('person_distinct_ids', 'raw'),
     groupBy: [field('distinct_id', 'raw')],
     having: eq(call('argMax', field('is_deleted', 'raw'), field('version', 'raw')), constant(false)),
@@ -361,9 +364,9 @@ class DistinctIdsTable implements ScopedTable {
 
   resolve(chain: Chain): Expr | undefined {
     const [head, column, ...path] = chain;
-    if (head === 'distinct_id' || head === 'person_id') {
+    if (head === 'distinct_id' || head === 'person_id' || head === 'team_id') {
       if (chain.length > 1) throw notFound(chain);
-      return typed(field(head, this.alias), head === 'person_id' ? 'uuid' : 'string', false);
+      return typed(field(head, this.alias), head === 'person_id' ? 'uuid' : head === 'team_id' ? 'integer' : 'string', false);
     }
     if (head !== 'person') return undefined;
     if (column === 'id') return typed(field('person_id', this.alias), 'uuid', false);
