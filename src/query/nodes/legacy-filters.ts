@@ -120,6 +120,8 @@ function seriesFields(entity: JsonObject): JsonObject {
     math: entity.math,
     math_property: entity.math_property,
     math_property_type: entity.math_property_type,
+    // filter_to_query carries the hogql math's expression too; without it math "hogql" is refused.
+    math_hogql: entity.math_hogql,
     math_group_type_index: entity.math_group_type_index,
     properties: entity.properties,
   };
