@@ -13,7 +13,7 @@ export type ConstantValue = string | number | boolean | null | readonly Constant
 /** Parameter types the printer may declare. A fixed list, so no type text comes from input. */
 export type ParamType =
   | 'String' | 'Int64' | 'UInt64' | 'UInt8' | 'UInt16' | 'UInt32' | 'Int8' | 'Int16' | 'Int32' | 'Float64' | 'Bool' | 'Date' | 'UUID' | "DateTime64(6, 'UTC')"
-  | 'Nullable(String)' | 'Array(String)' | 'Array(Int64)' | 'Array(Float64)' | 'Array(Nullable(String))'
+  | 'Nullable(String)' | 'Nullable(Nothing)' | 'Array(String)' | 'Array(Int64)' | 'Array(Float64)' | 'Array(Nullable(String))'
   | 'Array(Array(String))' | 'Array(Array(Int64))' | 'Array(Array(Float64))';
 
 /** A column (or an alias defined in the query), optionally qualified by a table alias. */

@@ -624,7 +624,8 @@ function literalIntegerType(value: number): ParamType {
 }
 
 function constantOf(value: unknown): Expr {
-  if (value === null || value === undefined) return constant(null);
+  // NULL as ClickHouse types the literal (Nullable(Nothing)): it mixes with any type (`1 + null`, `null ?? 'x'`).
+  if (value === null || value === undefined) return constant(null, 'Nullable(Nothing)');
   if (typeof value === 'string') return constant(value);
   if (typeof value === 'boolean') return typed(constant(value), 'boolean', false);
   if (typeof value === 'number') {
