@@ -3,9 +3,12 @@
 // /batch/. Nullish coalescing, named windows, the numbers() table function and positional GROUP BY.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { ev, journeys } from '../../helpers/journeys.js';
 
 let t: TestApp;
 let who: Credentials;
+const RANDOM = 'RANDOM_TEST_ID::5e1d';
+const PERSONS = [0, 1, 2, 3, 4].map((n) => `person_${n}_${RANDOM}`);
 
 async function hogql(query: string) {
   const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query } } });
@@ -21,6 +24,9 @@ async function rows(query: string): Promise<unknown[][]> {
 beforeAll(async () => {
   t = await createTestApp('sqlite');
   who = await t.bootstrap('hogql-posthog-cases@example.com');
+  // test_window_functions_with_window's data: five persons, three events each, ten minutes apart.
+  const story = [['random event', '00:00'], ['random bla', '10:00'], ['random boo', '20:00']] as const;
+  await journeys(t, who, Object.fromEntries(PERSONS.map((id) => [id, story.map(([event, at]) => ev(event, `2020-01-10T00:${at}Z`, { character: 'Luigi' }))])));
 });
 afterAll(() => t.close());
 
@@ -28,5 +34,33 @@ describe('nullish coalescing (test_nullish_coalescing)', () => {
   it("takes PostHog's precedence and result types", async () => {
     const query = "SELECT null ?? 1, null ?? null ?? 2, 3 ?? null, null ?? 'string', 1 + (null ?? 2) + 3, 1 + null ?? 2 + 3, 10 ?? true ? 20 : 30, 10 ?? 5 + 10";
     expect(await rows(query)).toEqual([[1, 2, 3, 'string', 6, 5, 20, 10]]);
+  });
+});
+
+describe('named windows (test_window_functions_with_window)', () => {
+  it('reads OVER w1 and OVER w2 from the WINDOW clause, frames included', async () => {
+    const query = `select distinct_id, timestamp, event,
+        groupArray(event) OVER w1 AS two_before, groupArray(event) OVER w2 AS two_after,
+        row_number() OVER w1 AS rn_1, row_number() OVER w2 AS rn_2,
+        first_value(event) OVER w1 AS first_value_1, last_value(event) OVER w1 AS last_value_1,
+        first_value(event) OVER w2 AS first_value_2, last_value(event) OVER w2 AS last_value_2,
+        rank() OVER w1 AS rank_1, dense_rank() OVER w2 AS rank_2
+      from events
+      where timestamp > toDateTime('2020-01-09 00:00:00') and distinct_id like '%_${RANDOM}'
+      window w1 as (PARTITION BY distinct_id ORDER BY timestamp ASC ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING),
+             w2 as (PARTITION BY distinct_id ORDER BY timestamp ASC ROWS BETWEEN 1 FOLLOWING AND 2 FOLLOWING)
+      order by distinct_id, timestamp`;
+    const expected = PERSONS.flatMap((id) => [
+      [id, '2020-01-10T00:00:00Z', 'random event', [], ['random bla', 'random boo'], 1, 1, '', '', 'random bla', 'random boo', 1, 1],
+      [id, '2020-01-10T00:10:00Z', 'random bla', ['random event'], ['random boo'], 2, 2, 'random event', 'random event', 'random boo', 'random boo', 2, 2],
+      [id, '2020-01-10T00:20:00Z', 'random boo', ['random event', 'random bla'], [], 3, 3, 'random event', 'random bla', '', '', 3, 3],
+    ]);
+    expect(await rows(query)).toEqual(expected);
+  });
+
+  it('an OVER name the WINDOW clause does not define is a 400', async () => {
+    const { status, body } = await hogql('select row_number() over nowhere from events');
+    expect(status).toBe(400);
+    expect(body.detail).toMatch(/nowhere/);
   });
 });

@@ -12,11 +12,12 @@ import { isPrintableIdentifier } from '../../printer/print.js';
 import { IN_COHORT_OPERATORS } from '../cohort-mentions.js';
 import { HogQLNotSupportedError, HogQLQueryError } from '../errors.js';
 import { userCall } from './calls.js';
-import { compare } from './compare.js';
+import { compare, compareInJoin } from './compare.js';
 import { filterBeforeJoins } from './filter-first.js';
 import { lookupsAsSemiJoins } from './lookup-semi-join.js';
 import { chainOf, child, children, isNode, type HogQLNode } from './hogql-ast.js';
 import { printHogQL } from './print-hogql.js';
+import { SessionsTable } from './sessions.js';
 import { hogqlProperty, isHogQLTable, scopedTable, type Chain, type ScopedTable } from './tables.js';
 import { typed, typeOf, type Typed } from './types.js';
 
@@ -24,6 +25,8 @@ export type PlaceholderValue = string | number | boolean | null | readonly (stri
 
 export interface TranslateContext {
   readonly timezone: string;
+  /** The project's week start (0 Sunday, 1 Monday): `toStartOfWeek(x)` without a mode follows it. */
+  readonly weekStartDay?: 0 | 1;
   /** `{name}` placeholders (HogQLQuery.values). */
   readonly values: Readonly<Record<string, PlaceholderValue>>;
   /** What `{filters}` stands for over the SELECT's table; TRUE when no filters were given. */
@@ -39,6 +42,8 @@ export interface TranslateContext {
 /** The table `{filters}` stands over: its events (when it is the events table) and its properties. */
 export interface FilterTarget {
   readonly events?: EventSource;
+  /** The session's $start_timestamp, when the SELECT reads the sessions table and no events table. */
+  readonly sessionStart?: Expr;
   readonly properties: PropertySource;
 }
 
@@ -81,6 +86,8 @@ class Scope {
   readonly tables = new Map<string, ScopedTable>();
   /** Aliases defined so far in this SELECT (anywhere in its expressions), with what they hold. */
   readonly aliases = new Map<string, Typed>();
+  /** The WINDOW clause's named windows, inlined into each `OVER name`. */
+  readonly windows = new Map<string, HogQLNode>();
 
   constructor(readonly ctes: CteMap) {}
 }
@@ -100,6 +107,8 @@ export function columnName(node: HogQLNode): string {
 export class HogQLTranslator {
   private readonly lambdaArgs: string[] = [];
   private aliasCount = 0;
+  /** Inside a JOIN's ON clause (at any depth, as PostHog's printer stack): comparisons are plain there. */
+  private inJoinConstraint = 0;
   /** Nodes translated so far: a CTE is translated again at each use, so text can grow exponentially here. */
   private work = 0;
 
@@ -169,8 +178,8 @@ export class HogQLTranslator {
   }
 
   private select(node: HogQLNode, outerCtes: CteMap): Select {
-    for (const unsupported of ['window_exprs', 'qualify', 'limit_with_ties', 'settings'] as const) {
-      if (node[unsupported]) throw new HogQLNotSupportedError(unsupported === 'window_exprs' ? 'WINDOW' : unsupported.toUpperCase().replaceAll('_', ' '));
+    for (const unsupported of ['qualify', 'limit_with_ties', 'settings'] as const) {
+      if (node[unsupported]) throw new HogQLNotSupportedError(unsupported.toUpperCase().replaceAll('_', ' '));
     }
     const ctes = new Map(outerCtes);
     for (const cte of children(node, 'ctes')) {
@@ -179,10 +188,14 @@ export class HogQLTranslator {
       ctes.set(String(cte['name']), { node: child(cte, 'expr')!, visible: new Map(ctes) });
     }
     const scope = new Scope(ctes);
+    const windows = node['window_exprs'];
+    if (windows && typeof windows === 'object') {
+      for (const [name, window] of Object.entries(windows)) if (isNode(window)) scope.windows.set(name, window);
+    }
     const from = child(node, 'select_from');
     const joinNodes: HogQLNode[] = [];
     for (let join = from; join; join = child(join, 'next_join')) joinNodes.push(join);
-    const fromItems = joinNodes.map((join) => this.fromItem(join, scope));
+    const fromItems = joinNodes.map((join, i) => this.fromItem(join, scope, i > 0));
     const joins: Join[] = joinNodes.slice(1).map((join, i) => this.join(join, fromItems[i + 1]!, scope));
 
     let arrayJoin: Expr | undefined;
@@ -256,7 +269,8 @@ export class HogQLTranslator {
     return value;
   }
 
-  private fromItem(join: HogQLNode, scope: Scope): FromItem {
+  /** `joined`: a table after the first, whose own ON clause must read its lazy joins too. */
+  private fromItem(join: HogQLNode, scope: Scope, joined: boolean): FromItem {
     if (join['sample']) throw new HogQLNotSupportedError('SAMPLE');
     const source = child(join, 'table');
     if (!source) throw new HogQLQueryError('A join needs a table');
@@ -267,7 +281,7 @@ export class HogQLTranslator {
       const cte = scope.ctes.get(name);
       if (cte) return this.subqueryTable(cte.node, tableAlias, scope, cte.visible);
       if (!isHogQLTable(name)) throw new HogQLQueryError(`Unknown table \`${name}\`.`);
-      const table = scopedTable(name, tableAlias, { timezone: this.context.timezone });
+      const table = scopedTable(name, tableAlias, { timezone: this.context.timezone, joined });
       scope.tables.set(tableAlias, table);
       return table.from;
     }
@@ -318,7 +332,12 @@ export class HogQLTranslator {
       for (const table of scope.tables.values()) for (const name of names) table.markRead?.(name);
       return Object.freeze({ type, from, using: Object.freeze(names) });
     }
-    return Object.freeze({ type, from, on: this.expr(expr, scope) });
+    this.inJoinConstraint += 1;
+    try {
+      return Object.freeze({ type, from, on: this.expr(expr, scope) });
+    } finally {
+      this.inJoinConstraint -= 1;
+    }
   }
 
   private star(item: HogQLNode, scope: Scope): [string, Expr][] {
@@ -398,7 +417,7 @@ export class HogQLTranslator {
         return this.call(node, scope);
       case 'CompareOperation':
         if (IN_COHORT_OPERATORS.has(String(node['op']))) return this.inCohort(node, scope);
-        return compare(String(node['op']), e(child(node, 'left')), this.compareRight(child(node, 'right'), scope));
+        return (this.inJoinConstraint > 0 ? compareInJoin : compare)(String(node['op']), e(child(node, 'left')), this.compareRight(child(node, 'right'), scope));
       case 'ArithmeticOperation': {
         const fn = ARITHMETIC[String(node['op'])];
         if (!fn) throw new HogQLQueryError(`Unsupported arithmetic operator: ${String(node['op'])}`);
@@ -492,21 +511,21 @@ export class HogQLTranslator {
     if (node['filter_expr'] || node['order_by']) throw new HogQLNotSupportedError('FILTER and ORDER BY inside a function call');
     const argNodes = children(node, 'args');
     // count(*) counts rows; `*` anywhere else would read the stored columns themselves.
-    if (isCountStar(name, argNodes)) return userCall({ name, args: [STAR], distinct: node['distinct'] === true }, this.context.timezone).call;
+    if (isCountStar(name, argNodes)) return userCall({ name, args: [STAR], distinct: node['distinct'] === true }, this.context).call;
     const args = argNodes.map((x) => this.expr(x, scope));
     const params = Array.isArray(node['params']) ? node['params'].filter(isNode).map((x) => this.expr(x, scope)) : undefined;
-    const resolved = userCall({ name, args, ...(params ? { params } : {}), distinct: node['distinct'] === true }, this.context.timezone);
+    const resolved = userCall({ name, args, ...(params ? { params } : {}), distinct: node['distinct'] === true }, this.context);
     if (resolved.family === 'window') throw new HogQLQueryError(`Window function '${name}' needs an OVER clause`);
     return resolved.call;
   }
 
   private window(node: HogQLNode, scope: Scope): WindowCall {
     const name = String(node['name'] ?? '');
-    if (node['over_identifier']) throw new HogQLNotSupportedError('A named WINDOW');
+    const named = node['over_identifier'];
     const args = children(node, 'exprs').map((x) => this.expr(x, scope));
     const params = children(node, 'args').map((x) => this.expr(x, scope));
-    const resolved = userCall({ name, args, ...(params.length ? { params } : {}), distinct: false }, this.context.timezone);
-    const over = child(node, 'over_expr');
+    const resolved = userCall({ name, args, ...(params.length ? { params } : {}), distinct: false }, this.context);
+    const over = named ? this.namedWindow(String(named), scope) : child(node, 'over_expr');
     const frame = over ? this.frame(over) : undefined;
     return Object.freeze({
       kind: 'window' as const,
@@ -515,6 +534,13 @@ export class HogQLTranslator {
       orderBy: Object.freeze(over ? children(over, 'order_by').map((x) => this.orderItem(x, scope)) : []),
       ...(frame ? { frame } : {}),
     });
+  }
+
+  /** `OVER name`: the WINDOW clause's definition of that name, read as if written in place. */
+  private namedWindow(name: string, scope: Scope): HogQLNode {
+    const window = scope.windows.get(name);
+    if (!window) throw new HogQLQueryError(`Window "${name}" is not defined in the query's WINDOW clause`);
+    return window;
   }
 
   private frame(over: HogQLNode): WindowFrame | undefined {
@@ -557,6 +583,8 @@ export class HogQLTranslator {
         },
       };
     }
+    const sessions = tables.find((t) => t instanceof SessionsTable);
+    if (sessions) return { sessionStart: sessions.resolve(['$start_timestamp'])!, properties: SESSION_ROWS_SOURCE };
     const personsTable = tables.find((t) => t.personProperties);
     const persons = personsTable?.personProperties;
     return persons ? { properties: personRowsSource(persons, personsTable!.personIdField!, hogqlExpr, this.cohortMembers) } : undefined;
@@ -568,7 +596,7 @@ export class HogQLTranslator {
     const name = chain.join('.');
     if (name === 'filters') {
       const target = this.filterTarget(scope);
-      if (!target) throw new HogQLQueryError("Cannot use 'filters' placeholder in a SELECT clause that does not select from the events table.");
+      if (!target) throw new HogQLQueryError("Cannot use 'filters' placeholder in a SELECT clause that does not select from the events, sessions, logs, traces or groups table.");
       return this.context.filters?.(target) ?? constant(true);
     }
     if (chain.length === 1 && Object.hasOwn(this.context.values, name)) return constantOf(this.context.values[name]);
@@ -597,6 +625,14 @@ function checkAlias(name: string, scope: Scope): void {
     || [...scope.tables.keys()].some((table) => name.startsWith(`${table}__`)) || /^_subquery\d*$/.test(name);
   if (taken) throw new HogQLQueryError(`Cannot use "${name}" as an alias: it names a table of the query`);
 }
+
+/** Over the sessions table alone PostHog takes only session property filters, which Hoglet does not have. */
+const refuseOnSessions = (): never => {
+  throw new HogQLQueryError('Can only use session properties in a filter when selecting from only the sessions table.');
+};
+const SESSION_ROWS_SOURCE: PropertySource = {
+  eventProperty: refuseOnSessions, personProperty: refuseOnSessions, groupProperty: refuseOnSessions, hogqlExpr: refuseOnSessions, inCohort: refuseOnSessions,
+};
 
 /** Person filters over a persons table; the other kinds name what a person does not have. */
 function personRowsSource(properties: Expr, personId: Expr, hogqlExpr: (text: string) => Expr, cohortMembers: (id: number) => Select): PropertySource {
