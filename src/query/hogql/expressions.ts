@@ -30,7 +30,7 @@ export function hogqlReaderOf(context: QueryContext): HogQLExpressionReader {
   return (text, source) => {
     const node: HogQLNode | undefined = context.hogql?.get(text);
     if (!node) throw new InternalError('hogql_unparsed', 'a HogQL expression of the query was not parsed before the run');
-    return new HogQLTranslator({ timezone: context.project.timezone, values: {}, cohortMembers: (id) => cohortMembers(id, context), cohortIdByName: (name) => context.cohortNames?.get(name) }).expression(node, source);
+    return new HogQLTranslator({ timezone: context.project.timezone, weekStartDay: context.project.weekStartDay, values: {}, cohortMembers: (id) => cohortMembers(id, context), cohortIdByName: (name) => context.cohortNames?.get(name) }).expression(node, source);
   };
 }
 

@@ -1,5 +1,6 @@
 // A HogQL function call checked against the user allow-list (hogql/functions) and turned into a
-// call of its ClickHouse counterpart, with PostHog's argument checks and time-zone defaults.
+// call of its ClickHouse counterpart, with PostHog's argument checks and the project's defaults
+// (time zone, week start).
 import { call, constant, parametricCall } from '../../ast/build.js';
 import type { Call, Expr } from '../../ast/nodes.js';
 import { lookupHogQLFunction, timeZoneArgIndex, type HogQLFunction } from '../functions/index.js';
@@ -26,13 +27,20 @@ export interface CallParts {
   readonly distinct: boolean;
 }
 
+/** What a call takes from the project when the query leaves it out. */
+export interface CallDefaults {
+  readonly timezone: string;
+  /** 0: weeks start on Sunday, 1: on Monday; absent: ClickHouse's default (Sunday). */
+  readonly weekStartDay?: 0 | 1;
+}
+
 export interface ResolvedCall {
   readonly call: Call;
   readonly family: 'scalar' | 'aggregate' | 'window';
 }
 
 /** The call of a user's function, or a 400 naming what is wrong with it. */
-export function userCall(parts: CallParts, timezone: string): ResolvedCall {
+export function userCall(parts: CallParts, defaults: CallDefaults): ResolvedCall {
   if (parts.name === '_caseWithExpression') return { call: call('caseWithExpression', ...parts.args), family: 'scalar' };
   const match = lookupHogQLFunction(parts.name);
   if (!match) throw new HogQLQueryError(`Unsupported function call '${parts.name}(...)'`);
@@ -47,7 +55,7 @@ export function userCall(parts: CallParts, timezone: string): ResolvedCall {
   }
   if (parts.distinct && family !== 'aggregate') throw new HogQLQueryError(`Function '${parts.name}' does not take DISTINCT`);
   const name = clickhouseName(fn, parts.args);
-  const args = withTimeZone(fn, name, parts.args, timezone);
+  const args = withTimeZone(fn, name, withWeekMode(parts.name, parts.args, defaults.weekStartDay), defaults.timezone);
   const built = parts.params ? parametricCall(name, parts.params, args) : call(name, ...args);
   const node = parts.distinct ? Object.freeze({ ...built, distinct: true }) : built;
   return { call: typed(node, resultType(name), true), family };
@@ -57,6 +65,16 @@ function clickhouseName(fn: HogQLFunction, args: readonly Expr[]): string {
   if (!fn.typedFirstArgClickhouse || args.length === 0) return fn.clickhouse;
   const first = typeOf(args[0]!).type;
   return first === 'datetime' || first === 'integer' ? fn.typedFirstArgClickhouse : fn.clickhouse;
+}
+
+/**
+ * PostHog's printer gives `toStartOfWeek(x)` the project's week mode: 3 (Monday, ISO 8601) or 0
+ * (Sunday, ClickHouse's default). Only that function, only without a mode: toWeek, toYearWeek and
+ * toLastDayOfWeek keep ClickHouse's default, as in PostHog.
+ */
+function withWeekMode(name: string, args: Expr[], weekStartDay: 0 | 1 | undefined): Expr[] {
+  if (name !== 'toStartOfWeek' || args.length !== 1 || weekStartDay === undefined) return args;
+  return [args[0]!, constant(weekStartDay === 1 ? 3 : 0, 'UInt8')];
 }
 
 function withTimeZone(fn: HogQLFunction, name: string, args: Expr[], timezone: string): Expr[] {

@@ -21,7 +21,7 @@ export async function personsOfDistinctIds(distinctIds: readonly string[], conte
     limit: ids.length + 1,
     offset: 0,
   });
-  const page = await runSelectPage(node, { timezone: context.project.timezone, values: { ids } }, run, ids.length);
+  const page = await runSelectPage(node, { timezone: context.project.timezone, weekStartDay: context.project.weekStartDay, values: { ids } }, run, ids.length);
   return new Map(page.rows.map(([distinctId, uuid, createdAt, properties]) => [
     String(distinctId),
     { uuid, created_at: createdAt, properties: parsedProperties(properties), distinct_id: distinctId },

@@ -39,6 +39,7 @@ export async function runEvents(query: EventsQuery, context: QueryContext, run: 
   });
   const page = await runSelectPage(node, {
     timezone: project.timezone,
+    weekStartDay: project.weekStartDay,
     values: {},
     filters: (target) => eventsFiltersExpr(query, context, target),
     ...(context.hogql ? { hogql: context.hogql } : {}),

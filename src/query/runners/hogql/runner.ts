@@ -56,6 +56,7 @@ export async function runHogQL(query: HogQLQuery, context: QueryContext, run: Qu
   const translateStarted = performance.now();
   const translator = new HogQLTranslator({
     timezone: context.project.timezone,
+    weekStartDay: context.project.weekStartDay,
     values: query.values,
     filters: (target) => hogqlFiltersExpr(query, context, target),
     cohortMembers: (id) => cohortMembers(id, context),

@@ -74,6 +74,7 @@ export async function runPersonsList(query: PersonsListQuery, context: QueryCont
   });
   const page = await runSelectPage(node, {
     timezone: context.project.timezone,
+    weekStartDay: context.project.weekStartDay,
     values: pattern === null ? {} : { search: pattern },
     filters: (target) => personsFiltersExpr(query, context, target),
     cohortMembers: (id) => cohortMembers(id, context),
