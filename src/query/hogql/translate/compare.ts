@@ -84,3 +84,31 @@ export function compare(op: string, left: Expr, right: Expr): Expr {
       throw new HogQLQueryError(`Unsupported comparison operator: ${op}`);
   }
 }
+
+const PLAIN: Record<string, (left: Expr, right: Expr) => Expr> = {
+  '==': (l, r) => call('equals', l, r),
+  '!=': (l, r) => call('notEquals', l, r),
+  '<': (l, r) => call('less', l, r),
+  '<=': (l, r) => call('lessOrEquals', l, r),
+  '>': (l, r) => call('greater', l, r),
+  '>=': (l, r) => call('greaterOrEquals', l, r),
+  like: (l, r) => call('like', l, r),
+  ilike: (l, r) => call('ilike', l, r),
+  'not like': (l, r) => call('notLike', l, r),
+  'not ilike': (l, r) => call('notILike', l, r),
+  '=~': (l, r) => call('match', l, r),
+  '=~*': (l, r) => call('match', l, caseInsensitive(r)),
+  '!~': (l, r) => not(call('match', l, r)),
+  '!~*': (l, r) => not(call('match', l, caseInsensitive(r))),
+};
+
+/**
+ * A comparison inside a JOIN's ON clause: PostHog prints it plainly there, without the null-safe
+ * wrapper, so a NULL key joins nothing and the engine sees the join keys (`ifNull(equals(a, b), ...)`
+ * is no join key). Comparisons of two constants and IN keep their usual form, as in PostHog.
+ */
+export function compareInJoin(op: string, left: Expr, right: Expr): Expr {
+  const plain = PLAIN[op];
+  if (!plain || (left.kind === 'constant' && right.kind === 'constant')) return compare(op, left, right);
+  return typed(plain(left, right), 'boolean', true);
+}

@@ -7,14 +7,17 @@ import { namesFor, type PropertyExtract } from '../../catalog/fields.js';
 import { latestPersons } from '../../catalog/latest.js';
 import { EventSource } from '../../filters/event-source.js';
 import { HogQLQueryError } from '../errors.js';
+import { CarriedEventSource, CarriedJoins } from './carried-joins.js';
 import { withPropertyReads, type PropertyReads } from './property-equality.js';
 import { EventSession, SessionsTable } from './sessions.js';
-import { typed, type HogQLType } from './types.js';
+import { typed, typeOf, type HogQLType } from './types.js';
 
 export type Chain = readonly (string | number)[];
 
 export interface TableContext {
   readonly timezone: string;
+  /** The table is joined to an earlier one: an events table then carries its lazy joins inside (carried-joins.ts). */
+  readonly joined?: boolean;
 }
 
 /** A table (or subquery) in one SELECT's scope. */
@@ -140,9 +143,12 @@ class EventsTable implements ScopedTable {
   readonly events: EventSource;
   private readonly session: EventSession;
   readonly from: FromItem;
+  /** Its lazy joins, when they go inside its FROM item (a joined table; `events` is never one). */
+  private readonly carried: CarriedJoins | undefined;
 
   constructor(readonly alias: string, private readonly context: TableContext, events?: EventSource) {
-    this.events = events ?? new EventSource(namesFor(alias));
+    this.carried = context.joined && !events ? new CarriedJoins(alias) : undefined;
+    this.events = events ?? (this.carried ? new CarriedEventSource(namesFor(alias), this.carried) : new EventSource(namesFor(alias)));
     this.from = table('events', alias);
     this.session = new EventSession(alias, context);
   }
@@ -172,12 +178,19 @@ class EventsTable implements ScopedTable {
       case 'pdi':
         return this.pdi(chain, rest);
       case 'session':
-        return this.session.resolve(rest);
+        return this.sessionField(rest);
       default: {
         const group = /^group_([0-4])$/.exec(head);
         return group ? this.group(chain, Number(group[1]), rest) : undefined;
       }
     }
+  }
+
+  private sessionField(rest: Chain): Expr {
+    const expr = this.session.resolve(rest);
+    if (!this.carried) return expr;
+    const { type, nullable } = typeOf(expr);
+    return typed(this.carried.outside(expr), type, nullable);
   }
 
   private leaf(chain: Chain, expr: Expr): Expr {
@@ -236,6 +249,14 @@ class EventsTable implements ScopedTable {
   }
 
   joins(): Join[] {
+    return this.carried ? [] : this.ownJoins();
+  }
+
+  finalFrom(): FromItem {
+    return this.carried ? this.carried.from(this.ownJoins()) : this.from;
+  }
+
+  private ownJoins(): Join[] {
     return [...this.events.joins(), ...this.session.joins()];
   }
 }
