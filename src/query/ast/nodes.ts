@@ -108,7 +108,18 @@ export interface SubqueryRef {
   readonly alias: string;
 }
 
-export type FromItem = TableRef | SubqueryRef;
+/**
+ * `numbers(start, count)`: the engine's generated integers (column `number`), no stored rows, so no
+ * team guard. Both bounds are checked whole numbers, printed as parameters.
+ */
+export interface NumbersRef {
+  readonly kind: 'numbers';
+  readonly start: number;
+  readonly count: number;
+  readonly alias: string;
+}
+
+export type FromItem = TableRef | SubqueryRef | NumbersRef;
 
 /** Join kinds from a fixed list, so no join text comes from input. */
 export type JoinType =

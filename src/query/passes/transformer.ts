@@ -5,7 +5,7 @@
 // Kysely's OperationNodeTransformer is the model.
 import { InternalError } from '../../errors.js';
 import type {
-  Expr, FrameBound, FromItem, Join, OrderItem, Query, Select, SubqueryRef, TableRef, Union, WindowCall, WindowFrame,
+  Expr, FrameBound, FromItem, Join, NumbersRef, OrderItem, Query, Select, SubqueryRef, TableRef, Union, WindowCall, WindowFrame,
 } from '../ast/nodes.js';
 
 /** Every field of T, optional ones included (given as undefined when absent). */
@@ -67,7 +67,12 @@ export class AstTransformer {
   }
 
   fromItem(f: FromItem): FromItem {
+    if (f.kind === 'numbers') return this.numbers(f);
     return f.kind === 'table' ? this.table(f) : this.subquery(f);
+  }
+
+  numbers(n: NumbersRef): NumbersRef {
+    return rebuild<NumbersRef>({ kind: 'numbers', start: n.start, count: n.count, alias: n.alias });
   }
 
   table(t: TableRef): TableRef {

@@ -137,7 +137,14 @@ class Printer {
    */
   private fromItem(item: FromItem): string {
     if (item.kind === 'subquery') return `(${this.query(item.query)}) AS ${quoteIdentifier(item.alias)}`;
+    if (item.kind === 'numbers') return `numbers(${this.numbersBound(item.start)}, ${this.numbersBound(item.count)}) AS ${quoteIdentifier(item.alias)}`;
     return `(SELECT * FROM ${this.tableName(item)} WHERE team_id = ${this.teamParam(item)}) AS ${quoteIdentifier(item.alias)}`;
+  }
+
+  /** A bound of numbers(): generated rows, not stored ones, so no guard; but only whole numbers our translator checked. */
+  private numbersBound(n: number): string {
+    if (!Number.isSafeInteger(n) || n < 0) throw new PrintError(`numbers() bound ${n} is not a checked whole number`);
+    return this.bag.add(n, 'UInt64');
   }
 
   private join(join: Join): string {

@@ -64,3 +64,38 @@ describe('named windows (test_window_functions_with_window)', () => {
     expect(body.detail).toMatch(/nowhere/);
   });
 });
+
+describe('the numbers() table function (test_numbers_table, test_events_table_error_if_function)', () => {
+  const cases: [string, unknown[][]][] = [
+    ['SELECT number from numbers(1, 4)', [[1], [2], [3], [4]]],
+    ['SELECT * from numbers(1, 4)', [[1], [2], [3], [4]]],
+    ['SELECT number from numbers(4)', [[0], [1], [2], [3]]],
+    ['SELECT number from numbers(2 + 2)', [[0], [1], [2], [3]]],
+    ['SELECT number + number + 1 from numbers(2 + 2)', [[1], [3], [5], [7]]],
+    ['select number from numbers(3)', [[0], [1], [2]]],
+    ['select n.number from numbers(2, 3) n order by number', [[2], [3], [4]]],
+    ['select number from numbers(0)', []],
+  ];
+  it.each(cases)('%s', async (query, expected) => {
+    expect(await rows(query)).toEqual(expected);
+  });
+
+  const errors: [string, string][] = [
+    ['SELECT number from numbers', "Table function 'numbers' requires arguments"],
+    ['SELECT number from numbers()', "Table function 'numbers' requires at least 1 argument"],
+    ['SELECT number from numbers(1,2,3)', "Table function 'numbers' requires at most 2 arguments"],
+    ['SELECT * from events(1, 4)', "Table 'events' does not accept arguments"],
+    ['SELECT * from persons(1)', "Table 'persons' does not accept arguments"],
+    ['SELECT number from numbers(-1)', "Table function 'numbers' takes no negative numbers"],
+    ['SELECT number from numbers(2 - 5)', "Table function 'numbers' takes no negative numbers"],
+    ['SELECT number from numbers(toUInt64(3))', "Table function 'numbers' takes whole numbers written in the query (constants, and + - * of them)"],
+    ["SELECT number from numbers('3')", "Table function 'numbers' takes whole numbers written in the query (constants, and + - * of them)"],
+    ['SELECT number from numbers(1.5)', "Table function 'numbers' takes whole numbers written in the query (constants, and + - * of them)"],
+    ['SELECT number from numbers(2000000000)', "Table function 'numbers' generates at most 1000000000 rows"],
+  ];
+  it.each(errors)('%s → 400', async (query, message) => {
+    const { status, body } = await hogql(query);
+    expect(status, JSON.stringify(body)).toBe(400);
+    expect(body.detail).toBe(message);
+  });
+});

@@ -81,7 +81,6 @@ describe('refused: anything outside the project’s rows', () => {
     "select * from executable('id', CSV, 'a String')",
     "select * from cluster('default', system.one)",
     "select * from input('a String')",
-    "select * from numbers(10)",
     "select url('http://127.0.0.1:1/x')",
     "select file('/etc/passwd')",
     "select getSetting('max_memory_usage')",
@@ -108,6 +107,12 @@ describe('refused: anything outside the project’s rows', () => {
     expect(status, JSON.stringify(body)).toBe(400);
     expect(body.type).toBe('validation_error');
     expect(body.detail).not.toMatch(/team_id = \{|SELECT .* FROM `/);
+  });
+
+  it('numbers() is allowed: generated integers, no stored rows of any project', async () => {
+    expect((await hogql('select count(), sum(number) from numbers(10)')).body.results).toEqual([[10, 45]]);
+    const [[events]] = (await hogql('select count() from events')).body.results;
+    expect((await hogql('select count() from numbers(3) n cross join events e')).body.results).toEqual([[3 * events]]);
   });
 });
 

@@ -15,6 +15,7 @@ import { userCall } from './calls.js';
 import { compare, compareInJoin } from './compare.js';
 import { filterBeforeJoins } from './filter-first.js';
 import { lookupsAsSemiJoins } from './lookup-semi-join.js';
+import { numbersTable } from './numbers-table.js';
 import { chainOf, child, children, isNode, type HogQLNode } from './hogql-ast.js';
 import { printHogQL } from './print-hogql.js';
 import { SessionsTable } from './sessions.js';
@@ -61,6 +62,8 @@ const JOIN_TYPES: Record<string, JoinType> = {
   'LEFT ANTI JOIN': 'LEFT ANTI', 'RIGHT ANTI JOIN': 'RIGHT ANTI', 'LEFT ASOF JOIN': 'LEFT ASOF', 'ASOF JOIN': 'ASOF',
   'ASOF LEFT JOIN': 'LEFT ASOF', 'SEMI LEFT JOIN': 'LEFT SEMI', 'ANTI LEFT JOIN': 'LEFT ANTI',
 };
+/** Table functions a query may read (PostHog's): generated rows only, never the store. */
+const TABLE_FUNCTIONS: Record<string, (args: readonly HogQLNode[] | null, alias: string) => ScopedTable> = { numbers: numbersTable };
 const SET_OPERATORS: ReadonlySet<string> = new Set(['UNION ALL', 'UNION DISTINCT', 'INTERSECT', 'INTERSECT DISTINCT', 'EXCEPT', 'EXCEPT DISTINCT']);
 const ARITHMETIC: Record<string, string> = { '+': 'plus', '-': 'minus', '*': 'multiply', '/': 'divide', '%': 'modulo' };
 const CASTS: Record<string, string> = {
@@ -275,11 +278,20 @@ export class HogQLTranslator {
     const source = child(join, 'table');
     if (!source) throw new HogQLQueryError('A join needs a table');
     const given = typeof join['alias'] === 'string' ? join['alias'] : undefined;
+    // `name(...)`: null when the table was written without parentheses.
+    const tableArgs = Array.isArray(join['table_args']) ? join['table_args'].filter(isNode) : null;
     if (source.node === 'Field') {
       const name = chainOf(source).join('.');
       const tableAlias = this.tableAlias(given ?? name, scope);
-      const cte = scope.ctes.get(name);
+      const cte = tableArgs === null ? scope.ctes.get(name) : undefined;
       if (cte) return this.subqueryTable(cte.node, tableAlias, scope, cte.visible);
+      const tableFunction = Object.hasOwn(TABLE_FUNCTIONS, name) ? TABLE_FUNCTIONS[name] : undefined;
+      if (tableFunction) {
+        const generated = tableFunction(tableArgs, tableAlias);
+        scope.tables.set(tableAlias, generated);
+        return generated.from;
+      }
+      if (tableArgs !== null) throw new HogQLQueryError(`Table '${name}' does not accept arguments`);
       if (!isHogQLTable(name)) throw new HogQLQueryError(`Unknown table \`${name}\`.`);
       const table = scopedTable(name, tableAlias, { timezone: this.context.timezone, joined });
       scope.tables.set(tableAlias, table);
