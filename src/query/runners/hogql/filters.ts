@@ -1,32 +1,44 @@
-// What `{filters}` stands for in a HogQL query over one events table: the query's date range,
-// property filters and (when asked) the project's test-account filters, PostHog's way. A date range
-// left out means the last 7 days, as PostHog's HogQL filters read it.
+// What `{filters}` stands for in a HogQL query, PostHog's way (posthog/hogql/filters.py): over the
+// events table (under any alias) its timestamp bounded by the date range, the property filters and
+// (when asked) the project's test-account filters; over the sessions table alone, the session's
+// $start_timestamp bounded by the date range. A range left out bounds nothing (no default period);
+// date_to is exclusive; both read as resolveFilterDate says.
 import { binary, constant } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
 import { instant } from '../../buckets/bucket-start.js';
 import type { QueryContext } from '../../context.js';
-import { resolveDateFrom, resolveDateTo } from '../../dates/date-range.js';
 import { propertyGroupExpr } from '../../filters/properties.js';
 import type { FilterTarget } from '../../hogql/translate/translate.js';
 import { HogQLQueryError } from '../../hogql/errors.js';
 import type { HogQLQuery } from '../../nodes/schema.js';
 import { utcText } from '../event-range.js';
+import { resolveFilterDate } from './filter-dates.js';
 
-export function hogqlFiltersExpr(query: HogQLQuery, context: QueryContext, { events, properties: source }: FilterTarget): Expr {
-  if (!events) throw new HogQLQueryError("Cannot use 'filters' placeholder in a SELECT clause that does not select from the events table.");
-  const { timezone, weekStartDay } = context.project;
-  const clock = { timezone, weekStartDay, now: context.now };
-  const options = { interval: 'day' as const };
+export const FILTERS_TABLE_ERROR = "Cannot use 'filters' placeholder in a SELECT clause that does not select from the events, sessions, logs, traces or groups table.";
+
+export function hogqlFiltersExpr(query: HogQLQuery, context: QueryContext, target: FilterTarget): Expr {
+  const { events, sessionStart, properties: source } = target;
+  const timestamp = events?.timestamp ?? sessionStart;
+  if (!timestamp) throw new HogQLQueryError(FILTERS_TABLE_ERROR);
+  const { timezone } = context.project;
   const parts: Expr[] = [];
-  if (query.dateRange.date_from?.trim() !== 'all') {
-    parts.push(binary('>=', events.timestamp, instant(utcText(resolveDateFrom(query.dateRange, clock, options)))));
+  const bound = (text: string) => {
+    const date = resolveFilterDate(text, timezone, context.now);
+    return instant(utcText(date.at, date.end));
+  };
+  const { date_from: from, date_to: to } = query.dateRange;
+  if (to && to.trim() !== '') parts.push(binary('<', timestamp, bound(to)));
+  if (from && from.trim() !== '' && from.trim() !== 'all') parts.push(binary('>=', timestamp, bound(from)));
+  const testAccounts = query.filterTestAccounts ? context.testAccountFilters : undefined;
+  if (!events && (query.properties.values.length > 0 || (testAccounts && testAccounts.values.length > 0))) {
+    // Session property filters are not among Hoglet's filter types; PostHog refuses the others here.
+    throw new HogQLQueryError('Can only use session properties in a filter when selecting from only the sessions table.');
   }
-  parts.push(binary('<', events.timestamp, instant(utcText(resolveDateTo(query.dateRange, clock, options), true))));
   const properties = propertyGroupExpr(query.properties, source, timezone);
   if (properties) parts.push(properties);
-  if (query.filterTestAccounts) {
-    const testAccounts = propertyGroupExpr(context.testAccountFilters, source, timezone);
-    if (testAccounts) parts.push(testAccounts);
+  if (testAccounts) {
+    const expr = propertyGroupExpr(testAccounts, source, timezone);
+    if (expr) parts.push(expr);
   }
   return parts.length === 0 ? constant(true) : parts.length === 1 ? parts[0]! : { kind: 'and', exprs: Object.freeze(parts) };
 }
