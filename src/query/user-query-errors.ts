@@ -16,8 +16,9 @@ const USER_FAULT: Readonly<Record<string, string>> = {
 
 /** The first sentence of the engine's message, with anything that names our schema or SQL cut off. */
 function reason(message: string): string {
-  // The engine names the scope (the printed SQL) after "In scope" or "in scope", with or without a colon.
-  const first = message.split(/:? [Ii]n scope\b|: (?:While processing|while executing)|\. \(|\n/)[0] ?? '';
+  // The engine names the scope (the printed SQL) after "In scope" or "in scope", with or without a
+  // colon, and some messages after "In query" (not an aggregate, not in GROUP BY keys).
+  const first = message.split(/:? [Ii]n (?:scope|query)\b|: (?:While processing|while executing)|\. \(|\n/)[0] ?? '';
   const cleaned = first.replace(/Code: \d+\. /, '').replace(/DB::Exception: /g, '').replace(/`?[A-Za-z0-9_]+`?\.`?(events|persons|person_distinct_ids|person_distinct_id_overrides|groups|static_cohort_people)`?/g, '$1');
   return cleaned.trim().slice(0, 500) || 'The query could not run.';
 }

@@ -99,3 +99,30 @@ describe('the numbers() table function (test_numbers_table, test_events_table_er
     expect(body.detail).toBe(message);
   });
 });
+
+describe('positional GROUP BY and ORDER BY (PostHog prints integer literals, so ClickHouse reads them as positions)', () => {
+  const byEvent = [['random bla', 5], ['random boo', 5], ['random event', 5]];
+  const cases: [string, unknown[][]][] = [
+    ['select event, count() from events group by 1 order by 1', byEvent],
+    ['select event, count() as c from events group by 1 order by 2 desc, 1 desc', [...byEvent].reverse()],
+    ['select event, count() from events group by event order by -2', byEvent],
+    [`select distinct_id, event from events where distinct_id = '${PERSONS[0]}' order by 2 desc`, ['random event', 'random boo', 'random bla'].map((e) => [PERSONS[0], e])],
+    ['select number % 2 as odd, count() from numbers(5) group by 1 order by 1', [[0, 3], [1, 2]]],
+  ];
+  it.each(cases)('%s', async (query, expected) => {
+    expect(await rows(query)).toEqual(expected);
+  });
+
+  it("a position past the select list is a 400 in the engine's words", async () => {
+    const { status, body } = await hogql('select event, count() from events group by 3');
+    expect(status).toBe(400);
+    expect(body.detail).toBe('Positional argument number 3 is out of bounds. Expected in range [1, 2]');
+  });
+
+  it("the engine's refusal of a constant GROUP BY shows no compiled SQL", async () => {
+    const { status, body } = await hogql('select event, count() from events group by 1 + 1');
+    expect(status).toBe(400);
+    expect(body.detail).toMatch(/not under aggregate function and not in GROUP BY keys/);
+    expect(body.detail).not.toMatch(/SELECT|\{p\d|_CAST|team_id|In query/);
+  });
+});

@@ -235,10 +235,10 @@ export class HogQLTranslator {
     });
 
     const where = [child(node, 'prewhere'), child(node, 'where')].filter((x): x is HogQLNode => x !== undefined).map((x) => this.expr(x, scope));
-    const groupBy = children(node, 'group_by').map((x) => this.expr(x, scope));
+    const groupBy = children(node, 'group_by').map((x) => positional(x, named) ?? this.expr(x, scope));
     const havingNode = child(node, 'having');
     const having = havingNode ? this.expr(havingNode, scope) : undefined;
-    const orderBy = children(node, 'order_by').map((x) => this.orderItem(x, scope));
+    const orderBy = children(node, 'order_by').map((x) => this.orderItem(x, scope, named));
     const limitByNode = child(node, 'limit_by');
     const limitBy = limitByNode
       ? { count: this.count(child(limitByNode, 'n'), 'LIMIT BY'), exprs: children(limitByNode, 'exprs').map((x) => this.expr(x, scope)) }
@@ -361,11 +361,13 @@ export class HogQLTranslator {
     return table.asterisk().map((name) => [name, table.resolve([name])!] as [string, Expr]);
   }
 
-  private orderItem(node: HogQLNode, scope: Scope): OrderItem {
+  /** `selected`: the SELECT's items, when an integer here names one (ORDER BY 2; not in a window's ORDER BY). */
+  private orderItem(node: HogQLNode, scope: Scope, selected?: readonly Expr[]): OrderItem {
     // PostHog's parser keeps WITH FILL (and drops NULLS FIRST and COLLATE, as PostHog does).
     if (node['with_fill']) throw new HogQLNotSupportedError('WITH FILL');
     const expr = node.node === 'OrderExpr' ? child(node, 'expr')! : node;
-    return Object.freeze({ expr: this.expr(expr, scope), direction: node['order'] === 'DESC' ? 'DESC' : 'ASC' });
+    const value = (selected && positional(expr, selected)) ?? this.expr(expr, scope);
+    return Object.freeze({ expr: value, direction: node['order'] === 'DESC' ? 'DESC' : 'ASC' });
   }
 
   private field(node: HogQLNode, scope: Scope): Expr {
@@ -614,6 +616,19 @@ export class HogQLTranslator {
     if (chain.length === 1 && Object.hasOwn(this.context.values, name)) return constantOf(this.context.values[name]);
     throw new HogQLQueryError(`Unresolved placeholder: {${name || '?'}}`);
   }
+}
+
+/**
+ * `GROUP BY 1`, `ORDER BY -1`: an integer literal there names a select item (ClickHouse's positional
+ * arguments, which PostHog's literal-printing relies on). Ours print as parameters, which the engine
+ * would read as a constant, so the item is named here: by its alias, else as its expression.
+ */
+function positional(node: HogQLNode, selected: readonly Expr[]): Expr | undefined {
+  const value = node.node === 'Constant' ? node['value'] : undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) return undefined;
+  const item = value > 0 ? selected[value - 1] : value < 0 ? selected[selected.length + value] : undefined;
+  if (!item) throw new HogQLQueryError(`Positional argument number ${value} is out of bounds. Expected in range [1, ${selected.length}]`);
+  return item.kind === 'alias' ? field(item.alias) : item;
 }
 
 /** The event store's own table names (the printer's catalog), never a column alias either. */
