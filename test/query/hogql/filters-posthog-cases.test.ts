@@ -7,8 +7,7 @@
 // Added beyond PostHog's tests, from posthog/hogql/filters.py: "-7d" is now minus 7 days exactly
 // (relative_date_parse without truncation), {filters} over the sessions table bounds the session's
 // $start_timestamp, and a table alias changes nothing.
-// Left out: test_filters.py's groups cases (replace_filters over `groups`, on created_at and group
-// properties: Hoglet's {filters} covers events and sessions), the {filters.dateRange.from/to}
+// Left out: the {filters.dateRange.from/to}
 // placeholders and their errors (not supported), and session property filters (not a filter type
 // Hoglet reads), so filterTestAccounts over the sessions table alone is refused too.
 import { DateTime } from 'luxon';
@@ -139,6 +138,31 @@ describe('{filters} with a table alias, and over sessions', () => {
     const { status, body } = await hogql(who, 'SELECT count() FROM sessions WHERE {filters}', { properties: [{ key: '$browser', operator: 'exact', value: 'x', type: 'event' }] });
     expect(status).toBe(400);
     expect(body.detail).toBe('Can only use session properties in a filter when selecting from only the sessions table.');
+  });
+});
+
+describe("test_filters.py's groups cases: created_at and group properties", () => {
+  it('bounds created_at and filters on the group properties (test_replace_filters_groups_*)', async () => {
+    const who = await t.bootstrap('filters-cases-groups@example.com');
+    const identify = (key: string, at: string, set: Record<string, unknown>) => ev('$groupidentify', at, { $group_type: 'organization', $group_key: key, $group_set: set });
+    await journeys(t, who, {
+      setup: [
+        identify('org-a', '2020-02-01T12:00:00Z', { company_name: 'PostHog', industry: 'Software' }),
+        identify('org-b', '2020-02-02T00:00:00Z', { company_name: 'PostHog', industry: 'Hardware' }),
+        identify('org-c', '2020-02-04T00:00:00Z', { company_name: 'Other', industry: 'Software' }),
+      ],
+    });
+    const keys = async (filters?: Record<string, unknown>) => at(await rows(who, 'SELECT key FROM groups WHERE {filters} ORDER BY key', filters));
+    const company = { key: 'company_name', operator: 'exact', value: 'PostHog', type: 'group', group_type_index: 0 };
+    const industry = { key: 'industry', operator: 'exact', value: 'Software', type: 'group', group_type_index: 0 };
+    expect(await keys()).toEqual(['org-a', 'org-b', 'org-c']);
+    expect(await keys({})).toEqual(['org-a', 'org-b', 'org-c']);
+    expect(await keys({ dateRange: { date_from: '2020-02-02' } })).toEqual(['org-b', 'org-c']);
+    expect(await keys({ dateRange: { date_to: '2020-02-02' } })).toEqual(['org-a']);
+    expect(await keys({ dateRange: { date_from: '2020-02-02', date_to: '2020-02-03 23:59:59' } })).toEqual(['org-b']);
+    expect(await keys({ properties: [company] })).toEqual(['org-a', 'org-b']);
+    expect(await keys({ properties: [company, industry] })).toEqual(['org-a']);
+    expect(await keys({ properties: [company], dateRange: { date_from: '2020-02-02' } })).toEqual(['org-b']);
   });
 });
 

@@ -45,6 +45,8 @@ export interface FilterTarget {
   readonly events?: EventSource;
   /** The session's $start_timestamp, when the SELECT reads the sessions table and no events table. */
   readonly sessionStart?: Expr;
+  /** The group's created_at, when the SELECT reads the groups table (PostHog's {filters} over groups). */
+  readonly groupCreatedAt?: Expr;
   readonly properties: PropertySource;
 }
 
@@ -294,6 +296,7 @@ export class HogQLTranslator {
       if (tableArgs !== null) throw new HogQLQueryError(`Table '${name}' does not accept arguments`);
       if (!isHogQLTable(name)) throw new HogQLQueryError(`Unknown table \`${name}\`.`);
       const table = scopedTable(name, tableAlias, { timezone: this.context.timezone, joined });
+      if (name === 'groups') GROUPS_TABLES.add(table);
       scope.tables.set(tableAlias, table);
       return table.from;
     }
@@ -597,6 +600,10 @@ export class HogQLTranslator {
         },
       };
     }
+    const groups = tables.find((t) => GROUPS_TABLES.has(t));
+    if (groups && !tables.some((t) => t instanceof SessionsTable)) {
+      return { groupCreatedAt: groups.resolve(['created_at'])!, properties: groupRowsSource(groups.resolve(['properties'])!, hogqlExpr) };
+    }
     const sessions = tables.find((t) => t instanceof SessionsTable);
     if (sessions) return { sessionStart: sessions.resolve(['$start_timestamp'])!, properties: SESSION_ROWS_SOURCE };
     const personsTable = tables.find((t) => t.personProperties);
@@ -660,6 +667,23 @@ const refuseOnSessions = (): never => {
 const SESSION_ROWS_SOURCE: PropertySource = {
   eventProperty: refuseOnSessions, personProperty: refuseOnSessions, groupProperty: refuseOnSessions, hogqlExpr: refuseOnSessions, inCohort: refuseOnSessions,
 };
+
+/** The `groups` tables of the queries translated: {filters} over them bounds created_at. */
+const GROUPS_TABLES = new WeakSet<ScopedTable>();
+
+/** Group filters over a groups table read the row's properties (PostHog's group scope ignores the type index). */
+function groupRowsSource(properties: Expr, hogqlExpr: (text: string) => Expr): PropertySource {
+  const refuse = (kind: string) => (): never => {
+    throw new HogQLQueryError(`The '${kind}' property filter does not work in 'group' scope`);
+  };
+  return {
+    groupProperty: (_index, key) => jsonProperty(properties, key),
+    eventProperty: refuse('event'),
+    personProperty: refuse('person'),
+    hogqlExpr,
+    inCohort: refuse('cohort'),
+  };
+}
 
 /** Person filters over a persons table; the other kinds name what a person does not have. */
 function personRowsSource(properties: Expr, personId: Expr, hogqlExpr: (text: string) => Expr, cohortMembers: (id: number) => Select): PropertySource {

@@ -1,7 +1,7 @@
 // What `{filters}` stands for in a HogQL query, PostHog's way (posthog/hogql/filters.py): over the
 // events table (under any alias) its timestamp bounded by the date range, the property filters and
 // (when asked) the project's test-account filters; over the sessions table alone, the session's
-// $start_timestamp bounded by the date range. A range left out bounds nothing (no default period);
+// $start_timestamp bounded by the date range; over groups, created_at and group properties. A range left out bounds nothing (no default period);
 // date_to is exclusive; both read as resolveFilterDate says.
 import { binary, constant } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
@@ -17,8 +17,8 @@ import { resolveFilterDate } from './filter-dates.js';
 export const FILTERS_TABLE_ERROR = "Cannot use 'filters' placeholder in a SELECT clause that does not select from the events, sessions, logs, traces or groups table.";
 
 export function hogqlFiltersExpr(query: HogQLQuery, context: QueryContext, target: FilterTarget): Expr {
-  const { events, sessionStart, properties: source } = target;
-  const timestamp = events?.timestamp ?? sessionStart;
+  const { events, sessionStart, groupCreatedAt, properties: source } = target;
+  const timestamp = events?.timestamp ?? sessionStart ?? groupCreatedAt;
   if (!timestamp) throw new HogQLQueryError(FILTERS_TABLE_ERROR);
   const { timezone } = context.project;
   const parts: Expr[] = [];
@@ -30,7 +30,7 @@ export function hogqlFiltersExpr(query: HogQLQuery, context: QueryContext, targe
   if (to && to.trim() !== '') parts.push(binary('<', timestamp, bound(to)));
   if (from && from.trim() !== '' && from.trim() !== 'all') parts.push(binary('>=', timestamp, bound(from)));
   const testAccounts = query.filterTestAccounts ? context.testAccountFilters : undefined;
-  if (!events && (query.properties.values.length > 0 || (testAccounts && testAccounts.values.length > 0))) {
+  if (sessionStart && (query.properties.values.length > 0 || (testAccounts && testAccounts.values.length > 0))) {
     // Session property filters are not among Hoglet's filter types; PostHog refuses the others here.
     throw new HogQLQueryError('Can only use session properties in a filter when selecting from only the sessions table.');
   }
