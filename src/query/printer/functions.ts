@@ -37,8 +37,8 @@ const ALLOWED = [
   'argMinIf', 'argMaxIf', 'medianIf', 'quantileExactInclusiveIf',
   // window functions
   'row_number', 'rank', 'dense_rank', 'lagInFrame', 'leadInFrame', 'first_value', 'last_value',
-  // what the HogQL translator itself writes (CASE x WHEN ..., null-safe comparisons)
-  'caseWithExpression',
+  // what the HogQL translator itself writes (CASE x WHEN ..., null-safe comparisons; md5's template)
+  'caseWithExpression', 'MD5',
 ] as const;
 
 const HOGQL_TARGETS = allHogQLFunctions().flatMap(({ fn }) => [fn.clickhouse, ...(fn.typedFirstArgClickhouse ? [fn.typedFirstArgClickhouse] : [])]);

@@ -3,7 +3,8 @@
 // { ch, ci, params: [minParams, maxParams | null] }]. Deliberate differences from PostHog are marked
 // "Hoglet:". See index.ts for what is left out (notably the -State / -Merge forms).
 
-import { defineTable, type Spec } from './types.js';
+import { AGGREGATE_TEMPLATE_FUNCTIONS } from './templates.js';
+import { defineTable, type HogQLFunction, type Spec } from './types.js';
 
 const CI = { ci: true } as const;
 const ONE_PARAM = { params: [1, 1] } as const;
@@ -15,6 +16,7 @@ const AGGREGATES: Record<string, Spec> = {
   // standard
   count: [0, 1, CI],
   countIf: [1, 2],
+  countDistinct: [1, 1],
   countDistinctIf: [1, 2],
   countMapIf: [2, 3],
   min: [1, 1, CI],
@@ -62,6 +64,8 @@ const AGGREGATES: Record<string, Spec> = {
   groupArrayIf: [2, 2],
   groupUniqArray: [1, 1],
   groupUniqArrayIf: [2, 2],
+  groupUniqArrayArray: [1, 1, { params: [0, 1] }],
+  groupUniqArrayArrayIf: [2, 2, { params: [0, 1] }],
   groupArrayInsertAt: [2, 2],
   groupArrayInsertAtIf: [3, 3],
   groupArrayMovingAvg: [1, 1],
@@ -142,6 +146,7 @@ const AGGREGATES: Record<string, Spec> = {
   quantileIf: [2, 2, ONE_PARAM],
   quantiles: [1, null, SOME_PARAMS],
   quantilesIf: [2, 2, SOME_PARAMS],
+  quantileExact: [1, 1, ONE_PARAM],
   // statistics
   simpleLinearRegression: [2, 2],
   simpleLinearRegressionIf: [3, 3],
@@ -161,4 +166,41 @@ const AGGREGATES: Record<string, Spec> = {
   windowFunnel: [1, 99, SOME_PARAMS],
 };
 
-export const AGGREGATE_FUNCTIONS = defineTable(AGGREGATES, { aggregate: true });
+/**
+ * PostHog's generated combinator forms of avg, sum, min, max, count, countDistinct and median:
+ * each suffix at most once, each followed only by the suffixes it allows; -If and -ArgMin/-ArgMax
+ * take one more argument. Hoglet leaves out -State and -Merge (see left-out.ts).
+ */
+const COMBINATORS: Record<string, { readonly next: readonly string[]; readonly extraArg: number }> = {
+  If: { next: [], extraArg: 1 },
+  Array: { next: ['If', 'OrDefault', 'OrNull'], extraArg: 0 },
+  Map: { next: ['If', 'OrDefault', 'OrNull'], extraArg: 0 },
+  ForEach: { next: ['If', 'OrDefault', 'OrNull'], extraArg: 0 },
+  OrDefault: { next: ['If'], extraArg: 0 },
+  OrNull: { next: ['If'], extraArg: 0 },
+  ArgMin: { next: ['If', 'OrDefault', 'OrNull'], extraArg: 1 },
+  ArgMax: { next: ['If', 'OrDefault', 'OrNull'], extraArg: 1 },
+};
+const COMBINATOR_BASES: Record<string, readonly [number, number]> = {
+  avg: [1, 1], sum: [1, 1], min: [1, 1], max: [1, 1], count: [0, 1], countDistinct: [1, 1], median: [1, 1],
+};
+
+function combinatorForms(): Record<string, Spec> {
+  const out: Record<string, Spec> = {};
+  const grow = (name: string, used: readonly string[], min: number, max: number, allowed: readonly string[]) => {
+    for (const suffix of allowed) {
+      if (used.includes(suffix)) continue;
+      const { next, extraArg } = COMBINATORS[suffix]!;
+      out[name + suffix] = [min + extraArg, max + extraArg];
+      grow(name + suffix, [...used, suffix], min + extraArg, max + extraArg, next);
+    }
+  };
+  for (const [base, [min, max]] of Object.entries(COMBINATOR_BASES)) grow(base, [], min, max, Object.keys(COMBINATORS));
+  return out;
+}
+
+// The explicit lines win over a generated form of the same name, as in PostHog.
+export const AGGREGATE_FUNCTIONS: ReadonlyMap<string, HogQLFunction> = new Map([
+  ...defineTable({ ...combinatorForms(), ...AGGREGATES }, { aggregate: true }),
+  ...AGGREGATE_TEMPLATE_FUNCTIONS,
+]);

@@ -15,10 +15,9 @@
 //   traffic_type.py, ip.py, flag_variant.py, embed_text.py, llm_complete.py, prompt_jev.py;
 //   languageCodeToName (appends two constant arrays); PostHog's deployed UDFs (versioned names that
 //   exist only on PostHog's clusters).
-// - Functions PostHog prints from a SQL template rather than a single ClickHouse call (our table
-//   entry is one ClickHouse identifier): date_part, date_bin, to_timestamp, make_interval,
-//   make_timestamptz, timezone, split_part, json_agg, string_agg, every, md5, toDecimal (scale
-//   suffix).
+// - Functions PostHog prints from a SQL template are built as AST in templates.ts (split_part,
+//   date_part, string_agg ...); left-out.ts lists, with reasons, what is not offered at all (it is
+//   rendered into docs/hogql-functions.md).
 // - arrayReduce: takes an aggregate *name* as a string that must itself be checked against a list.
 // - generateSeries (prints the table function generate_series).
 // - Aggregate-state combinators (-State, -Merge, -StateIf, -MergeIf: countState, sumMerge,

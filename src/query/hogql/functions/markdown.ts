@@ -1,6 +1,7 @@
 // The user allow-list as a Markdown page (docs/hogql-functions.md), so the documented list is the
 // list the translator uses; a test keeps the page equal to this output.
 import { allHogQLFunctions, type Family } from './index.js';
+import { LEFT_OUT } from './left-out.js';
 
 const TITLES: Record<Family, string> = { aggregate: 'Aggregate functions', scalar: 'Functions', window: 'Window functions' };
 
@@ -27,8 +28,10 @@ export function functionsMarkdown(): string {
     lines.push('', `## ${TITLES[family]} (${entries.length})`, '', '| HogQL | ClickHouse | Arguments | Notes |', '| --- | --- | --- | --- |');
     for (const { name, fn } of entries) {
       const notes = [fn.caseInsensitive ? 'any case' : '', fn.tzAware ? 'tz' : '', fn.minParams !== undefined ? `parameters ${arity(fn.minParams, fn.maxParams)}` : ''].filter(Boolean).join(', ');
-      lines.push(`| \`${name}\` | \`${fn.clickhouse}\` | ${arity(fn.minArgs, fn.maxArgs)} | ${notes} |`);
+      lines.push(`| \`${name}\` | \`${fn.shape ?? fn.clickhouse}\` | ${arity(fn.minArgs, fn.maxArgs)} | ${notes} |`);
     }
   }
+  lines.push('', "## PostHog's functions left out", '', "Compared function by function with PostHog's tables; everything else on PostHog's list is above.", '', '| Functions | Why |', '| --- | --- |');
+  for (const { names, reason } of LEFT_OUT) lines.push(`| ${names.map((n) => (n.includes(' ') ? n : `\`${n}\``)).join(', ')} | ${reason} |`);
   return `${lines.join('\n')}\n`;
 }

@@ -4,7 +4,8 @@
 // name: [minArgs, maxArgs (null = unbounded), { ch: ClickHouse name if different, tz, ci, typed }].
 // Deliberate differences from PostHog are marked "Hoglet:". See index.ts for what is left out.
 
-import { defineTable, type Spec } from './types.js';
+import { SCALAR_TEMPLATE_FUNCTIONS } from './templates.js';
+import { defineTable, type HogQLFunction, type Spec } from './types.js';
 
 const CI = { ci: true } as const;
 const TZ = { tz: true } as const;
@@ -50,6 +51,9 @@ const ARRAYS: Record<string, Spec> = {
   // shared by arrays and strings
   empty: [1, 1],
   notEmpty: [1, 1],
+  // ClickHouse has no isEmpty / isNotEmpty; PostHog names empty / notEmpty so.
+  isEmpty: [1, 1, { ch: 'empty' }],
+  isNotEmpty: [1, 1, { ch: 'notEmpty' }],
   length: [1, 1, CI],
   reverse: [1, 1, CI],
   // arrays
@@ -135,6 +139,7 @@ const CONVERSIONS: Record<string, Spec> = {
   toInt: [1, 1, { ch: 'toInt64OrNull' }],
   toFloat: [1, 1, { ch: 'toFloat64OrNull' }],
   toUUID: [1, 1, { ch: 'toUUIDOrNull' }],
+  toUUIDOrDefault: [2, 2],
   toIntOrZero: [1, 1, { ch: 'toInt64OrZero' }],
   toFloatOrZero: [1, 1, { ch: 'toFloat64OrZero' }],
   toFloatOrDefault: [1, 2, { ch: 'toFloat64OrDefault' }],
@@ -331,6 +336,17 @@ const STRINGS: Record<string, Spec> = {
   multiSearchFirstPosition: [2, 2],
   multiSearchFirstIndex: [2, 2],
   multiSearchAny: [2, 2],
+  multiSearchAllPositionsCaseInsensitive: [2, 2],
+  multiSearchAllPositionsCaseInsensitiveUTF8: [2, 2],
+  multiSearchAnyUTF8: [2, 2],
+  multiSearchAnyCaseInsensitive: [2, 2],
+  multiSearchAnyCaseInsensitiveUTF8: [2, 2],
+  multiSearchFirstIndexUTF8: [2, 2],
+  multiSearchFirstIndexCaseInsensitive: [2, 2],
+  multiSearchFirstIndexCaseInsensitiveUTF8: [2, 2],
+  multiSearchFirstPositionUTF8: [2, 2],
+  multiSearchFirstPositionCaseInsensitive: [2, 2],
+  multiSearchFirstPositionCaseInsensitiveUTF8: [2, 2],
   match: [2, 2],
   multiMatchAny: [2, 2],
   multiMatchAnyIndex: [2, 2],
@@ -342,16 +358,35 @@ const STRINGS: Record<string, Spec> = {
   extractAll: [2, 2],
   extractAllGroupsHorizontal: [2, 2],
   extractAllGroupsVertical: [2, 2],
+  extractGroups: [2, 2],
+  locate: [2, 3],
   like: [2, 2],
   ilike: [2, 2],
   notLike: [2, 2],
   notILike: [2, 2],
   ngramDistance: [2, 2],
+  ngramDistanceCaseInsensitive: [2, 2],
+  ngramDistanceUTF8: [2, 2],
+  ngramDistanceCaseInsensitiveUTF8: [2, 2],
   ngramSearch: [2, 2],
+  ngramSearchCaseInsensitive: [2, 2],
+  ngramSearchUTF8: [2, 2],
+  ngramSearchCaseInsensitiveUTF8: [2, 2],
   countSubstrings: [2, 3],
   countSubstringsCaseInsensitive: [2, 3],
   countSubstringsCaseInsensitiveUTF8: [2, 3],
   countMatches: [2, 2],
+  countMatchesCaseInsensitive: [2, 2],
+  hasSubsequence: [2, 2],
+  hasSubsequenceCaseInsensitive: [2, 2],
+  hasSubsequenceUTF8: [2, 2],
+  hasSubsequenceCaseInsensitiveUTF8: [2, 2],
+  hasToken: [2, 2],
+  hasTokenCaseInsensitive: [2, 2],
+  hasTokenOrNull: [2, 2],
+  hasTokenCaseInsensitiveOrNull: [2, 2],
+  hasAllTokens: [2, 2],
+  hasAnyTokens: [2, 2],
   regexpExtract: [2, 3],
   // replacing
   replace: [3, 3, CI],
@@ -418,6 +453,7 @@ const MATH: Record<string, Spec> = {
   ceil: [1, 2, CI],
   trunc: [1, 2, CI],
   round: [1, 2, CI],
+  rand: [0, 0],
   roundBankers: [1, 2],
   roundToExp2: [1, 1],
   roundDuration: [1, 1],
@@ -626,7 +662,7 @@ const OTHER: Record<string, Spec> = {
   extractIPv4Substrings: [1, 1],
 };
 
-export const SCALAR_FUNCTIONS = defineTable({
+export const SCALAR_FUNCTIONS: ReadonlyMap<string, HogQLFunction> = new Map([...defineTable({
   ...ARITHMETIC,
   ...COMPARISON_AND_LOGIC,
   ...ARRAYS,
@@ -639,4 +675,4 @@ export const SCALAR_FUNCTIONS = defineTable({
   ...URLS,
   ...GEO,
   ...OTHER,
-});
+}), ...SCALAR_TEMPLATE_FUNCTIONS]);

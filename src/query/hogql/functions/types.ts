@@ -1,6 +1,7 @@
 // The shape of one entry in the HogQL function allow-list, and the small constructor the tables
 // use to stay one line per function. Facts (names, arities, ClickHouse counterparts, time-zone
 // awareness, case rules) follow PostHog's HogQL function tables; the structure is our own.
+import type { Call, Expr } from '../../ast/nodes.js';
 
 export interface HogQLFunction {
   /** The ClickHouse function printed for it (may differ from the HogQL name, e.g. HogQL `toFloat` -> `toFloat64OrNull`). */
@@ -35,6 +36,13 @@ export interface HogQLFunction {
    * `toDateOrNull`).
    */
   readonly typedFirstArgClickhouse?: string;
+  /**
+   * PostHog prints some functions from a SQL template (split_part, date_part, string_agg ...): the
+   * same expression built as AST from the checked arguments. `clickhouse` is then its outer call.
+   */
+  readonly expand?: (args: readonly Expr[]) => Call;
+  /** What `expand` writes, for the docs (`arrayStringConcat(groupArray(x), sep)`). */
+  readonly shape?: string;
 }
 
 export type Family = 'scalar' | 'aggregate' | 'window';

@@ -54,6 +54,8 @@ export function userCall(parts: CallParts, defaults: CallDefaults): ResolvedCall
     throw new HogQLQueryError(`${what} '${parts.name}' does not take parameters`);
   }
   if (parts.distinct && family !== 'aggregate') throw new HogQLQueryError(`Function '${parts.name}' does not take DISTINCT`);
+  if (fn.expand && parts.distinct) throw new HogQLQueryError(`${what} '${parts.name}' does not take DISTINCT`);
+  if (fn.expand) return { call: typed(fn.expand(parts.args), resultType(fn.clickhouse), true), family };
   const name = clickhouseName(fn, parts.args);
   const args = withTimeZone(fn, name, withWeekMode(parts.name, parts.args, defaults.weekStartDay), defaults.timezone);
   const built = parts.params ? parametricCall(name, parts.params, args) : call(name, ...args);
