@@ -67,6 +67,11 @@ describe('PostgreSQL-style templates', () => {
     expect(await rows("select md5('abc')")).toEqual([['900150983CD24FB0D6963F7D28E17F72']]);
   });
 
+  it("sortableSemver (PostHog's function, any case): comparable versions, [NULL] for what is not X.Y.Z", async () => {
+    expect(await rows("select sortableSemver('v1.2.3'), sortablesemver(' 10.0.1-beta '), SortableSemVer('1.02.3'), sortableSemver('1.10.0') > sortableSemver('1.9.0')"))
+      .toEqual([[[1, 2, 3], [10, 0, 1], [null], 1]]);
+  });
+
   it('arity and DISTINCT are checked as for any function', async () => {
     expect((await query("select split_part('a', ',')")).body.detail).toBe("Function 'split_part' expects 3 arguments, found 2");
     expect((await query("select string_agg(distinct event, ',') from events")).body.detail).toBe("Aggregation 'string_agg' does not take DISTINCT");

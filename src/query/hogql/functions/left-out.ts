@@ -14,9 +14,9 @@ export const LEFT_OUT: readonly LeftOut[] = [
     reason: "ClickHouse's aggregate-state binaries: they only make sense against pre-aggregated tables, which Hoglet does not expose.",
   },
   {
-    names: ['matchesAction', 'sparkline', 'recording_button', 'explain_csp_report', 'hogql_lookupDomainType and the other channel-type lookups',
-      'convertCurrency', 'getSurveyResponse', 'uniqueSurveySubmissionsFilter', 'embedText', 'llm_complete', 'traffic-type and IP helpers',
-      'flag-variant helpers', "PostHog's deployed UDFs"],
+    names: ['matchesAction', 'sparkline', 'recordingButton', 'explainCSPReport', 'lookupDomainType and the other channel-type lookups',
+      'convertCurrency', 'getSurveyResponse', 'uniqueSurveySubmissionsFilter', 'embedText', 'getTrafficType, isLikelyBot and the other bot functions',
+      'the IP, flag-variant and LLM helpers', "PostHog's deployed UDFs"],
     reason: "PostHog-specific: they expand into PostHog's own SQL, or need PostHog's dictionaries, models or cluster UDFs.",
   },
   { names: ['inCohort', 'notInCohort'], reason: 'Cohort membership is written `person_id IN COHORT 1` (or a cohort name), which Hoglet supports.' },

@@ -22,6 +22,9 @@ const DATE_PARTS: readonly (readonly [string, string])[] = [
   ['second', 'toSecond'], ['dow', 'toDayOfWeek'], ['doy', 'toDayOfYear'], ['quarter', 'toQuarter'],
 ];
 
+/** PostHog's strict X.Y.Z (no leading zeros); `extract` returns the first group, the version itself. */
+const SEMVER = String.raw`^\s*v?((0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*))(?:[-+][^\s]*)?\s*$`;
+
 const SCALAR_TEMPLATES: Record<string, Template> = {
   // split_part(text, delimiter, n): the n-th part (1-based, negative from the end), '' when there is none.
   split_part: [3, 3, "if(empty(parts), '', if(length(parts) >= n, parts[n], '')) with parts = splitByString(delimiter, text)", (a) => {
@@ -47,6 +50,13 @@ const SCALAR_TEMPLATES: Record<string, Template> = {
     const units = ['toIntervalYear', 'toIntervalMonth', 'toIntervalDay', 'toIntervalHour', 'toIntervalMinute', 'toIntervalSecond'];
     return units.map((fn, i) => call(fn, at(a, i))).reduce((sum, next) => call('plus', sum, next)) as Call;
   }],
+  // sortableSemver(v): [major, minor, patch] as integers, comparable as arrays; [NULL] when v is not
+  // X.Y.Z (optionally v-prefixed, with a pre-release or build suffix), so it fails every comparison.
+  sortablesemver: [1, 1, "arrayMap(x -> toInt64OrNull(x), splitByChar('.', coalesce(nullIf(extract(v, semver), ''), '_')))", (a) => {
+    const version = call('extract', call('assumeNotNull', at(a, 0)), constant(SEMVER));
+    const parts = call('splitByChar', constant('.'), call('coalesce', call('nullIf', version, constant('')), constant('_')));
+    return call('arrayMap', lambda(['__x'], call('toInt64OrNull', field('__x'))), parts);
+  }],
   // md5(s): the MD5 digest as upper-case hex (PostHog lists it among aggregations; it is per row).
   md5: [1, 1, 'hex(MD5(s))', (a) => call('hex', call('MD5', at(a, 0)))],
 };
@@ -57,10 +67,14 @@ const AGGREGATE_TEMPLATES: Record<string, Template> = {
   every: [1, 1, 'toBool(min(x))', (a) => call('toBool', call('min', at(a, 0)))],
 };
 
+/** Names looked up in any case (PostHog: "people might not know SemVer is the right capitalization"). */
+const ANY_CASE: ReadonlySet<string> = new Set(['sortablesemver']);
+
 function table(templates: Record<string, Template>, aggregate: boolean): ReadonlyMap<string, HogQLFunction> {
   return new Map(Object.entries(templates).map(([name, [minArgs, maxArgs, shape, expand]]) => {
     const outer = expand(Array.from({ length: maxArgs }, () => constant(null))).name;
-    return [name, Object.freeze({ clickhouse: outer, minArgs, maxArgs, shape, expand, ...(aggregate ? { aggregate: true } : {}) })];
+    const flags = { ...(aggregate ? { aggregate: true } : {}), ...(ANY_CASE.has(name) ? { caseInsensitive: true } : {}) };
+    return [name, Object.freeze({ clickhouse: outer, minArgs, maxArgs, shape, expand, ...flags })];
   }));
 }
 
