@@ -7,9 +7,9 @@
 // Added beyond PostHog's tests, from posthog/hogql/filters.py: "-7d" is now minus 7 days exactly
 // (relative_date_parse without truncation), {filters} over the sessions table bounds the session's
 // $start_timestamp, and a table alias changes nothing.
-// Left out: the {filters.dateRange.from/to}
-// placeholders and their errors (not supported), and session property filters (not a filter type
-// Hoglet reads), so filterTestAccounts over the sessions table alone is refused too.
+// Left out: session property filters (not a filter type Hoglet reads), so filterTestAccounts over
+// the sessions table alone is refused too; {filters} over events joined to groups reads the events
+// (PostHog then takes the groups' created_at).
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
@@ -138,6 +138,33 @@ describe('{filters} with a table alias, and over sessions', () => {
     const { status, body } = await hogql(who, 'SELECT count() FROM sessions WHERE {filters}', { properties: [{ key: '$browser', operator: 'exact', value: 'x', type: 'event' }] });
     expect(status).toBe(400);
     expect(body.detail).toBe('Can only use session properties in a filter when selecting from only the sessions table.');
+  });
+});
+
+describe('{filters.dateRange.from} and {filters.dateRange.to} (test_filters.py)', () => {
+  it('a bound without a date range makes its comparison TRUE; nested in a call it is refused', async () => {
+    const bounded = "SELECT count() FROM events WHERE event = 'boundary' AND timestamp >= {filters.dateRange.from} AND timestamp < {filters.dateRange.to}";
+    expect(await rows(utc, bounded)).toEqual([[BOUNDARY_EVENTS.length]]);
+    expect(await rows(utc, bounded, { dateRange: { date_from: '2020-02-02', date_to: '2020-02-03 23:59:59' } })).toEqual([[6]]);
+    expect(await rows(ny, bounded, { dateRange: { date_from: '2020-02-02' } })).toEqual([[BOUNDARY_EVENTS.length - 3]]);
+    expect(await rows(utc, bounded, { dateRange: { date_from: 'all', date_to: '2020-02-02' } })).toEqual([[1]]);
+    for (const placeholder of ['filters.dateRange.from', 'filters.dateRange.to']) {
+      const { status, body } = await hogql(utc, `SELECT toStartOfDay({${placeholder}}) FROM events`);
+      expect(status).toBe(400);
+      expect(body.detail).toContain(`The \`{${placeholder}}\` placeholder must be used directly`);
+    }
+  });
+
+  it("resolves inside a call when the range sets it, in the project's time zone", async () => {
+    const query = "SELECT toStartOfDay({filters.dateRange.from}) FROM events WHERE event = 'boundary' LIMIT 1";
+    expect(await rows(utc, query, { dateRange: { date_from: '2020-02-02' } })).toEqual([['2020-02-02T00:00:00Z']]);
+    expect(await rows(ny, query, { dateRange: { date_from: '2020-02-02' } })).toEqual([['2020-02-02T00:00:00-05:00']]);
+  });
+
+  it('refuses the other filters placeholders (test_raises_for_unsupported_filters_placeholder)', async () => {
+    const { status, body } = await hogql(utc, 'SELECT dateTrunc({filters.interval}, timestamp) FROM events WHERE {filters}');
+    expect(status).toBe(400);
+    expect(body.detail).toContain('Unsupported filters placeholder `{filters.interval}`');
   });
 });
 

@@ -32,6 +32,8 @@ export interface TranslateContext {
   readonly values: Readonly<Record<string, PlaceholderValue>>;
   /** What `{filters}` stands for over the SELECT's table; TRUE when no filters were given. */
   readonly filters?: (target: FilterTarget) => Expr | undefined;
+  /** `{filters.dateRange.from}` / `.to`: the bound as a DateTime; undefined when the range leaves it open. */
+  readonly filterDate?: (bound: 'from' | 'to') => Expr | undefined;
   /** HogQL filter texts of the query, parsed (QueryContext.hogql): read in the scope of `{filters}`. */
   readonly hogql?: ReadonlyMap<string, HogQLNode>;
   /** A cohort's members (QueryContext.cohorts), for cohort filters and IN COHORT. */
@@ -114,6 +116,8 @@ export class HogQLTranslator {
   private aliasCount = 0;
   /** Inside a JOIN's ON clause (at any depth, as PostHog's printer stack): comparisons are plain there. */
   private inJoinConstraint = 0;
+  /** The comparisons being translated: an open `{filters.dateRange.*}` bound makes the innermost TRUE. */
+  private readonly comparisons: { skip: boolean }[] = [];
   /** Nodes translated so far: a CTE is translated again at each use, so text can grow exponentially here. */
   private work = 0;
 
@@ -434,7 +438,7 @@ export class HogQLTranslator {
         return this.call(node, scope);
       case 'CompareOperation':
         if (IN_COHORT_OPERATORS.has(String(node['op']))) return this.inCohort(node, scope);
-        return (this.inJoinConstraint > 0 ? compareInJoin : compare)(String(node['op']), e(child(node, 'left')), this.compareRight(child(node, 'right'), scope));
+        return this.comparison(() => (this.inJoinConstraint > 0 ? compareInJoin : compare)(String(node['op']), e(child(node, 'left')), this.compareRight(child(node, 'right'), scope)));
       case 'ArithmeticOperation': {
         const fn = ARITHMETIC[String(node['op'])];
         if (!fn) throw new HogQLQueryError(`Unsupported arithmetic operator: ${String(node['op'])}`);
@@ -611,10 +615,38 @@ export class HogQLTranslator {
     return persons ? { properties: personRowsSource(persons, personsTable!.personIdField!, hogqlExpr, this.cohortMembers) } : undefined;
   }
 
+  /** A comparison, or TRUE when a date-range placeholder in it has no bound (PostHog's `true = true`). */
+  private comparison(translate: () => Expr): Expr {
+    const frame = { skip: false };
+    this.comparisons.push(frame);
+    try {
+      const expr = translate();
+      return frame.skip ? constant(true) : expr;
+    } finally {
+      this.comparisons.pop();
+    }
+  }
+
+  /** `{filters.dateRange.from}` and `{filters.dateRange.to}`, PostHog's only other `filters` placeholders. */
+  private filterDatePlaceholder(name: string): Expr {
+    if (name !== 'filters.dateRange.from' && name !== 'filters.dateRange.to') {
+      throw new HogQLQueryError(`Unsupported filters placeholder \`{${name}}\`. Supported filters placeholders are: \`{filters}\`, \`{filters.dateRange.from}\`, \`{filters.dateRange.to}\`.`);
+    }
+    const bound = this.context.filterDate?.(name.endsWith('from') ? 'from' : 'to');
+    if (bound) return bound;
+    const comparison = this.comparisons.at(-1);
+    if (!comparison) {
+      throw new HogQLQueryError(`The \`{${name}}\` placeholder must be used directly in a comparison (e.g. \`timestamp > {${name}}\`), not nested inside a function call, when the date range is not set.`);
+    }
+    comparison.skip = true;
+    return constant(true);
+  }
+
   private placeholder(node: HogQLNode, scope: Scope): Expr {
     const inner = child(node, 'expr');
     const chain = inner?.node === 'Field' ? chainOf(inner) : [];
     const name = chain.join('.');
+    if (chain.length > 1 && chain[0] === 'filters') return this.filterDatePlaceholder(name);
     if (name === 'filters') {
       const target = this.filterTarget(scope);
       if (!target) throw new HogQLQueryError("Cannot use 'filters' placeholder in a SELECT clause that does not select from the events, sessions, logs, traces or groups table.");

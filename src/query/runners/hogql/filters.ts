@@ -3,13 +3,14 @@
 // (when asked) the project's test-account filters; over the sessions table alone, the session's
 // $start_timestamp bounded by the date range; over groups, created_at and group properties. A range left out bounds nothing (no default period);
 // date_to is exclusive; both read as resolveFilterDate says.
-import { binary, constant } from '../../ast/build.js';
+import { binary, call, constant } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
 import { instant } from '../../buckets/bucket-start.js';
 import type { QueryContext } from '../../context.js';
 import { propertyGroupExpr } from '../../filters/properties.js';
 import type { FilterTarget } from '../../hogql/translate/translate.js';
 import { HogQLQueryError } from '../../hogql/errors.js';
+import { typed } from '../../hogql/translate/types.js';
 import type { HogQLQuery } from '../../nodes/schema.js';
 import { utcText } from '../event-range.js';
 import { resolveFilterDate } from './filter-dates.js';
@@ -41,4 +42,17 @@ export function hogqlFiltersExpr(query: HogQLQuery, context: QueryContext, targe
     if (expr) parts.push(expr);
   }
   return parts.length === 0 ? constant(true) : parts.length === 1 ? parts[0]! : { kind: 'and', exprs: Object.freeze(parts) };
+}
+
+/**
+ * `{filters.dateRange.from}` / `{filters.dateRange.to}`: the bound as a DateTime in the project's
+ * time zone (as PostHog prints it); undefined when the range leaves it open (date_from "all" too).
+ */
+export function hogqlFilterDate(query: HogQLQuery, context: QueryContext, bound: 'from' | 'to'): Expr | undefined {
+  const text = (bound === 'from' ? query.dateRange.date_from : query.dateRange.date_to)?.trim();
+  if (!text || (bound === 'from' && text === 'all')) return undefined;
+  const { timezone } = context.project;
+  const date = resolveFilterDate(text, timezone, context.now);
+  const local = date.at.setZone(timezone).toFormat('yyyy-MM-dd HH:mm:ss.SSS') + (date.end ? '999' : '');
+  return typed(call('toDateTime64', constant(local), constant(6, 'UInt8'), constant(timezone)), 'datetime', false);
 }

@@ -12,7 +12,7 @@ import { HogQLTranslator } from '../../hogql/translate/translate.js';
 import type { Query, Select } from '../../ast/nodes.js';
 import type { HogQLQuery } from '../../nodes/schema.js';
 import type { RunOutput } from '../kind.js';
-import { hogqlFiltersExpr } from './filters.js';
+import { hogqlFilterDate, hogqlFiltersExpr } from './filters.js';
 import { DEFAULT_ROWS, MAX_ROWS, roundedSeconds } from './run-select.js';
 import { readRows } from './values.js';
 
@@ -59,6 +59,7 @@ export async function runHogQL(query: HogQLQuery, context: QueryContext, run: Qu
     weekStartDay: context.project.weekStartDay,
     values: query.values,
     filters: (target) => hogqlFiltersExpr(query, context, target),
+    filterDate: (bound) => hogqlFilterDate(query, context, bound),
     cohortMembers: (id) => cohortMembers(id, context),
     cohortIdByName: (name) => context.cohortNames?.get(name),
     ...(context.hogql ? { hogql: context.hogql } : {}),
