@@ -13,6 +13,7 @@ import { createAccountServices, createServices, type CaptureStatus, type Service
 import { EventsRepository } from './storage/events/events-repository.js';
 import { announcedServerUrl, eventStoreOwner } from './storage/events/owner-lock.js';
 import { formatMicros } from './storage/events/time.js';
+import { postBatch } from './batch-post.js';
 
 export interface ReinsertSummary {
   /** How the events travelled: "the server (pid N) at URL" or "in-process". */
@@ -146,7 +147,7 @@ function throughServer(base: string, pid: number, tokenOf: (teamId: number) => P
       const token = tokens.get(teamId);
       if (!token) throw new Error(`project ${teamId} no longer exists`);
       for (let i = 0; i < events.length; i += EVENTS_PER_REQUEST) {
-        await postBatch(`${base}/batch/`, token, events.slice(i, i + EVENTS_PER_REQUEST));
+        await sendEvents(`${base}/batch/`, token, events.slice(i, i + EVENTS_PER_REQUEST));
       }
     },
     async status() {
@@ -160,24 +161,13 @@ function throughServer(base: string, pid: number, tokenOf: (teamId: number) => P
   };
 }
 
-async function postBatch(url: string, token: string, events: CapturedEvent[]): Promise<void> {
+async function sendEvents(url: string, token: string, events: CapturedEvent[]): Promise<void> {
   // Historical or not, per event; one request carries one kind.
   for (const historical of [false, true]) {
     const batch = events.filter((event) => event.historicalMigration === historical).map(toRawEvent);
     if (batch.length === 0) continue;
-    const body = JSON.stringify({ api_key: token, historical_migration: historical, batch });
-    for (let attempt = 1; ; attempt++) {
-      const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } }).catch(
-        (error: unknown) => ({ ok: false, status: 0, text: async () => String(error) }),
-      );
-      if (response.ok) break;
-      // 503: not stored, retry (uuids make it safe).
-      if ((response.status === 503 || response.status === 0) && attempt < 20) {
-        await new Promise((resolve) => setTimeout(resolve, Math.min(500 * attempt, 3_000)));
-        continue;
-      }
-      throw new Error(`the server answered ${response.status}: ${await response.text()}`);
-    }
+    const refused = await postBatch(url, JSON.stringify({ api_key: token, historical_migration: historical, batch }), 20);
+    if (refused) throw new Error(`the server answered ${refused.status}: ${refused.text}`);
   }
 }
 

@@ -6,6 +6,7 @@ import type { IngestTarget } from './core/import/jsonl-import.js';
 import { localUrl } from './local-url.js';
 import { announcedServerUrl, eventStoreOwner } from './storage/events/owner-lock.js';
 import { createAccountServices, createServices, type Services } from './services.js';
+import { postBatch } from './batch-post.js';
 
 export interface OpenTarget extends IngestTarget {
   /** How events travel, for the user: "server at http://..." or "in-process". */
@@ -47,20 +48,8 @@ function serverTarget(baseUrl: string, token: string, pid: number): OpenTarget {
     description: `the server (pid ${pid}) at ${url}`,
     services: null,
     async send(raw) {
-      const body = JSON.stringify({ api_key: token, historical_migration: true, batch: raw });
-      for (let attempt = 1; ; attempt++) {
-        const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } }).catch(
-          (error: unknown) => ({ ok: false, status: 0, text: async () => String(error) }),
-        );
-        if (response.ok) return;
-        // 503 means "not stored, retry"; uuids make the retry safe.
-        // (A server ingesting faster than it can insert refuses for a second or two at a time.)
-        if ((response.status === 503 || response.status === 0) && attempt < 10) {
-          await new Promise((resolve) => setTimeout(resolve, Math.min(500 * attempt, 3_000)));
-          continue;
-        }
-        throw new TargetError(`the server answered ${response.status}: ${await response.text()}`);
-      }
+      const refused = await postBatch(url, JSON.stringify({ api_key: token, historical_migration: true, batch: raw }), 10);
+      if (refused) throw new TargetError(`the server answered ${refused.status}: ${refused.text}`);
     },
     close: async () => {},
   };
