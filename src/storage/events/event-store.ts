@@ -206,7 +206,7 @@ export class EventStore {
     if (this.readBarrier && laneName === 'query') await this.readBarrier();
     const run = async (client: ClickHouseClient, text: string, signal?: AbortSignal) => {
       // Embedded, the values are the connection's session parameters (session-params.ts).
-      const bound = this.layout.embedded ? await this.setSessionParams(client, params) : params;
+      const bound = this.layout.embedded ? await this.setSessionParams(client, text, params) : params;
       const result = await client.query({
         query: text,
         query_params: bound,
@@ -267,7 +267,7 @@ export class EventStore {
   /** A statement with no result rows (DDL, ALTER ... DELETE). */
   async command(sql: string, params: QueryParams = {}, options: QueryOptions = {}): Promise<void> {
     const run = async (client: ClickHouseClient) => {
-      const bound = this.layout.embedded ? await this.setSessionParams(client, params) : params;
+      const bound = this.layout.embedded ? await this.setSessionParams(client, sql, params) : params;
       return client.command({ query: sql, query_params: bound, clickhouse_settings: this.settings(options) });
     };
     const laneName = options.lane ?? 'query';
@@ -297,8 +297,8 @@ export class EventStore {
    * Embedded: sets the statement's values as the connection's session parameters (the caller holds
    * the connection's turn) and returns what is left to bind through chDB's own path: nothing.
    */
-  private async setSessionParams(client: ClickHouseClient, params: QueryParams): Promise<QueryParams> {
-    const statement = sessionParamsStatement(params);
+  private async setSessionParams(client: ClickHouseClient, sql: string, params: QueryParams): Promise<QueryParams> {
+    const statement = sessionParamsStatement(sql, params);
     // Large values (a batch's uuids) make a long SET: the parser's size limit is raised to fit it,
     // never below ClickHouse's default (chDB keeps it for the session's next statements too).
     const maxQuerySize = Math.max(DEFAULT_MAX_QUERY_SIZE, statement ? statement.length + 1024 : 0);

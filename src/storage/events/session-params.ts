@@ -14,8 +14,18 @@ import type { QueryParams } from './event-store.js';
 
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The SET statement giving a session these parameter values; null when there are none. */
-export function sessionParamsStatement(params: QueryParams): string | null {
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*):/g;
+
+/**
+ * The SET statement giving a session the values of one statement; null when it reads none. Values
+ * stay set on the session afterwards, so a placeholder the statement reads without a value of its
+ * own would read the previous statement's (perhaps another project's): refused here, as chDB's own
+ * binding refuses it, rather than trusted to every caller.
+ */
+export function sessionParamsStatement(sql: string, params: QueryParams): string | null {
+  for (const [, name] of sql.matchAll(PLACEHOLDER)) {
+    if (!Object.hasOwn(params, name!)) throw new Error(`the statement reads {${name}} but gives it no value`);
+  }
   const names = Object.keys(params);
   if (names.length === 0) return null;
   const assignments = names.map((name) => {
