@@ -110,12 +110,13 @@ export interface SubqueryRef {
 
 /**
  * `numbers(start, count)`: the engine's generated integers (column `number`), no stored rows, so no
- * team guard. Both bounds are checked whole numbers, printed as parameters.
+ * team guard. A bound is a checked whole number printed as a parameter, or an expression without
+ * tables the engine folds to a constant, printed with the same checks made by the engine.
  */
 export interface NumbersRef {
   readonly kind: 'numbers';
-  readonly start: number;
-  readonly count: number;
+  readonly start: number | Expr;
+  readonly count: number | Expr;
   readonly alias: string;
 }
 

@@ -72,7 +72,8 @@ export class AstTransformer {
   }
 
   numbers(n: NumbersRef): NumbersRef {
-    return rebuild<NumbersRef>({ kind: 'numbers', start: n.start, count: n.count, alias: n.alias });
+    const bound = (b: number | Expr): number | Expr => (typeof b === 'number' ? b : this.expr(b));
+    return rebuild<NumbersRef>({ kind: 'numbers', start: bound(n.start), count: bound(n.count), alias: n.alias });
   }
 
   table(t: TableRef): TableRef {

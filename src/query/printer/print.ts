@@ -2,7 +2,7 @@
 // code (checked against a strict pattern), functions from the allow-list and `{pN:Type}`
 // placeholders; every table carries the project guard, or printing fails.
 import { InternalError, QueryRejectedError } from '../../errors.js';
-import type { Expr, FrameBound, FromItem, Join, OrderItem, Query, Select, TableName, TableRef, WindowFrame } from '../ast/nodes.js';
+import type { Expr, FrameBound, FromItem, Join, NumbersRef, OrderItem, Query, Select, TableName, TableRef, WindowFrame } from '../ast/nodes.js';
 import { isAllowedFunction } from './functions.js';
 import { ParamBag } from './params.js';
 
@@ -24,6 +24,11 @@ export class UnscopedTableError extends PrintError {
     super(`refusing to print table "${table}" without a project guard`);
   }
 }
+
+/** Rows one numbers() may generate: about a second of work for the engine. */
+export const MAX_NUMBERS_ROWS = 1_000_000_000;
+export const NUMBERS_COUNT_REFUSAL = `Table function 'numbers' takes a whole number of rows from 0 to ${MAX_NUMBERS_ROWS}`;
+export const NUMBERS_START_REFUSAL = "Table function 'numbers' starts at a whole number, 0 or more";
 
 /**
  * A number the request chose (a page's limit and offset, a date range's count of units) that SQL
@@ -137,12 +142,36 @@ class Printer {
    */
   private fromItem(item: FromItem): string {
     if (item.kind === 'subquery') return `(${this.query(item.query)}) AS ${quoteIdentifier(item.alias)}`;
-    if (item.kind === 'numbers') return `numbers(${this.numbersBound(item.start)}, ${this.numbersBound(item.count)}) AS ${quoteIdentifier(item.alias)}`;
+    if (item.kind === 'numbers') return this.numbers(item);
     return `(SELECT * FROM ${this.tableName(item)} WHERE team_id = ${this.teamParam(item)}) AS ${quoteIdentifier(item.alias)}`;
   }
 
-  /** A bound of numbers(): generated rows, not stored ones, so no guard; but only whole numbers our translator checked. */
-  private numbersBound(n: number): string {
+  /**
+   * numbers(): generated rows, not stored ones, so no guard. Bounds our translator checked are
+   * parameters. A bound that is an expression the engine folds to a constant is checked by the
+   * engine: the statement generates at most the budget, and a filter on its rows refuses it with
+   * our text on the first row when a bound is not a whole number in range (the engine does not
+   * fold throwIf, so the check cannot sit in the table function's arguments).
+   */
+  private numbers(item: NumbersRef): string {
+    const alias = quoteIdentifier(item.alias);
+    if (typeof item.start === 'number' && typeof item.count === 'number') return `numbers(${this.checkedBound(item.start)}, ${this.checkedBound(item.count)}) AS ${alias}`;
+    const checks: string[] = [];
+    const bound = (b: number | Expr, most: number | undefined, refusal: string): string => {
+      if (typeof b === 'number') return this.checkedBound(b);
+      const value = () => `(${this.expr(b)})`;
+      const range = `${value()} >= 0 AND toUInt64(${value()}) = ${value()}${most === undefined ? '' : ` AND ${value()} <= ${this.bag.add(most, 'UInt64')}`}`;
+      checks.push(`throwIf(NOT ifNull(${range}, 0), ${this.bag.add(refusal, 'String')})`);
+      const whole = `toUInt64(assumeNotNull(${value()}))`;
+      return most === undefined ? whole : `least(${whole}, ${this.bag.add(most, 'UInt64')})`;
+    };
+    const start = bound(item.start, undefined, NUMBERS_START_REFUSAL);
+    const count = bound(item.count, MAX_NUMBERS_ROWS, NUMBERS_COUNT_REFUSAL);
+    return `(SELECT number FROM numbers(${start}, ${count}) WHERE ${checks.map((c) => `${c} = 0`).join(' AND ')}) AS ${alias}`;
+  }
+
+  /** A bound our translator worked out: a whole number, printed as a parameter. */
+  private checkedBound(n: number): string {
     if (!Number.isSafeInteger(n) || n < 0) throw new PrintError(`numbers() bound ${n} is not a checked whole number`);
     return this.bag.add(n, 'UInt64');
   }

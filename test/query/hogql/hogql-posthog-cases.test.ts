@@ -88,9 +88,8 @@ describe('the numbers() table function (test_numbers_table, test_events_table_er
     ['SELECT * from persons(1)', "Table 'persons' does not accept arguments"],
     ['SELECT number from numbers(-1)', "Table function 'numbers' takes no negative numbers"],
     ['SELECT number from numbers(2 - 5)', "Table function 'numbers' takes no negative numbers"],
-    ['SELECT number from numbers(toUInt64(3))', "Table function 'numbers' takes whole numbers written in the query (constants, and + - * of them)"],
-    ["SELECT number from numbers('3')", "Table function 'numbers' takes whole numbers written in the query (constants, and + - * of them)"],
-    ['SELECT number from numbers(1.5)', "Table function 'numbers' takes whole numbers written in the query (constants, and + - * of them)"],
+    // Computed bounds are the engine's to fold (numbers-table.test.ts); it refuses one that is not whole.
+    ['SELECT number from numbers(1.5)', "Table function 'numbers' takes a whole number of rows from 0 to 1000000000"],
     ['SELECT number from numbers(2000000000)', "Table function 'numbers' generates at most 1000000000 rows"],
   ];
   it.each(errors)('%s → 400', async (query, message) => {

@@ -15,7 +15,7 @@ import { userCall } from './calls.js';
 import { compare, compareInJoin } from './compare.js';
 import { filterBeforeJoins } from './filter-first.js';
 import { lookupsAsSemiJoins } from './lookup-semi-join.js';
-import { numbersTable } from './numbers-table.js';
+import { numbersTable, type TranslateBound } from './numbers-table.js';
 import { chainOf, child, children, isNode, type HogQLNode } from './hogql-ast.js';
 import { printHogQL } from './print-hogql.js';
 import { SessionsTable } from './sessions.js';
@@ -67,7 +67,7 @@ const JOIN_TYPES: Record<string, JoinType> = {
   'ASOF LEFT JOIN': 'LEFT ASOF', 'SEMI LEFT JOIN': 'LEFT SEMI', 'ANTI LEFT JOIN': 'LEFT ANTI',
 };
 /** Table functions a query may read (PostHog's): generated rows only, never the store. */
-const TABLE_FUNCTIONS: Record<string, (args: readonly HogQLNode[] | null, alias: string) => ScopedTable> = { numbers: numbersTable };
+const TABLE_FUNCTIONS: Record<string, (args: readonly HogQLNode[] | null, alias: string, translate: TranslateBound) => ScopedTable> = { numbers: numbersTable };
 const SET_OPERATORS: ReadonlySet<string> = new Set(['UNION ALL', 'UNION DISTINCT', 'INTERSECT', 'INTERSECT DISTINCT', 'EXCEPT', 'EXCEPT DISTINCT']);
 const ARITHMETIC: Record<string, string> = { '+': 'plus', '-': 'minus', '*': 'multiply', '/': 'divide', '%': 'modulo' };
 const CASTS: Record<string, string> = {
@@ -293,7 +293,8 @@ export class HogQLTranslator {
       if (cte) return this.subqueryTable(cte.node, tableAlias, scope, cte.visible);
       const tableFunction = Object.hasOwn(TABLE_FUNCTIONS, name) ? TABLE_FUNCTIONS[name] : undefined;
       if (tableFunction) {
-        const generated = tableFunction(tableArgs, tableAlias);
+        // Its arguments see no table and no alias of this SELECT: constants the engine folds.
+        const generated = tableFunction(tableArgs, tableAlias, (arg) => this.expr(arg, new Scope(new Map())));
         scope.tables.set(tableAlias, generated);
         return generated.from;
       }
