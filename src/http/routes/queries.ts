@@ -28,6 +28,8 @@ const QueryBody = Type.Object({
   refresh: Type.Optional(AnyJson('blocking (default for /query/), async, lazy_async, force_blocking, force_async, force_cache, true, false')),
   async: Type.Optional(AnyJson('legacy: true means refresh=async')),
   client_query_id: Type.Optional(Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$', description: 'names the calculation, for cancel and for polling /query/:id/' })),
+  // The one limit context PostHog lets a client choose (its assistant's); the export limits are the server's own.
+  limit_context: Type.Optional(Type.Union([Type.Literal('posthog_ai'), Type.Null()], { description: 'posthog_ai, or absent' })),
 }, { additionalProperties: true });
 
 /** The legacy endpoints' body: {result, timezone, is_cached, last_refresh, next, timings}. */

@@ -100,5 +100,6 @@ export function readInsightQuery(value: Json, path = 'query'): InsightQuery {
   }
   if (isCalculatedKind(node.kind)) return KINDS[node.kind].read(node, path);
   if (typeof node.kind === 'string' && Object.hasOwn(READ_AS, node.kind)) return READ_AS[node.kind]!(node, path);
-  return fail(join(path, 'kind'), `Query kind "${String(node.kind).slice(0, 50)}" is not supported here; use ${KIND_NAMES.join(', ')} or an InsightVizNode, DataTableNode or DataVisualizationNode around one.`, 'invalid_choice');
+  // PostHog's words for a kind it has no runner for (SavedInsightNode).
+  return fail(join(path, 'kind'), `Unsupported query kind: ${String(node.kind).slice(0, 50)}`, 'invalid_choice');
 }
