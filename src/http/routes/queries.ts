@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { responseBody } from '../../core/queries/results.js';
+import { checkDashboardFilters, withDashboardFilters } from '../../core/insights/query-of.js';
 import { parseRefreshMode } from '../../query/cache/policy.js';
 import { NO_HOGQL, type ActorsOutcome, type QueryOutcome } from '../../core/queries/service.js';
 import { isActorsQuery, readActorsQuery } from '../../query/actors/read.js';
@@ -29,6 +30,7 @@ const QueryBody = Type.Object({
   async: Type.Optional(AnyJson('legacy: true means refresh=async')),
   client_query_id: Type.Optional(Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$', description: 'names the calculation, for cancel and for polling /query/:id/' })),
   // The one limit context PostHog lets a client choose (its assistant's); the export limits are the server's own.
+  filters_override: Type.Optional(AnyJson("a dashboard's filters ({date_from, date_to, properties}) laid over the query, as a dashboard lays them over its tiles")),
   limit_context: Type.Optional(Type.Union([Type.Literal('posthog_ai'), Type.Null()], { description: 'posthog_ai, or absent' })),
 }, { additionalProperties: true });
 
@@ -107,7 +109,9 @@ function mountQueryRoutes(app: HogletApp, services: Services, prefix: string, ta
         const outcome = await queries.actors(project, actorsRequest, body.client_query_id);
         return actorsResponse(outcome, body.client_query_id ?? null);
       }
-      const query = readInsightQuery(body.query, 'query');
+      const read = readInsightQuery(body.query, 'query');
+      const overrides = body.filters_override === undefined || body.filters_override === null ? null : checkDashboardFilters(body.filters_override);
+      const query = overrides ? withDashboardFilters(read, overrides) : read;
       const mode = body.refresh === undefined && body.async === true ? 'async' : parseRefreshMode(body.refresh, 'blocking');
       const { project } = await services.insights.reader(principalOf(request), request.params.project_id);
       const outcome = await services.results.get({ project, query, mode, clientQueryId: body.client_query_id });

@@ -231,6 +231,29 @@ describe('test_query.py: HogQLQuery through the API', () => {
   });
 });
 
+describe("test_query.py: a dashboard's filters over {filters} (filters_override)", () => {
+  let who: Credentials;
+  beforeAll(async () => {
+    who = await t.bootstrap('api-cases-dashboard-filters@example.com');
+    await journeys(t, who, { random: [ev('sign up', '2020-01-07T12:00:00Z', { key: 'test_val1' }), ev('$pageview', '2020-01-10T15:00:00Z', { key: 'test_val1' })] });
+  });
+  const overridden = { date_from: '2020-01-09', date_to: '2020-01-11' };
+  const source = { kind: 'HogQLQuery', query: 'select count() from events where {filters}' };
+
+  it('test_dashboard_filters_applied', async () => {
+    expect((await ok(who, source)).results).toEqual([[2]]);
+    const { status, body } = await post(who, { query: source, filters_override: overridden });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.results).toEqual([[1]]);
+  });
+
+  it('test_dashboard_filters_applied_with_source: inside a DataVisualizationNode', async () => {
+    const wrapped = { kind: 'DataVisualizationNode', source };
+    expect((await ok(who, wrapped)).results).toEqual([[2]]);
+    expect((await post(who, { query: wrapped, filters_override: overridden })).body.results).toEqual([[1]]);
+  });
+});
+
 describe('test_query.py: refusals of the request itself', () => {
   it('test_query_not_supported: SavedInsightNode', async () => {
     const { status, body } = await post(api, { query: { kind: 'SavedInsightNode', shortId: '123' } });
