@@ -195,7 +195,7 @@ export class InsightQueryService {
     // Only a query that filters test accounts depends on the filters.
     const stored = rangedPart(query)?.filterTestAccounts ? readSettings(project).test_account_filters : null;
     const testAccountFilters = readProperties(typeof stored === 'object' ? stored : null, 'test_account_filters');
-    const inHogQL = query.kind === 'HogQLQuery' ? await cohortMentionsIn(query.query, project.id) : { ids: [], names: [] };
+    const inHogQL = query.kind === 'HogQLQuery' ? await cohortMentionsIn(query.query, project.id, query.values) : { ids: [], names: [] };
     const cohortNames = await this.cohorts.idsByName(project.id, inHogQL.names);
     const named = [
       ...cohortsNamedIn(query, 'query'),

@@ -3,6 +3,7 @@
 import { DateTime } from 'luxon';
 import { and, binary, call, constant, isNotNull, isNull, not, or, TRUE } from '../ast/build.js';
 import type { Expr } from '../ast/nodes.js';
+import { InternalError } from '../../errors.js';
 import type { PropertyFilter, PropertyGroup } from '../nodes/schema.js';
 
 /**
@@ -16,6 +17,8 @@ export interface PropertySource {
   hogqlExpr(text: string): Expr;
   /** Whether the person is in the cohort (as of the query). */
   inCohort(cohortId: number): Expr;
+  /** A field of the session (only HogQL's {filters} read session filters; see read-properties.ts). */
+  sessionProperty?(key: string): Expr;
 }
 
 export function propertyGroupExpr(group: PropertyGroup, source: PropertySource, timezone: string): Expr | undefined {
@@ -34,6 +37,9 @@ export function propertySource(filter: Pick<PropertyFilter, 'key' | 'type' | 'gr
       return source.personProperty(filter.key);
     case 'group':
       return source.groupProperty(filter.group_type_index ?? 0, filter.key);
+    case 'session':
+      if (!source.sessionProperty) throw new InternalError('session_filter', 'a session property filter reached a source without sessions');
+      return source.sessionProperty(filter.key);
     default:
       return source.eventProperty(filter.key);
   }

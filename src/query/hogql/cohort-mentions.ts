@@ -11,8 +11,15 @@ export interface HogQLCohortMentions {
   readonly names: string[];
 }
 
-/** The constant cohort ids and names after IN COHORT in a HogQL SELECT. */
-export async function cohortMentionsIn(text: string, projectId: number): Promise<HogQLCohortMentions> {
+/** The value a `{name}` placeholder stands for (the query's `values`), else undefined. */
+function placeholderValue(node: HogQLNode, values: Readonly<Record<string, unknown>>): unknown {
+  const inner = node['expr'] as HogQLNode | undefined;
+  const chain = inner?.node === 'Field' && Array.isArray(inner['chain']) ? inner['chain'] : [];
+  return chain.length === 1 && Object.hasOwn(values, String(chain[0])) ? values[String(chain[0])] : undefined;
+}
+
+/** The cohort ids and names after IN COHORT in a HogQL SELECT: constants, or placeholders' values. */
+export async function cohortMentionsIn(text: string, projectId: number, values: Readonly<Record<string, unknown>> = {}): Promise<HogQLCohortMentions> {
   if (!/\bcohort\b/i.test(text)) return { ids: [], names: [] };
   const root = await sharedHogQLParser().parse('select', text, projectId);
   const ids = new Set<number>();
@@ -20,7 +27,7 @@ export async function cohortMentionsIn(text: string, projectId: number): Promise
   walkObjects(root, (node) => {
     if (node.node === 'CompareOperation' && IN_COHORT_OPERATORS.has(String(node.op))) {
       const right = node.right as HogQLNode | undefined;
-      const value = right?.node === 'Constant' ? right['value'] : undefined;
+      const value = right?.node === 'Constant' ? right['value'] : right?.node === 'Placeholder' ? placeholderValue(right, values) : undefined;
       if (typeof value === 'number' && Number.isInteger(value) && value > 0) ids.add(value);
       if (typeof value === 'string') names.add(value);
     }

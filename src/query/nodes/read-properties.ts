@@ -14,13 +14,19 @@ const MAX_VALUE_LENGTH = 10_000;
 
 export const EMPTY_GROUP: PropertyGroup = Object.freeze({ type: 'AND', values: Object.freeze([]) });
 
-export function readProperties(value: Json, path: string): PropertyGroup {
-  const counter = { filters: 0 };
+/** `sessions`: session property filters are allowed too (a HogQLQuery's `filters`, as PostHog's HogQLFilters). */
+export function readProperties(value: Json, path: string, options: { sessions?: boolean } = {}): PropertyGroup {
+  const counter = { filters: 0, sessions: options.sessions === true };
   if (value === undefined || value === null) return EMPTY_GROUP;
   return readGroupOrList(value, path, 0, counter);
 }
 
-function readGroupOrList(value: Json, path: string, depth: number, counter: { filters: number }): PropertyGroup {
+interface ReadState {
+  filters: number;
+  readonly sessions: boolean;
+}
+
+function readGroupOrList(value: Json, path: string, depth: number, counter: ReadState): PropertyGroup {
   if (depth > MAX_DEPTH) fail(path, `Property groups may be nested at most ${MAX_DEPTH} deep.`);
   if (Array.isArray(value)) return Object.freeze({ type: 'AND', values: Object.freeze(value.map((v, i) => readEntry(v, join(path, i), depth, counter))) });
   const group = readObject(value, path);
@@ -31,20 +37,20 @@ function readGroupOrList(value: Json, path: string, depth: number, counter: { fi
   return fail(path, 'Expected a list of property filters or a group with type AND or OR.');
 }
 
-function readEntry(value: Json, path: string, depth: number, counter: { filters: number }): PropertyFilter | PropertyGroup {
+function readEntry(value: Json, path: string, depth: number, counter: ReadState): PropertyFilter | PropertyGroup {
   if (isObject(value) && (value.type === 'AND' || value.type === 'OR') && 'values' in value) {
     return readGroupOrList(value, path, depth + 1, counter);
   }
   if (++counter.filters > MAX_FILTERS) fail(path, `At most ${MAX_FILTERS} property filters are allowed.`);
-  return readFilter(value, path);
+  return readFilter(value, path, counter.sessions);
 }
 
 const SUPPORTED_TYPES = PROPERTY_FILTER_TYPES as readonly string[];
 
-export function readFilter(value: Json, path: string): PropertyFilter {
+export function readFilter(value: Json, path: string, sessions = false): PropertyFilter {
   const raw = readObject(value, path);
   const type = raw.type ?? 'event';
-  if (typeof type !== 'string' || !SUPPORTED_TYPES.includes(type)) {
+  if (typeof type !== 'string' || !(SUPPORTED_TYPES.includes(type) || (sessions && type === 'session'))) {
     fail(join(path, 'type'), `Property filters of type "${String(type).slice(0, 50)}" are not supported; use event, person, group, cohort or hogql.`, 'invalid_choice');
   }
   if (type === 'hogql') {

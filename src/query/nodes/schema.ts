@@ -27,7 +27,8 @@ export type PropertyOperator = (typeof PROPERTY_OPERATORS)[number];
  * `cohort`: key "id", value the cohort's id, operator in or not_in.
  */
 export const PROPERTY_FILTER_TYPES = ['event', 'person', 'group', 'hogql', 'cohort'] as const;
-export type PropertyFilterType = (typeof PROPERTY_FILTER_TYPES)[number];
+/** `session`: a field of the sessions table; only a HogQLQuery's `filters` take it (readProperties' option). */
+export type PropertyFilterType = (typeof PROPERTY_FILTER_TYPES)[number] | 'session';
 
 export type PropertyValue = string | number | boolean | null | readonly (string | number | boolean)[];
 

@@ -7,9 +7,9 @@
 // Added beyond PostHog's tests, from posthog/hogql/filters.py: "-7d" is now minus 7 days exactly
 // (relative_date_parse without truncation), {filters} over the sessions table bounds the session's
 // $start_timestamp, and a table alias changes nothing.
-// Left out: session property filters (not a filter type Hoglet reads), so filterTestAccounts over
-// the sessions table alone is refused too; {filters} over events joined to groups reads the events
-// (PostHog then takes the groups' created_at).
+// Left out: {filters} over events joined to groups reads the events (PostHog then takes the groups'
+// created_at). filterTestAccounts over the sessions table alone is refused (only session property
+// filters go there; those are test_query.py's case, in test-query-posthog-cases.test.ts).
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';

@@ -3,7 +3,7 @@
 // (time zone, week start).
 import { call, constant, parametricCall } from '../../ast/build.js';
 import type { Call, Expr } from '../../ast/nodes.js';
-import { lookupHogQLFunction, timeZoneArgIndex, type HogQLFunction } from '../functions/index.js';
+import { FIRST_ARG_DATETIME_FUNCTIONS, lookupHogQLFunction, timeZoneArgIndex, type HogQLFunction } from '../functions/index.js';
 import { HogQLQueryError } from '../errors.js';
 import { typed, typeOf, type HogQLType } from './types.js';
 
@@ -57,7 +57,7 @@ export function userCall(parts: CallParts, defaults: CallDefaults): ResolvedCall
   if (fn.expand && parts.distinct) throw new HogQLQueryError(`${what} '${parts.name}' does not take DISTINCT`);
   if (fn.expand) return { call: typed(fn.expand(parts.args), resultType(fn.clickhouse), true), family };
   const name = clickhouseName(fn, parts.args);
-  const args = withTimeZone(fn, name, withWeekMode(parts.name, parts.args, defaults.weekStartDay), defaults.timezone);
+  const args = withTimeZone(fn, name, withWeekMode(parts.name, withDateTimeFirst(parts.name, parts.args), defaults.weekStartDay), defaults.timezone);
   const built = parts.params ? parametricCall(name, parts.params, args) : call(name, ...args);
   const node = parts.distinct ? Object.freeze({ ...built, distinct: true }) : built;
   return { call: typed(node, resultType(name), true), family };
@@ -77,6 +77,12 @@ function clickhouseName(fn: HogQLFunction, args: readonly Expr[]): string {
 function withWeekMode(name: string, args: Expr[], weekStartDay: 0 | 1 | undefined): Expr[] {
   if (name !== 'toStartOfWeek' || args.length !== 1 || weekStartDay === undefined) return args;
   return [args[0]!, constant(weekStartDay === 1 ? 3 : 0, 'UInt8')];
+}
+
+/** tumble(), hop() and their bounds take a DateTime, where HogQL's times are DateTime64: cast, as PostHog does. */
+function withDateTimeFirst(name: string, args: Expr[]): Expr[] {
+  if (!FIRST_ARG_DATETIME_FUNCTIONS.has(name) || args.length === 0 || typeOf(args[0]!).type !== 'datetime') return args;
+  return [typed(call('toDateTime', args[0]!), 'datetime', typeOf(args[0]!).nullable), ...args.slice(1)];
 }
 
 function withTimeZone(fn: HogQLFunction, name: string, args: Expr[], timezone: string): Expr[] {

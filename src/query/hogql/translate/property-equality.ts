@@ -25,6 +25,9 @@ export function withPropertyReads<E extends Expr>(exact: E, reads: PropertyReads
   return exact;
 }
 
+/** Whether an expression is a property read (hogqlProperty or a joined one). */
+export const isPropertyRead = (expr: Expr): boolean => READS.has(expr);
+
 const isText = (e: Expr) => e.kind === 'constant' && typeof e.value === 'string';
 const absent = (text: Expr, needle: string) => call('equals', call('position', text, constant(needle)), constant(0, 'UInt8'));
 

@@ -75,10 +75,11 @@ const CASTS: Record<string, string> = {
   text: 'toString', varchar: 'toString', date: 'toDate', datetime: 'toDateTime', boolean: 'toBool', bool: 'toBool', uuid: 'toUUIDOrNull',
 };
 
-/** A CTE: its query, and the CTEs its body may name (those defined before it). */
+/** A CTE: its query (or, `WITH expr AS name`, its expression), and the CTEs its body may name (those defined before it). */
 interface Cte {
   readonly node: HogQLNode;
   readonly visible: CteMap;
+  readonly column?: boolean;
 }
 type CteMap = ReadonlyMap<string, Cte>;
 
@@ -97,6 +98,20 @@ class Scope {
   readonly windows = new Map<string, HogQLNode>();
 
   constructor(readonly ctes: CteMap) {}
+}
+
+const CTE_LOOP = 'Too many CTE expansions (50+). Probably a CTE loop.';
+
+/** A SELECT's CTEs added to those it sees from outside. A CTE's body sees the CTEs before it, never
+ * itself: its own name there is the table of that name. */
+function withCtes(node: HogQLNode, outer: CteMap): CteMap {
+  const ctes = new Map(outer);
+  for (const cte of children(node, 'ctes')) {
+    const type = cte['cte_type'];
+    if (type !== 'subquery' && type !== 'column') throw new HogQLNotSupportedError(`A CTE of type ${String(type)}`);
+    ctes.set(String(cte['name']), { node: child(cte, 'expr')!, visible: new Map(ctes), column: type === 'column' });
+  }
+  return ctes;
 }
 
 /** The output name of a select item, as PostHog names columns. */
@@ -164,6 +179,8 @@ export class HogQLTranslator {
   }
 
   private readonly lastStar = new WeakMap<HogQLNode, string[]>();
+  /** The CTEs whose bodies are being translated, innermost last. */
+  private readonly expanding: string[] = [];
 
   private query(node: HogQLNode, ctes: CteMap): Query {
     this.spend();
@@ -176,6 +193,8 @@ export class HogQLTranslator {
     const first = child(node, 'initial_select_query');
     if (!first) throw new HogQLQueryError('A set of queries needs a first query');
     const selects: (Select | Union)[] = [this.query(first, ctes)];
+    // The first SELECT's WITH names CTEs the later parts of the set read too, as in PostHog (test_ctes_with_union_all).
+    if (first.node === 'SelectQuery') ctes = withCtes(first, ctes);
     const operators: SetOperator[] = [];
     for (const next of children(node, 'subsequent_select_queries')) {
       const operator = String(next['set_operator'] ?? '');
@@ -190,13 +209,7 @@ export class HogQLTranslator {
     for (const unsupported of ['qualify', 'limit_with_ties', 'settings'] as const) {
       if (node[unsupported]) throw new HogQLNotSupportedError(unsupported.toUpperCase().replaceAll('_', ' '));
     }
-    const ctes = new Map(outerCtes);
-    for (const cte of children(node, 'ctes')) {
-      if (cte['cte_type'] !== 'subquery') throw new HogQLNotSupportedError('A CTE of a single expression');
-      // A CTE's body sees the CTEs before it, never itself: its own name there is the table of that name.
-      ctes.set(String(cte['name']), { node: child(cte, 'expr')!, visible: new Map(ctes) });
-    }
-    const scope = new Scope(ctes);
+    const scope = new Scope(withCtes(node, outerCtes));
     const windows = node['window_exprs'];
     if (windows && typeof windows === 'object') {
       for (const [name, window] of Object.entries(windows)) if (isNode(window)) scope.windows.set(name, window);
@@ -290,7 +303,7 @@ export class HogQLTranslator {
       const name = chainOf(source).join('.');
       const tableAlias = this.tableAlias(given ?? name, scope);
       const cte = tableArgs === null ? scope.ctes.get(name) : undefined;
-      if (cte) return this.subqueryTable(cte.node, tableAlias, scope, cte.visible);
+      if (cte && !cte.column) return this.expandingCte(name, () => this.subqueryTable(cte.node, tableAlias, scope, cte.visible));
       const tableFunction = Object.hasOwn(TABLE_FUNCTIONS, name) ? TABLE_FUNCTIONS[name] : undefined;
       if (tableFunction) {
         // Its arguments see no table and no alias of this SELECT: constants the engine folds.
@@ -299,7 +312,7 @@ export class HogQLTranslator {
         return generated.from;
       }
       if (tableArgs !== null) throw new HogQLQueryError(`Table '${name}' does not accept arguments`);
-      if (!isHogQLTable(name)) throw new HogQLQueryError(`Unknown table \`${name}\`.`);
+      if (!isHogQLTable(name)) throw new HogQLQueryError(this.expanding.includes(name) ? CTE_LOOP : `Unknown table \`${name}\`.`);
       const table = scopedTable(name, tableAlias, { timezone: this.context.timezone, joined });
       if (name === 'groups') GROUPS_TABLES.add(table);
       scope.tables.set(tableAlias, table);
@@ -399,7 +412,24 @@ export class HogQLTranslator {
     }
     if (found.length > 1) throw new HogQLQueryError(`Ambiguous query. Found multiple sources for field: ${chain.join('.')}`);
     if (found.length === 1) return found[0]!;
+    const cte = scope.ctes.get(head);
+    if (cte?.column) {
+      if (chain.length > 1) throw new HogQLQueryError(`Cannot access fields on CTE ${head} yet`);
+      // `WITH expr AS name`: the expression itself, read where the name is (PostHog's resolver).
+      return this.expandingCte(head, () => this.expr(cte.node, scope));
+    }
     throw new HogQLQueryError(`Unable to resolve field: ${chain.join('.')}`);
+  }
+
+  /** Translates a CTE's body; a CTE read again inside its own body is PostHog's loop refusal. */
+  private expandingCte<T>(name: string, body: () => T): T {
+    if (this.expanding.includes(name)) throw new HogQLQueryError(CTE_LOOP);
+    this.expanding.push(name);
+    try {
+      return body();
+    } finally {
+      this.expanding.pop();
+    }
   }
 
   /** The rest of a chain after an alias: tuple positions (x.1), or a property path when it holds JSON. */
@@ -479,7 +509,7 @@ export class HogQLTranslator {
       }
       case 'TupleAccess': {
         const index = Number(node['index']);
-        if (!Number.isSafeInteger(index) || index < 1) throw new HogQLQueryError('SQL indexes start from one, not from zero. E.g: array[1]');
+        if (!Number.isSafeInteger(index) || index < 1) throw new HogQLQueryError('SQL indexes start from one, not from zero. E.g: array.1');
         return call('tupleElement', e(child(node, 'tuple')), constant(index, 'UInt64'));
       }
       case 'TypeCast': {
@@ -517,7 +547,7 @@ export class HogQLTranslator {
     if (node.node === 'Field') {
       const chain = chainOf(node);
       const cte = chain.length === 1 ? scope.ctes.get(String(chain[0])) : undefined;
-      if (cte && !scope.tables.has(String(chain[0]))) return this.subqueryExpr(cte.node, scope, cte.visible);
+      if (cte && !cte.column && !scope.tables.has(String(chain[0]))) return this.subqueryExpr(cte.node, scope, cte.visible);
     }
     return this.expr(node, scope);
   }
@@ -747,7 +777,8 @@ function constantOf(value: unknown): Expr {
   // NULL as ClickHouse types the literal (Nullable(Nothing)): it mixes with any type (`1 + null`, `null ?? 'x'`).
   if (value === null || value === undefined) return constant(null, 'Nullable(Nothing)');
   if (typeof value === 'string') return constant(value);
-  if (typeof value === 'boolean') return typed(constant(value), 'boolean', false);
+  // PostHog prints true and false as 1 and 0 (UInt8), so `select true` answers 1 and `not true` 0.
+  if (typeof value === 'boolean') return typed(constant(value ? 1 : 0, 'UInt8'), 'boolean', false);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new HogQLQueryError('A number in the query is out of range');
     // JSON carried the literal as a double: past 2^53 its digits are already lost, so say so rather than round.

@@ -11,7 +11,7 @@ import { propertyGroupExpr } from '../../filters/properties.js';
 import type { FilterTarget } from '../../hogql/translate/translate.js';
 import { HogQLQueryError } from '../../hogql/errors.js';
 import { typed } from '../../hogql/translate/types.js';
-import type { HogQLQuery } from '../../nodes/schema.js';
+import type { HogQLQuery, PropertyFilter, PropertyGroup } from '../../nodes/schema.js';
 import { utcText } from '../event-range.js';
 import { resolveFilterDate } from './filter-dates.js';
 
@@ -31,9 +31,13 @@ export function hogqlFiltersExpr(query: HogQLQuery, context: QueryContext, targe
   if (to && to.trim() !== '') parts.push(binary('<', timestamp, bound(to)));
   if (from && from.trim() !== '' && from.trim() !== 'all') parts.push(binary('>=', timestamp, bound(from)));
   const testAccounts = query.filterTestAccounts ? context.testAccountFilters : undefined;
-  if (sessionStart && (query.properties.values.length > 0 || (testAccounts && testAccounts.values.length > 0))) {
-    // Session property filters are not among Hoglet's filter types; PostHog refuses the others here.
-    throw new HogQLQueryError('Can only use session properties in a filter when selecting from only the sessions table.');
+  if (sessionStart) {
+    // Over the sessions table alone PostHog takes session property filters only.
+    if (anyFilter(query.properties, (f) => f.type !== 'session') || (testAccounts && testAccounts.values.length > 0)) {
+      throw new HogQLQueryError('Can only use session properties in a filter when selecting from only the sessions table.');
+    }
+  } else if (!events && anyFilter(query.properties, (f) => f.type === 'session')) {
+    throw new HogQLQueryError(`The 'session' property filter does not work in '${groupCreatedAt ? 'group' : 'person'}' scope`);
   }
   const properties = propertyGroupExpr(query.properties, source, timezone);
   if (properties) parts.push(properties);
@@ -43,6 +47,9 @@ export function hogqlFiltersExpr(query: HogQLQuery, context: QueryContext, targe
   }
   return parts.length === 0 ? constant(true) : parts.length === 1 ? parts[0]! : { kind: 'and', exprs: Object.freeze(parts) };
 }
+
+const anyFilter = (group: PropertyGroup, test: (filter: PropertyFilter) => boolean): boolean =>
+  group.values.some((v) => ('key' in v ? test(v) : anyFilter(v, test)));
 
 /**
  * `{filters.dateRange.from}` / `{filters.dateRange.to}`: the bound as a DateTime in the project's

@@ -14,14 +14,19 @@ export function readHogQLQuery(node: JsonObject, path: string): HogQLQuery {
   const query = readString(node.query, join(path, 'query'), MAX_HOGQL_LENGTH);
   if (query.trim() === '') fail(join(path, 'query'), 'This field may not be blank.', 'blank');
   const filters = readOptionalObject(node.filters ?? null, join(path, 'filters')) ?? {};
+  const values = readValues(node.values, join(path, 'values'));
+  // PostHog's execute_hogql_query: {filters} stands for one or the other, never both.
+  if (node.filters !== undefined && node.filters !== null && Object.hasOwn(values, 'filters')) {
+    fail(join(path, 'values'), "Query contains 'filters' both as placeholder and as a query parameter.");
+  }
   return Object.freeze({
     kind: 'HogQLQuery',
     query,
-    values: readValues(node.values, join(path, 'values')),
+    values,
     dateRange: readDateRange(filters.dateRange ?? null, join(join(path, 'filters'), 'dateRange')),
     properties: filters.properties === undefined || filters.properties === null
       ? EMPTY_GROUP
-      : readProperties(filters.properties, join(join(path, 'filters'), 'properties')),
+      : readProperties(filters.properties, join(join(path, 'filters'), 'properties'), { sessions: true }),
     filterTestAccounts: readBoolean(filters.filterTestAccounts, join(join(path, 'filters'), 'filterTestAccounts'), false),
   });
 }

@@ -1,4 +1,4 @@
-// Values of a HogQL answer as PostHog's API writes them: DateTime columns as ISO 8601 instants with
+// Values of a HogQL answer as PostHog's API writes them: DateTime columns (and arrays of them) as ISO 8601 instants with
 // their zone's offset ("2020-01-10T12:14:00Z", "2020-01-10T07:14:00-05:00"); the rest as the
 // engine gives them in JSON (64-bit integers as numbers: QueryRun.table asks for that).
 import { DateTime } from 'luxon';
@@ -7,6 +7,12 @@ const DATETIME_TYPE = /^(?:Nullable\()?DateTime(?:64)?\((?:\d+\s*,\s*)?'([^']+)'
 
 /** A converter for one column's values, or undefined when they pass through. */
 export function valueReader(type: string): ((value: unknown) => unknown) | undefined {
+  // An array of instants reads each item the same way (PostHog's JSON writes every datetime in ISO).
+  const item = /^Array\((.*)\)$/.exec(type)?.[1];
+  if (item !== undefined) {
+    const readItem = valueReader(item);
+    return readItem && ((value) => (Array.isArray(value) ? value.map(readItem) : value));
+  }
   const match = DATETIME_TYPE.exec(type);
   if (!match) return undefined;
   const zone = match[1] ?? 'UTC';
