@@ -166,7 +166,7 @@ async function sendEvents(url: string, token: string, events: CapturedEvent[]): 
   for (const historical of [false, true]) {
     const batch = events.filter((event) => event.historicalMigration === historical).map(toRawEvent);
     if (batch.length === 0) continue;
-    const refused = await postBatch(url, JSON.stringify({ api_key: token, historical_migration: historical, batch }), 20);
+    const refused = await postBatch(url, JSON.stringify({ api_key: token, historical_migration: historical, batch }), 5 * 60_000);
     if (refused) throw new Error(`the server answered ${refused.status}: ${refused.text}`);
   }
 }

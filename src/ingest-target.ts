@@ -42,13 +42,16 @@ export async function openIngestTarget(config: Config, projectId: number): Promi
   };
 }
 
+// How long an import waits out a running server's 503s (its insert queue full) before it stops.
+const SERVER_PATIENCE_MS = 5 * 60_000;
+
 function serverTarget(baseUrl: string, token: string, pid: number): OpenTarget {
   const url = `${baseUrl}/batch/`;
   return {
     description: `the server (pid ${pid}) at ${url}`,
     services: null,
     async send(raw) {
-      const refused = await postBatch(url, JSON.stringify({ api_key: token, historical_migration: true, batch: raw }), 10);
+      const refused = await postBatch(url, JSON.stringify({ api_key: token, historical_migration: true, batch: raw }), SERVER_PATIENCE_MS);
       if (refused) throw new TargetError(`the server answered ${refused.status}: ${refused.text}`);
     },
     close: async () => {},

@@ -215,6 +215,11 @@ export class ActionsService {
     return row ? { id: row.id, name: row.name, steps: JSON.parse(row.steps) as ActionStep[] } : null;
   }
 
+  /** For HogQL's matchesAction('name'): the live action of that name, as its id (names are unique per project). */
+  async idByName(projectId: number, name: string): Promise<number | undefined> {
+    return this.repositories.actions.liveIdByName(projectId, name, null);
+  }
+
   private async assertNameFree(repos: Repositories, projectId: number, name: string, selfId: number | null) {
     const existing = await repos.actions.liveIdByName(projectId, name, selfId);
     if (existing !== undefined) {

@@ -8,9 +8,9 @@
 // `IFNULL`, `NOW`, `If`, `Round` ...). Aggregates are searched before regular and window functions.
 //
 // Left out ON PURPOSE, although PostHog lists them:
-// - PostHog-specific functions that expand into PostHog SQL or need PostHog data: matchesAction,
-//   sparkline, recording_button, explain_csp_report, hogql_lookup*Type (channel-type lookups),
-//   convertCurrency (exchange-rate dictionary), cohort membership (inCohort / notInCohort), survey
+// - PostHog-specific functions that expand into PostHog SQL or need PostHog data: sparkline,
+//   recording_button, explain_csp_report, hogql_lookup*Type (channel-type lookups), convertCurrency
+//   (exchange-rate dictionary), cohort membership (inCohort / notInCohort), survey
 //   helpers (getSurveyResponse, uniqueSurveySubmissionsFilter), and the helpers in PostHog's
 //   traffic_type.py, ip.py, flag_variant.py, embed_text.py, llm_complete.py, prompt_jev.py;
 //   languageCodeToName (appends two constant arrays); PostHog's deployed UDFs (versioned names that

@@ -14,7 +14,7 @@ export const LEFT_OUT: readonly LeftOut[] = [
     reason: "ClickHouse's aggregate-state binaries: they only make sense against pre-aggregated tables, which Hoglet does not expose.",
   },
   {
-    names: ['matchesAction', 'sparkline', 'recordingButton', 'explainCSPReport', 'lookupDomainType and the other channel-type lookups',
+    names: ['sparkline', 'recordingButton', 'explainCSPReport', 'lookupDomainType and the other channel-type lookups',
       'convertCurrency', 'getSurveyResponse', 'uniqueSurveySubmissionsFilter', 'embedText', 'getTrafficType, isLikelyBot and the other bot functions',
       'the IP, flag-variant and LLM helpers', "PostHog's deployed UDFs"],
     reason: "PostHog-specific: they expand into PostHog's own SQL, or need PostHog's dictionaries, models or cluster UDFs.",

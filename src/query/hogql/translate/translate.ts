@@ -8,6 +8,8 @@ import type { EventSource } from '../../filters/event-source.js';
 import type { PropertySource } from '../../filters/properties.js';
 import { InternalError } from '../../../errors.js';
 import { jsonProperty } from '../../catalog/fields.js';
+import type { ActionDefinition } from '../../context.js';
+import { actionExpr } from '../../filters/actions.js';
 import { isPrintableIdentifier } from '../../printer/print.js';
 import { IN_COHORT_OPERATORS } from '../cohort-mentions.js';
 import { HogQLNotSupportedError, HogQLQueryError } from '../errors.js';
@@ -40,6 +42,8 @@ export interface TranslateContext {
   readonly cohortMembers?: (cohortId: number) => Select;
   /** IN COHORT 'name': the live cohort of that name (QueryContext.cohortNames). */
   readonly cohortIdByName?: (name: string) => number | undefined;
+  /** matchesAction: the actions the query names, resolved before the run (QueryContext.actions). */
+  readonly actions?: ReadonlyMap<number, ActionDefinition>;
 }
 
 /** The table `{filters}` stands over: its events (when it is the events table) and its properties. */
@@ -562,6 +566,7 @@ export class HogQLTranslator {
     const name = String(node['name'] ?? '');
     if (node['filter_expr'] || node['order_by']) throw new HogQLNotSupportedError('FILTER and ORDER BY inside a function call');
     const argNodes = children(node, 'args');
+    if (name === 'matchesAction') return this.matchesAction(argNodes, scope);
     // count(*) counts rows; `*` anywhere else would read the stored columns themselves.
     if (isCountStar(name, argNodes)) return userCall({ name, args: [STAR], distinct: node['distinct'] === true }, this.context).call;
     const args = argNodes.map((x) => this.expr(x, scope));
@@ -569,6 +574,35 @@ export class HogQLTranslator {
     const resolved = userCall({ name, args, ...(params ? { params } : {}), distinct: node['distinct'] === true }, this.context);
     if (resolved.family === 'window') throw new HogQLQueryError(`Window function '${name}' needs an OVER clause`);
     return resolved.call;
+  }
+
+  /** `matchesAction(id)` / `matchesAction('name')`: the action's steps as a condition on this SELECT's events (PostHog's messages). */
+  private matchesAction(argNodes: HogQLNode[], scope: Scope): Expr {
+    if (argNodes.length !== 1) throw new HogQLQueryError(`Function 'matchesAction' expects 1 argument, found ${argNodes.length}`);
+    const arg = argNodes[0]!;
+    if (arg.node !== 'Constant' && arg.node !== 'Placeholder') throw new HogQLQueryError('action() takes only constant arguments');
+    const value = arg.node === 'Constant' ? arg['value'] : this.valueOfPlaceholder(arg);
+    const actions = [...(this.context.actions?.values() ?? [])];
+    let action: ActionDefinition | undefined;
+    if (typeof value === 'number') {
+      action = this.context.actions?.get(Math.trunc(value));
+      if (!action) throw new HogQLQueryError(`Could not find an action with the ID ${value}`);
+    } else if (typeof value === 'string') {
+      action = actions.find((a) => a.name === value);
+      if (!action) throw new HogQLQueryError(`Could not find an action with the name '${value}'`);
+    } else {
+      throw new HogQLQueryError('action() takes exactly one string or integer argument');
+    }
+    const events = [...scope.tables.values()].find((t) => t.events)?.events;
+    if (!events) throw new HogQLQueryError('matchesAction() can only be used in a SELECT from the events table');
+    return typed(actionExpr(action, events, this.context.timezone), 'boolean', false);
+  }
+
+  /** The `values` entry a `{name}` placeholder names; undefined for any other placeholder. */
+  private valueOfPlaceholder(node: HogQLNode): unknown {
+    const inner = child(node, 'expr');
+    const chain = inner?.node === 'Field' ? chainOf(inner) : [];
+    return chain.length === 1 && Object.hasOwn(this.context.values, String(chain[0])) ? this.context.values[String(chain[0])] : undefined;
   }
 
   private window(node: HogQLNode, scope: Scope): WindowCall {

@@ -62,6 +62,7 @@ export async function runHogQL(query: HogQLQuery, context: QueryContext, run: Qu
     filterDate: (bound) => hogqlFilterDate(query, context, bound),
     cohortMembers: (id) => cohortMembers(id, context),
     cohortIdByName: (name) => context.cohortNames?.get(name),
+    actions: context.actions,
     ...(context.hogql ? { hogql: context.hogql } : {}),
   });
   const translated = translator.statement(root);

@@ -1,0 +1,35 @@
+// The actions a HogQL query names with matchesAction(id) or matchesAction('name'), found before the
+// run so the query context can carry their steps; the translator then reads them from there.
+import type { HogQLNode } from './translate/hogql-ast.js';
+import { walkObjects } from '../tree/walk.js';
+import { sharedHogQLParser } from './parse/index.js';
+
+export interface HogQLActionMentions {
+  readonly ids: number[];
+  readonly names: string[];
+}
+
+/** The value a `{name}` placeholder stands for (the query's `values`), else undefined. */
+function placeholderValue(node: HogQLNode, values: Readonly<Record<string, unknown>>): unknown {
+  const inner = node['expr'] as HogQLNode | undefined;
+  const chain = inner?.node === 'Field' && Array.isArray(inner['chain']) ? inner['chain'] : [];
+  return chain.length === 1 && Object.hasOwn(values, String(chain[0])) ? values[String(chain[0])] : undefined;
+}
+
+/** The action ids and names matchesAction is called with in a HogQL SELECT: constants, or placeholders' values. */
+export async function actionMentionsIn(text: string, projectId: number, values: Readonly<Record<string, unknown>> = {}): Promise<HogQLActionMentions> {
+  if (!/matchesAction/.test(text)) return { ids: [], names: [] };
+  const root = await sharedHogQLParser().parse('select', text, projectId);
+  const ids = new Set<number>();
+  const names = new Set<string>();
+  walkObjects(root, (node) => {
+    if (node.node === 'Call' && node.name === 'matchesAction' && Array.isArray(node.args) && node.args.length === 1) {
+      const arg = node.args[0] as HogQLNode;
+      const value = arg.node === 'Constant' ? arg['value'] : arg.node === 'Placeholder' ? placeholderValue(arg, values) : undefined;
+      if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) ids.add(value);
+      if (typeof value === 'string') names.add(value);
+    }
+    return 'descend';
+  });
+  return { ids: [...ids], names: [...names] };
+}
