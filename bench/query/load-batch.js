@@ -78,12 +78,21 @@ for (let i = 0; ; i++) {
 }
 log(`server on port ${port}; importing with ${IMPORTERS} importers`);
 const importStarted = performance.now();
-await Promise.all(slices.map((file) => new Promise((resolve, reject) => {
-  const child = spawn(process.execPath, [HOGLET, 'import', file, '--project', String(ids.project_id), '--data-dir', target], { env: { ...process.env, PORT: port }, stdio: ['ignore', 'pipe', 'ignore'] });
-  let out = '';
-  child.stdout.on('data', (chunk) => { out += chunk; });
-  child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`import of ${file} exited ${code}: ${out}`))));
-})));
+const importers = [];
+try {
+  await Promise.all(slices.map((file) => new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [HOGLET, 'import', file, '--project', String(ids.project_id), '--data-dir', target], { env: { ...process.env, PORT: port }, stdio: ['ignore', 'pipe', 'pipe'] });
+    importers.push(child);
+    let out = '';
+    child.stdout.on('data', (chunk) => { out += chunk; });
+    child.stderr.on('data', (chunk) => { out += chunk; });
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`import of ${file} exited ${code}: ${out}`))));
+  })));
+} catch (error) {
+  // One importer failing must not leave the server and the other importers running.
+  for (const child of [...importers, server]) child.kill('SIGTERM');
+  throw error;
+}
 const importSeconds = (performance.now() - importStarted) / 1000;
 log(`imported in ${importSeconds.toFixed(1)} s (${Math.round(info.events / importSeconds)} events/s)`);
 server.kill('SIGTERM');
