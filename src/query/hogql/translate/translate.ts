@@ -15,6 +15,7 @@ import { IN_COHORT_OPERATORS } from '../cohort-mentions.js';
 import { HogQLNotSupportedError, HogQLQueryError } from '../errors.js';
 import { userCall } from './calls.js';
 import { compare, compareInJoin } from './compare.js';
+import { isPropertyRead } from './property-equality.js';
 import { filterBeforeJoins } from './filter-first.js';
 import { lookupsAsSemiJoins } from './lookup-semi-join.js';
 import { numbersTable, type TranslateBound } from './numbers-table.js';
@@ -436,6 +437,24 @@ export class HogQLTranslator {
     }
   }
 
+  /**
+   * `properties.list[1].id`, `properties.list.1`: constant indexes and keys after a property extend
+   * its JSON path (PostHog's resolver does the same), so they read inside the property's JSON.
+   */
+  private propertyPath(node: HogQLNode, scope: Scope): Expr | undefined {
+    const keys: (string | number)[] = [];
+    let base: HogQLNode | undefined = node;
+    while (base?.node === 'ArrayAccess' || base?.node === 'TupleAccess') {
+      const index = child(base, 'property');
+      const key = base.node === 'TupleAccess' ? Number(base['index']) : index?.node === 'Constant' ? index['value'] : undefined;
+      if (typeof key !== 'string' && !(typeof key === 'number' && Number.isSafeInteger(key) && key >= 1)) return undefined;
+      keys.unshift(key);
+      base = child(base, base.node === 'ArrayAccess' ? 'array' : 'tuple');
+    }
+    if (base?.node !== 'Field' || !isPropertyRead(this.field(base, scope))) return undefined;
+    return this.field({ ...base, chain: [...chainOf(base), ...keys] }, scope);
+  }
+
   /** The rest of a chain after an alias: tuple positions (x.1), or a property path when it holds JSON. */
   private path(base: Expr, holds: Typed, rest: Chain): Expr {
     if (rest.length === 0) return base;
@@ -509,12 +528,12 @@ export class HogQLTranslator {
       case 'ArrayAccess': {
         const index = child(node, 'property');
         if (index?.node === 'Constant' && index['value'] === 0) throw new HogQLQueryError('SQL indexes start from one, not from zero. E.g: array[1]');
-        return call('arrayElement', e(child(node, 'array')), e(index));
+        return this.propertyPath(node, scope) ?? call('arrayElement', e(child(node, 'array')), e(index));
       }
       case 'TupleAccess': {
         const index = Number(node['index']);
         if (!Number.isSafeInteger(index) || index < 1) throw new HogQLQueryError('SQL indexes start from one, not from zero. E.g: array.1');
-        return call('tupleElement', e(child(node, 'tuple')), constant(index, 'UInt64'));
+        return this.propertyPath(node, scope) ?? call('tupleElement', e(child(node, 'tuple')), constant(index, 'UInt64'));
       }
       case 'TypeCast': {
         const fn = CASTS[String(node['type_name']).toLowerCase()];
@@ -535,7 +554,8 @@ export class HogQLTranslator {
   /** `x IN COHORT 5` / `x NOT IN COHORT 'name'`: x among the cohort's persons as of the query. */
   private inCohort(node: HogQLNode, scope: Scope): Expr {
     const right = child(node, 'right');
-    const value = right?.node === 'Constant' ? right['value'] : undefined;
+    // A `{placeholder}` there stands for its value, as a constant would (PostHog's property_to_expr writes one).
+    const value = right?.node === 'Constant' ? right['value'] : right?.node === 'Placeholder' ? this.placeholderValue(right) : undefined;
     if ((typeof value !== 'number' || !Number.isInteger(value)) && typeof value !== 'string') {
       throw new HogQLQueryError('cohort() takes exactly one string or integer argument');
     }
@@ -656,11 +676,14 @@ export class HogQLTranslator {
       return this.expr(parsed, scope);
     };
     const tables = [...scope.tables.values()];
-    const events = tables.find((t) => t.events)?.events;
+    const eventsTable = tables.find((t) => t.events);
+    const events = eventsTable?.events;
     if (events) {
       return {
         events,
         properties: {
+          // PostHog's session filter over events reads `session.<key>`.
+          sessionProperty: (key) => sessionFilterField(eventsTable!.resolve(['session', key]), key),
           eventProperty: (key) => events.eventProperty(key),
           personProperty: (key) => events.personProperty(key),
           groupProperty: (index, key) => events.groupProperty(index, key),
@@ -674,7 +697,10 @@ export class HogQLTranslator {
       return { groupCreatedAt: groups.resolve(['created_at'])!, properties: groupRowsSource(groups.resolve(['properties'])!, hogqlExpr) };
     }
     const sessions = tables.find((t) => t instanceof SessionsTable);
-    if (sessions) return { sessionStart: sessions.resolve(['$start_timestamp'])!, properties: SESSION_ROWS_SOURCE };
+    if (sessions) {
+      const sessionProperty = (key: string) => sessionFilterField(sessions.resolve([key]), key);
+      return { sessionStart: sessions.resolve(['$start_timestamp'])!, properties: { ...SESSION_ROWS_SOURCE, sessionProperty } };
+    }
     const personsTable = tables.find((t) => t.personProperties);
     const persons = personsTable?.personProperties;
     return persons ? { properties: personRowsSource(persons, personsTable!.personIdField!, hogqlExpr, this.cohortMembers) } : undefined;
@@ -705,6 +731,14 @@ export class HogQLTranslator {
     }
     comparison.skip = true;
     return constant(true);
+  }
+
+  /** The `values` entry a plain `{name}` placeholder names (undefined for any other). */
+  private placeholderValue(node: HogQLNode): unknown {
+    const inner = child(node, 'expr');
+    const chain = inner?.node === 'Field' ? chainOf(inner) : [];
+    const name = String(chain[0]);
+    return chain.length === 1 && Object.hasOwn(this.context.values, name) ? this.context.values[name] : undefined;
   }
 
   private placeholder(node: HogQLNode, scope: Scope): Expr {
@@ -761,6 +795,12 @@ function checkAlias(name: string, scope: Scope): void {
 const refuseOnSessions = (): never => {
   throw new HogQLQueryError('Can only use session properties in a filter when selecting from only the sessions table.');
 };
+/** A session field a session property filter compares: as text, since filter values are (PostHog compares the field itself). */
+function sessionFilterField(resolved: Expr | undefined, key: string): Expr {
+  if (!resolved) throw new HogQLQueryError(`Unable to resolve field: ${key}`);
+  return typeOf(resolved).type === 'string' ? resolved : call('toString', resolved);
+}
+
 const SESSION_ROWS_SOURCE: PropertySource = {
   eventProperty: refuseOnSessions, personProperty: refuseOnSessions, groupProperty: refuseOnSessions, hogqlExpr: refuseOnSessions, inCohort: refuseOnSessions,
 };

@@ -13,10 +13,37 @@ export function valueReader(type: string): ((value: unknown) => unknown) | undef
     const readItem = valueReader(item);
     return readItem && ((value) => (Array.isArray(value) ? value.map(readItem) : value));
   }
+  // A tuple reads each of its items by that item's type (tumble() gives two instants).
+  const items = /^Tuple\((.*)\)$/.exec(/^Nullable\((.*)\)$/.exec(type)?.[1] ?? type)?.[1];
+  if (items !== undefined) {
+    const readers = topLevelTypes(items).map(valueReader);
+    if (readers.every((r) => r === undefined)) return undefined;
+    return (value) => (Array.isArray(value) ? value.map((v, i) => (readers[i] ? readers[i]!(v) : v)) : value);
+  }
   const match = DATETIME_TYPE.exec(type);
   if (!match) return undefined;
   const zone = match[1] ?? 'UTC';
   return (value) => (typeof value === 'string' ? isoInstant(value, zone) : value);
+}
+
+/** `A, B(x, y), C` -> ['A', 'B(x, y)', 'C']: commas outside parentheses and quotes. */
+function topLevelTypes(list: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (c === "'" && list[i - 1] !== '\\') quoted = !quoted;
+    else if (!quoted && c === '(') depth++;
+    else if (!quoted && c === ')') depth--;
+    else if (!quoted && depth === 0 && c === ',') {
+      parts.push(list.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  parts.push(list.slice(start).trim());
+  return parts;
 }
 
 function isoInstant(text: string, zone: string): string {
