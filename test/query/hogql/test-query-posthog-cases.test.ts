@@ -1,5 +1,8 @@
-// PostHog's posthog/hogql/test/test_query.py as data, the cases not ported elsewhere (the ledger in
-// docs/hogql-posthog-tests.md says where each of its cases lives): the query text, placeholders as
+// PostHog's posthog/hogql/test/test_query.py as data, the cases not ported elsewhere: the others are
+// in hogql-http.test.ts (selects, subqueries, lambdas, arrays, tuples, the 1-level pivot, null
+// properties, regexes, {filters}), joins-posthog-cases.test.ts (the joins), hogql-posthog-cases.test.ts
+// (??, named windows, numbers()) and filters-posthog-cases.test.ts; what is left out, and why, is in
+// docs/hogql-posthog-tests.md. Each case here: the query text, placeholders as
 // the HogQLQuery's `values`, and the rows (or error) PostHog's test expects, over the data its test
 // creates, captured through /batch/ (a person's properties as $set on its first event) and run
 // through POST /api/projects/:id/query/. Each PostHog test gets a project of its own where its rows
