@@ -39,7 +39,7 @@ const SCALAR_TEMPLATES: Record<string, Template> = {
     const unit = field('__unit');
     const t = field('__t');
     const branches = DATE_PARTS.flatMap(([name, fn]) => [call('equals', unit, constant(name)), call(fn, t)]);
-    return withNames(['__unit', '__t'], [at(a, 0), at(a, 1)], call('multiIf', ...branches, constant(null)));
+    return withNames(['__unit', '__t'], [at(a, 0), at(a, 1)], call('multiIf', ...branches, constant(null, 'Nullable(Nothing)')));
   }],
   // date_bin(stride, t, origin): the start of t's bin of `stride` counted from `origin`.
   date_bin: [3, 3, 'toStartOfInterval(t, stride, origin)', (a) => call('toStartOfInterval', at(a, 1), at(a, 0), at(a, 2))],

@@ -56,11 +56,31 @@ export function userCall(parts: CallParts, defaults: CallDefaults): ResolvedCall
   if (parts.distinct && family !== 'aggregate') throw new HogQLQueryError(`Function '${parts.name}' does not take DISTINCT`);
   if (fn.expand && parts.distinct) throw new HogQLQueryError(`${what} '${parts.name}' does not take DISTINCT`);
   if (fn.expand) return { call: typed(fn.expand(parts.args), resultType(fn.clickhouse), true), family };
+  // PostHog's printer rewrites only `concat` spelled so (CONCAT keeps ClickHouse's NULL), and types it not nullable.
+  if (parts.name === 'concat') return { call: typed(call('concat', ...parts.args.map(concatArg)), 'string', false), family };
   const name = clickhouseName(fn, parts.args);
   const args = withTimeZone(fn, name, withWeekMode(parts.name, withDateTimeFirst(parts.name, parts.args), defaults.weekStartDay), defaults.timezone);
   const built = parts.params ? parametricCall(name, parts.params, args) : call(name, ...args);
   const node = parts.distinct ? Object.freeze({ ...built, distinct: true }) : built;
   return { call: typed(node, resultType(name), true), family };
+}
+
+/**
+ * A concat argument as PostHog prints it, so NULL reads as '' and the result is a String: a string
+ * constant as it is, another constant through toString, NULL or toString(NULL) as '', any other
+ * toString(...) as ifNull(toString(...), ''), anything else as ifNull(toString(x), '').
+ */
+function concatArg(arg: Expr): Expr {
+  if (arg.kind === 'constant') {
+    if (arg.value === null) return constant('');
+    return typeof arg.value === 'string' ? arg : call('toString', arg);
+  }
+  if (arg.kind === 'call' && arg.name === 'toString') {
+    const only = arg.args.length === 1 ? arg.args[0]! : undefined;
+    if (only?.kind === 'constant') return only.value === null ? constant('') : arg;
+    return call('ifNull', arg, constant(''));
+  }
+  return call('ifNull', call('toString', arg), constant(''));
 }
 
 function clickhouseName(fn: HogQLFunction, args: readonly Expr[]): string {

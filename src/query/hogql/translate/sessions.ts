@@ -62,7 +62,8 @@ const FIELDS: Record<string, SessionField> = {
   $is_bounce: {
     type: 'boolean',
     nullable: true,
-    expr: () => call('if', call('equals', countOf('$pageview'), constant(0)), constant(null),
+    // NULL as ClickHouse types the literal, so the field is Nullable(UInt8) as in PostHog (avg() takes it).
+    expr: () => call('if', call('equals', countOf('$pageview'), constant(0)), constant(null, 'Nullable(Nothing)'),
       not(or(call('greater', countOf('$pageview'), constant(1)), call('greater', countOf('$autocapture'), constant(0)), call('greaterOrEquals', duration(), constant(BOUNCE_SECONDS))))),
   },
 };

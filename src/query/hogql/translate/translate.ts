@@ -20,7 +20,7 @@ import { filterBeforeJoins } from './filter-first.js';
 import { lookupsAsSemiJoins } from './lookup-semi-join.js';
 import { numbersTable, type TranslateBound } from './numbers-table.js';
 import { chainOf, child, children, isNode, type HogQLNode } from './hogql-ast.js';
-import { printHogQL } from './print-hogql.js';
+import { columnName } from './print-hogql.js';
 import { SessionsTable } from './sessions.js';
 import { hogqlProperty, isHogQLTable, scopedTable, type Chain, type ScopedTable } from './tables.js';
 import { typed, typeOf, type Typed } from './types.js';
@@ -117,18 +117,6 @@ function withCtes(node: HogQLNode, outer: CteMap): CteMap {
     ctes.set(String(cte['name']), { node: child(cte, 'expr')!, visible: new Map(ctes), column: type === 'column' });
   }
   return ctes;
-}
-
-/** The output name of a select item, as PostHog names columns. */
-export function columnName(node: HogQLNode): string {
-  if (node.node === 'Alias') return String(node['alias']);
-  if (node.node === 'Field') {
-    const chain = chainOf(node);
-    const at = chain.indexOf('properties');
-    if (at >= 0 && at < chain.length - 1) return chain.slice(at + 1).join('__');
-    return String(chain[chain.length - 1] ?? '');
-  }
-  return printHogQL(node);
 }
 
 export class HogQLTranslator {
