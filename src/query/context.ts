@@ -5,6 +5,7 @@ import type { PathCleaningRule, PropertyGroup } from './nodes/schema.js';
 
 /** An action as the engine needs it: steps with event, URL matching and property filters. */
 import type { HogQLNode } from './hogql/translate/hogql-ast.js';
+import type { PropertyType } from './catalog/property-type.js';
 
 export interface ActionDefinition {
   readonly id: number;
@@ -48,4 +49,6 @@ export interface QueryContext {
   readonly cohortNames?: ReadonlyMap<string, number>;
   /** The query's HogQL expressions (math_hogql, hogql filters and breakdowns), parsed, by text. */
   readonly hogql?: ReadonlyMap<string, HogQLNode>;
+  /** The types of the properties those expressions read (hogql/property-types.ts: propertyRefKey), null when unknown. */
+  readonly propertyTypes?: ReadonlyMap<string, PropertyType | null>;
 }

@@ -38,7 +38,8 @@ export class QueryRun {
   readonly statements: StatementTiming[] = [];
 
   constructor(
-    private readonly executor: QueryExecutor,
+    /** Whose statements these are: one event store (what is cached per store is keyed by it). */
+    readonly executor: QueryExecutor,
     readonly teamId: number,
     readonly clientQueryId: string,
     /** Once aborted, no further statement of the run starts and the running one stops here. */

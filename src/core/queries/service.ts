@@ -22,7 +22,7 @@ import type { PrintedQuery } from '../../query/printer/print.js';
 import type { InsightQuery, PathCleaningRule, PropertyGroup } from '../../query/nodes/schema.js';
 import { funnelActors } from '../../query/runners/funnels/runner.js';
 import { kindOf, rangedPart } from '../../query/runners/registry.js';
-import { parseHogQLExpressions } from '../../query/hogql/expressions.js';
+import { parseHogQLExpressions, withHogQLPropertyTypes } from '../../query/hogql/expressions.js';
 import { ruleProblem } from '../../query/runners/paths/read.js';
 import type { ActorsRequest } from '../../query/actors/read.js';
 import { ValidationError } from '../../errors.js';
@@ -209,7 +209,9 @@ export class InsightQueryService {
     // Test-account filters may hold HogQL filters too.
     const hogql = await parseHogQLExpressions([query, testAccountFilters], project.id);
     const context = await this.definitionsContext(project, testAccountFilters, actionIds, cohorts?.cohorts ?? null, rules);
-    return { ...context, ...(hogql ? { hogql } : {}), ...(cohortNames.size > 0 ? { cohortNames } : {}) };
+    const resolved = { ...context, ...(hogql ? { hogql } : {}), ...(cohortNames.size > 0 ? { cohortNames } : {}) };
+    // The types of the properties those expressions read (typed as PostHog types them).
+    return hogql ? withHogQLPropertyTypes(resolved, this.executor.start(project.id)) : resolved;
   }
 
   /** The actions a HogQL query's matchesAction names, by id or by name (a name no live action has is left for the translator to refuse). */

@@ -21,5 +21,7 @@ export function definitionsOf(context: QueryContext): Record<Exclude<keyof Query
     cohortNames: [...(context.cohortNames ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     // Parsed from texts the query node holds, so the node's own key already covers them.
     hogql: undefined,
+    // What the data said a property is: a new type reads the property otherwise, so it is a new result.
+    propertyTypes: context.propertyTypes ? [...context.propertyTypes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : undefined,
   };
 }

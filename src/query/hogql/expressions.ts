@@ -11,6 +11,9 @@ import { cohortMembers } from '../cohorts/members.js';
 import { sharedHogQLParser } from './parse/index.js';
 import type { HogQLNode } from './translate/hogql-ast.js';
 import { HogQLTranslator } from './translate/translate.js';
+import type { QueryRun } from '../execute.js';
+import { knownPropertyTypes, loadMissingTypes } from './property-type-lookup.js';
+import { KnownPropertyTypes } from './property-types.js';
 
 /** Every HogQL expression text a query node holds, once each. */
 export function hogqlTextsOf(query: unknown): string[] {
@@ -30,8 +33,41 @@ export function hogqlReaderOf(context: QueryContext): HogQLExpressionReader {
   return (text, source) => {
     const node: HogQLNode | undefined = context.hogql?.get(text);
     if (!node) throw new InternalError('hogql_unparsed', 'a HogQL expression of the query was not parsed before the run');
-    return new HogQLTranslator({ timezone: context.project.timezone, weekStartDay: context.project.weekStartDay, values: {}, cohortMembers: (id) => cohortMembers(id, context), cohortIdByName: (name) => context.cohortNames?.get(name) }).expression(node, source);
+    return translatorFor(context, new KnownPropertyTypes(context.propertyTypes ?? NO_TYPES)).expression(node, source);
   };
+}
+
+const NO_TYPES: ReadonlyMap<string, null> = new Map();
+
+function translatorFor(context: QueryContext, propertyTypes: KnownPropertyTypes): HogQLTranslator {
+  return new HogQLTranslator({
+    timezone: context.project.timezone,
+    weekStartDay: context.project.weekStartDay,
+    values: {},
+    cohortMembers: (id) => cohortMembers(id, context),
+    cohortIdByName: (name) => context.cohortNames?.get(name),
+    propertyTypes,
+  });
+}
+
+/**
+ * The context with the types of the properties its HogQL expressions read (Numeric, DateTime,
+ * Boolean definitions), found by translating each once: the runners translate synchronously, so
+ * the types are read before. A statement runs only for types not read in the last minute.
+ */
+export async function withHogQLPropertyTypes(context: QueryContext, run: QueryRun): Promise<QueryContext> {
+  if (!context.hogql) return context;
+  const known = knownPropertyTypes(run.executor, run.teamId);
+  for (const node of context.hogql.values()) {
+    try {
+      translatorFor(context, known).expression(node, eventSourceFor(context));
+    } catch {
+      // Refused here, refused in the run too, with its message: nothing to type.
+    }
+  }
+  if (known.asked.size === 0) return context;
+  const loaded = known.missing.size > 0 ? await loadMissingTypes(run, known) : known;
+  return { ...context, propertyTypes: loaded.typesOf(known.asked) };
 }
 
 /** The events a runner reads, able to read the query's HogQL expressions. */

@@ -136,8 +136,8 @@ const CONVERSIONS: Record<string, Spec> = {
   reinterpretAsUUID: [1, 1],
   // Hoglet: current PostHog prints accurateCastOrNull(x, 'Int64' | 'Float64' | 'UUID') for these three
   // (a suffix argument); earlier PostHog printed the -OrNull conversions we use.
-  toInt: [1, 1, { ch: 'toInt64OrNull' }],
-  toFloat: [1, 1, { ch: 'toFloat64OrNull' }],
+  toInt: [1, 1, { ch: 'toInt64OrNull', typed: 'toInt64' }],
+  toFloat: [1, 1, { ch: 'toFloat64OrNull', typed: 'toFloat64' }],
   toUUID: [1, 1, { ch: 'toUUIDOrNull' }],
   toUUIDOrDefault: [2, 2],
   toIntOrZero: [1, 1, { ch: 'toInt64OrZero' }],

@@ -86,7 +86,8 @@ function concatArg(arg: Expr): Expr {
 function clickhouseName(fn: HogQLFunction, args: readonly Expr[]): string {
   if (!fn.typedFirstArgClickhouse || args.length === 0) return fn.clickhouse;
   const first = typeOf(args[0]!).type;
-  return first === 'datetime' || first === 'integer' ? fn.typedFirstArgClickhouse : fn.clickhouse;
+  // A typed property (property-types.ts) is a Float or a Bool: the -OrNull parsers take only text.
+  return first === 'datetime' || first === 'integer' || first === 'float' || first === 'boolean' ? fn.typedFirstArgClickhouse : fn.clickhouse;
 }
 
 /**

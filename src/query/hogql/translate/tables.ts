@@ -11,6 +11,8 @@ import { CarriedEventSource, CarriedJoins } from './carried-joins.js';
 import { withPropertyReads, type PropertyReads } from './property-equality.js';
 import { EventSession, SessionsTable } from './sessions.js';
 import { typed, typeOf, type HogQLType } from './types.js';
+import type { PropertyType } from '../../catalog/property-type.js';
+import { asPropertyType, type PropertyOwner } from '../property-types.js';
 
 export type Chain = readonly (string | number)[];
 
@@ -18,6 +20,8 @@ export interface TableContext {
   readonly timezone: string;
   /** The table is joined to an earlier one: an events table then carries its lazy joins inside (carried-joins.ts). */
   readonly joined?: boolean;
+  /** A property's type from its definition (property-types.ts); undefined reads it as text. */
+  readonly propertyType?: (owner: PropertyOwner, name: string) => PropertyType | undefined;
 }
 
 /** A table (or subquery) in one SELECT's scope. */
@@ -122,6 +126,14 @@ const inZone = (column: Expr, timezone: string): Expr => typed(call('toTimeZone'
 
 const notFound = (chain: Chain) => new HogQLQueryError(`Unable to resolve field: ${chain.join('.')}`);
 
+/** A top-level property read as its definition's type; any other read stays exactly as it is. */
+function asDefined(context: TableContext, owner: PropertyOwner, path: Chain, read: Expr): Expr {
+  const [name] = path;
+  if (path.length !== 1 || typeof name !== 'string' || !context.propertyType) return read;
+  const type = context.propertyType(owner, name);
+  return type ? asPropertyType(read, type, context.timezone) : read;
+}
+
 /** `properties` (JSON), optionally followed by a property path. */
 function jsonField(json: Expr, rest: Chain): Expr {
   return rest.length === 0 ? typed(json, 'json', false) : hogqlProperty(json, rest);
@@ -161,7 +173,7 @@ class EventsTable implements ScopedTable {
     const [head, ...rest] = chain;
     if (typeof head !== 'string') return undefined;
     const column = EVENT_COLUMNS[head];
-    if (column === 'json') return jsonField(field(head, this.alias), rest);
+    if (column === 'json') return asDefined(this.context, 'event', rest, jsonField(field(head, this.alias), rest));
     if (column !== undefined) {
       if (rest.length > 0) throw notFound(chain);
       const value = field(head, this.alias);
@@ -210,7 +222,7 @@ class EventsTable implements ScopedTable {
       case 'properties': {
         if (path.length === 0) return typed(this.events.read({ of: 'person', column: 'properties' }), 'json', true);
         // Read inside the person join: once per person, not once per event.
-        return joinedProperty((extract) => this.events.read({ of: 'person', extract }), path);
+        return asDefined(this.context, 'person', path, joinedProperty((extract) => this.events.read({ of: 'person', extract }), path));
       }
       default:
         throw notFound(chain);
@@ -236,7 +248,7 @@ class EventsTable implements ScopedTable {
         return this.leafOf(chain, path, inZone(this.events.read({ of: 'group', index, column: 'created_at' }), this.context.timezone));
       case 'properties': {
         if (path.length === 0) return typed(this.events.read({ of: 'group', index, column: 'properties' }), 'json', true);
-        return joinedProperty((extract) => this.events.read({ of: 'group', index, extract }), path);
+        return asDefined(this.context, { group: index }, path, joinedProperty((extract) => this.events.read({ of: 'group', index, extract }), path));
       }
       default:
         throw notFound(chain);
@@ -356,7 +368,7 @@ class LatestRowsTable implements ScopedTable {
     if (!known) return undefined;
     this.read.add(head);
     const value = field(head, this.alias);
-    if (known.type === 'json') return jsonField(value, rest);
+    if (known.type === 'json') return this.persons ? asDefined(this.context, 'person', rest, jsonField(value, rest)) : jsonField(value, rest);
     if (rest.length > 0) throw notFound(chain);
     return known.type === 'datetime' ? inZone(value, this.context.timezone) : typed(value, known.type, false);
   }
@@ -395,7 +407,7 @@ class DistinctIdsTable implements ScopedTable {
     const person = (name: string) => field(`person_${name}`, this.personAlias);
     if (column === 'created_at' && path.length === 0) return inZone(person('created_at'), this.context.timezone);
     if (column === 'is_identified' && path.length === 0) return typed(person('is_identified'), 'boolean', true);
-    if (column === 'properties') return path.length === 0 ? typed(person('properties'), 'json', true) : hogqlProperty(person('properties'), path);
+    if (column === 'properties') return path.length === 0 ? typed(person('properties'), 'json', true) : asDefined(this.context, 'person', path, hogqlProperty(person('properties'), path));
     throw notFound(chain);
   }
 

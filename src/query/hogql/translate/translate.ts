@@ -12,6 +12,7 @@ import type { ActionDefinition } from '../../context.js';
 import { actionExpr } from '../../filters/actions.js';
 import { isPrintableIdentifier } from '../../printer/print.js';
 import { IN_COHORT_OPERATORS } from '../cohort-mentions.js';
+import { STRING_PARSERS, type PropertyOwner, type PropertyTypeLookup } from '../property-types.js';
 import { HogQLNotSupportedError, HogQLQueryError } from '../errors.js';
 import { userCall } from './calls.js';
 import { compare, compareInJoin } from './compare.js';
@@ -22,7 +23,7 @@ import { numbersTable, type TranslateBound } from './numbers-table.js';
 import { chainOf, child, children, isNode, type HogQLNode } from './hogql-ast.js';
 import { columnName } from './print-hogql.js';
 import { SessionsTable } from './sessions.js';
-import { hogqlProperty, isHogQLTable, scopedTable, type Chain, type ScopedTable } from './tables.js';
+import { hogqlProperty, isHogQLTable, scopedTable, type Chain, type ScopedTable, type TableContext } from './tables.js';
 import { typed, typeOf, type Typed } from './types.js';
 
 export type PlaceholderValue = string | number | boolean | null | readonly (string | number)[];
@@ -43,6 +44,8 @@ export interface TranslateContext {
   readonly cohortMembers?: (cohortId: number) => Select;
   /** IN COHORT 'name': the live cohort of that name (QueryContext.cohortNames). */
   readonly cohortIdByName?: (name: string) => number | undefined;
+  /** Property definitions' types: a typed property reads as its type (property-types.ts). */
+  readonly propertyTypes?: PropertyTypeLookup;
   /** matchesAction: the actions the query names, resolved before the run (QueryContext.actions). */
   readonly actions?: ReadonlyMap<number, ActionDefinition>;
 }
@@ -128,6 +131,11 @@ export class HogQLTranslator {
   private readonly comparisons: { skip: boolean }[] = [];
   /** Nodes translated so far: a CTE is translated again at each use, so text can grow exponentially here. */
   private work = 0;
+  /** Inside the arguments of a call that parses text itself (toFloatOrZero): properties stay text, as PostHog's. */
+  private propertiesAsText = false;
+  /** A property's type for the tables in scope (none inside a STRING_PARSERS call). */
+  private readonly propertyType = (owner: PropertyOwner, name: string) =>
+    (this.propertiesAsText ? undefined : this.context.propertyTypes?.typeOf(owner, name));
 
   constructor(private readonly context: TranslateContext) {}
 
@@ -154,7 +162,7 @@ export class HogQLTranslator {
   /** A standalone expression over the events of `events` (HogQL inside insights). */
   expression(node: HogQLNode, events: EventSource): Expr {
     const scope = new Scope(new Map());
-    scope.tables.set(events.names.events, eventsScope(events, this.context.timezone));
+    scope.tables.set(events.names.events, eventsScope(events, { timezone: this.context.timezone, propertyType: this.propertyType }));
     return this.expr(node, scope);
   }
 
@@ -306,7 +314,7 @@ export class HogQLTranslator {
       }
       if (tableArgs !== null) throw new HogQLQueryError(`Table '${name}' does not accept arguments`);
       if (!isHogQLTable(name)) throw new HogQLQueryError(this.expanding.includes(name) ? CTE_LOOP : `Unknown table \`${name}\`.`);
-      const table = scopedTable(name, tableAlias, { timezone: this.context.timezone, joined });
+      const table = scopedTable(name, tableAlias, { timezone: this.context.timezone, joined, propertyType: this.propertyType });
       if (name === 'groups') GROUPS_TABLES.add(table);
       scope.tables.set(tableAlias, table);
       return table.from;
@@ -577,8 +585,16 @@ export class HogQLTranslator {
     if (name === 'matchesAction') return this.matchesAction(argNodes, scope);
     // count(*) counts rows; `*` anywhere else would read the stored columns themselves.
     if (isCountStar(name, argNodes)) return userCall({ name, args: [STAR], distinct: node['distinct'] === true }, this.context).call;
-    const args = argNodes.map((x) => this.expr(x, scope));
-    const params = Array.isArray(node['params']) ? node['params'].filter(isNode).map((x) => this.expr(x, scope)) : undefined;
+    const outerAsText = this.propertiesAsText;
+    this.propertiesAsText = STRING_PARSERS.has(name);
+    let args: Expr[];
+    let params: Expr[] | undefined;
+    try {
+      args = argNodes.map((x) => this.expr(x, scope));
+      params = Array.isArray(node['params']) ? node['params'].filter(isNode).map((x) => this.expr(x, scope)) : undefined;
+    } finally {
+      this.propertiesAsText = outerAsText;
+    }
     const resolved = userCall({ name, args, ...(params ? { params } : {}), distinct: node['distinct'] === true }, this.context);
     if (resolved.family === 'window') throw new HogQLQueryError(`Window function '${name}' needs an OVER clause`);
     return resolved.call;
@@ -825,8 +841,8 @@ function personRowsSource(properties: Expr, personId: Expr, hogqlExpr: (text: st
 }
 
 /** The insight's own events table, read through HogQL's field names. */
-function eventsScope(events: EventSource, timezone: string): ScopedTable {
-  return scopedTable('events', events.names.events, { timezone }, events);
+function eventsScope(events: EventSource, context: TableContext): ScopedTable {
+  return scopedTable('events', events.names.events, context, events);
 }
 
 /** The type ClickHouse gives an integer literal (the smallest that holds it), so `if(1, ...)` and `select 1` behave as in PostHog. */

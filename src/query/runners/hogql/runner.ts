@@ -9,6 +9,7 @@ import type { HogQLNode } from '../../hogql/translate/hogql-ast.js';
 import { sharedHogQLParser } from '../../hogql/parse/index.js';
 import { printHogQL } from '../../hogql/translate/print-hogql.js';
 import { HogQLTranslator } from '../../hogql/translate/translate.js';
+import { withPropertyTypes } from '../../hogql/property-type-lookup.js';
 import type { Query, Select } from '../../ast/nodes.js';
 import type { HogQLQuery } from '../../nodes/schema.js';
 import type { RunOutput } from '../kind.js';
@@ -54,7 +55,8 @@ export async function runHogQL(query: HogQLQuery, context: QueryContext, run: Qu
   const root = await sharedHogQLParser().parse('select', query.query, context.project.id);
   const parseMs = performance.now() - parseStarted;
   const translateStarted = performance.now();
-  const translator = new HogQLTranslator({
+  // Typed properties (Numeric, DateTime, Boolean definitions) read as their types, as PostHog's.
+  const translated = await withPropertyTypes(run, (propertyTypes) => new HogQLTranslator({
     timezone: context.project.timezone,
     weekStartDay: context.project.weekStartDay,
     values: query.values,
@@ -64,8 +66,8 @@ export async function runHogQL(query: HogQLQuery, context: QueryContext, run: Qu
     cohortIdByName: (name) => context.cohortNames?.get(name),
     actions: context.actions,
     ...(context.hogql ? { hogql: context.hogql } : {}),
-  });
-  const translated = translator.statement(root);
+    propertyTypes,
+  }).statement(root));
   const { query: tree, text, page } = paged(translated.query, root);
   const translateMs = performance.now() - translateStarted;
   const table = await run.table(tree);

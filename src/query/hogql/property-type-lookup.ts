@@ -1,0 +1,109 @@
+// Reads the definitions (types) of the properties a HogQL query names, from the project's own stored
+// data by the definitions API's rule, and keeps them a minute: PostHog's definitions too follow
+// ingestion with a delay, and a query that repeats (a dashboard, the benchmark) pays no scan.
+import { alias, call, constant, field, or, select, subquery, table, tuple } from '../ast/build.js';
+import type { Expr, FromItem, Select } from '../ast/nodes.js';
+import { DATETIME_PATTERN, propertyTypeOf, type PropertyType } from '../catalog/property-type.js';
+import { latestGroups, latestPersons } from '../catalog/latest.js';
+import type { QueryExecutor, QueryRun } from '../execute.js';
+import type { ValueKind } from '../../storage/events/definitions-repository.js';
+import { ALWAYS_STRING_EVENT_PROPERTIES, KnownPropertyTypes, propertyRefKey, type PropertyOwner } from './property-types.js';
+
+/** How long a type read from the data is used before it is read again. */
+export const PROPERTY_TYPE_TTL_MS = 60_000;
+/** Types kept per executor (all projects); past it the oldest are forgotten. */
+const MAX_ENTRIES = 20_000;
+
+interface Entry {
+  readonly type: PropertyType | null;
+  readonly at: number;
+}
+
+/** Per executor (one event store), by project, then by property. */
+const CACHES = new WeakMap<QueryExecutor, Map<string, Entry>>();
+
+const cacheOf = (executor: QueryExecutor): Map<string, Entry> => {
+  let cache = CACHES.get(executor);
+  if (!cache) CACHES.set(executor, (cache = new Map()));
+  return cache;
+};
+
+const projectKey = (projectId: number, refKey: string) => `${projectId}\u0000${refKey}`;
+
+/** The types this project's properties are known to have now (fresh entries only). */
+export function knownPropertyTypes(executor: QueryExecutor, projectId: number, now = Date.now()): KnownPropertyTypes {
+  const cache = cacheOf(executor);
+  const prefix = `${projectId}\u0000`;
+  const known = new Map<string, PropertyType | null>();
+  for (const [key, entry] of cache) {
+    if (key.startsWith(prefix) && now - entry.at < PROPERTY_TYPE_TTL_MS) known.set(key.slice(prefix.length), entry.type);
+  }
+  return new KnownPropertyTypes(known);
+}
+
+/**
+ * Reads the types of the properties `known` was asked for and did not have (one statement per
+ * owner: events, persons, each group type), into the cache and into a new KnownPropertyTypes.
+ * Every statement goes through the run, so it is the run's project's data only.
+ */
+export async function loadMissingTypes(run: QueryRun, known: KnownPropertyTypes): Promise<KnownPropertyTypes> {
+  const byOwner = new Map<string, { owner: PropertyOwner; names: string[] }>();
+  for (const { owner, name } of known.missing.values()) {
+    const ownerKey = typeof owner === 'string' ? owner : `group:${owner.group}`;
+    const entry = byOwner.get(ownerKey) ?? { owner, names: [] };
+    entry.names.push(name);
+    byOwner.set(ownerKey, entry);
+  }
+  const cache = cacheOf(run.executor);
+  const now = Date.now();
+  for (const { owner, names } of byOwner.values()) {
+    const types = await readTypes(run, owner, names);
+    names.forEach((name, i) => cache.set(projectKey(run.teamId, propertyRefKey(owner, name)), { type: types[i] ?? null, at: now }));
+  }
+  while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  return knownPropertyTypes(run.executor, run.teamId, now);
+}
+
+/** The kind of one raw JSON value, as the definitions API names it (definitions-repository.ts). */
+function valueKind(raw: Expr): Expr {
+  const starts = (text: string) => call('startsWith', raw, constant(text));
+  return call('multiIf',
+    starts('"'), call('if', call('match', raw, constant(DATETIME_PATTERN)), constant('datetime'), constant('string')),
+    call('in', raw, tuple(constant('true'), constant('false'))), constant('boolean'),
+    call('equals', raw, constant('null')), constant('null'),
+    or(starts('{'), starts('[')), constant('structure'),
+    constant('number'));
+}
+
+/** Where an owner's properties are: the events, or the latest version of each person or group. */
+function propertiesOf(owner: PropertyOwner): { from: FromItem; json: Expr } {
+  if (owner === 'event') return { from: table('events', 'e'), json: field('properties', 'e') };
+  if (owner === 'person') return { from: subquery(latestPersons(['properties']), 'p'), json: field('person_properties', 'p') };
+  return { from: subquery(latestGroups(owner.group, ['properties']), 'g'), json: field('group_properties', 'g') };
+}
+
+async function readTypes(run: QueryRun, owner: PropertyOwner, names: readonly string[]): Promise<(PropertyType | null)[]> {
+  const { from, json } = propertiesOf(owner);
+  const columns = names.map((name, i) => {
+    const raw = call('JSONExtractRaw', json, constant(name));
+    return alias(call('groupUniqArrayIf', valueKind(raw), call('notEmpty', raw)), `k${i}`);
+  });
+  const statement: Select = select({ select: columns, from });
+  const [row] = await run.rows<Record<string, ValueKind[]>>(statement);
+  return names.map((name, i) => {
+    if (owner === 'event' && ALWAYS_STRING_EVENT_PROPERTIES.has(name)) return 'String';
+    return propertyTypeOf(row?.[`k${i}`] ?? []);
+  });
+}
+
+/**
+ * Translates with the types known now; when the translation asked for a property whose type is
+ * not known yet, reads those (one statement per owner) and translates once more. A repeated query
+ * finds every type in the cache and translates once.
+ */
+export async function withPropertyTypes<T>(run: QueryRun, translate: (types: KnownPropertyTypes) => T): Promise<T> {
+  const known = knownPropertyTypes(run.executor, run.teamId);
+  const first = translate(known);
+  if (known.missing.size === 0) return first;
+  return translate(await loadMissingTypes(run, known));
+}
