@@ -59,6 +59,11 @@ const FIELDS: Record<string, SessionField> = {
   $pageview_count: { type: 'integer', nullable: false, expr: () => countOf('$pageview') },
   $autocapture_count: { type: 'integer', nullable: false, expr: () => countOf('$autocapture') },
   $screen_count: { type: 'integer', nullable: false, expr: () => countOf('$screen') },
+  // PostHog's bounce-rate input: page views, screens and autocaptures, counted no further than 2.
+  $page_screen_autocapture_count_up_to: {
+    type: 'integer', nullable: false,
+    expr: () => call('least', call('countIf', call('in', column('event'), call('tuple', constant('$pageview'), constant('$screen'), constant('$autocapture')))), constant(2)),
+  },
   $is_bounce: {
     type: 'boolean',
     nullable: true,
