@@ -41,7 +41,7 @@ beforeAll(async () => {
   await journeys(t, full, {
     ...apiTestEvents(['2', '2', '3', '4']),
     // Sessions for $is_bounce: s1 one page view (a bounce), s2 two page views, s3 no page view (NULL).
-    v1: [ev('$pageview', '2020-01-11T00:00:00Z', { $session_id: 's1' })],
+    v1: [ev('$pageview', '2020-01-11T00:00:00Z', { $session_id: 's1', $window_id: 'w1' })],
     v2: [ev('$pageview', '2020-01-11T00:00:00Z', { $session_id: 's2' }), ev('$pageview', '2020-01-11T00:00:05Z', { $session_id: 's2' })],
     v3: [ev('custom', '2020-01-11T00:00:00Z', { $session_id: 's3' })],
   });
@@ -116,6 +116,18 @@ describe("types as PostHog's printer makes them", () => {
     expect((await hogql(full, 'select avg($is_bounce) from sessions')).results).toEqual([[0.5]]);
     // Per event: s2's two events count twice.
     expect((await hogql(full, "select avg(session.$is_bounce) from events where $session_id != ''")).results).toEqual([[1 / 3]]);
+  });
+
+  it("$window_id is a String column, as in PostHog's events: '' when the event has none", async () => {
+    const response = await hogql(full, "select $window_id from events where distinct_id in ('v1', 'v3') order by distinct_id");
+    expect(response.results).toEqual([['w1'], ['']]);
+    expect(response.types).toEqual([['$window_id', 'String']]);
+  });
+
+  it("the session's distinct_id is a Nullable(String), as PostHog's nullIf(argMaxMerge(distinct_id), 'null')", async () => {
+    const response = await hogql(full, "select distinct_id from sessions where session_id = 's2'");
+    expect(response.results).toEqual([['v2']]);
+    expect(response.types).toEqual([['distinct_id', 'Nullable(String)']]);
   });
 
   it("date_part's unknown unit is NULL of the part's type, not a mixed type", async () => {

@@ -186,3 +186,37 @@ describe('typed properties in insights: math_hogql, a HogQL breakdown, a hogql f
     expect(await filtered('properties.paid')).toBe(1);
   });
 });
+
+describe("PostHog's test_property_types.py: TestJSONExtractToMaterializedColumn, as rows", () => {
+  it('test_rewrite_value_semantics_no_mat_column: JSONExtractString of set, empty, "null", JSON null and missing', async () => {
+    const who = await t.bootstrap('property-types-extract@example.com');
+    await journeys(t, who, {
+      u_set: [ev('pageview', '2024-01-02T00:00:00Z', { $browser: 'Chrome', tag: 'set' })],
+      u_empty: [ev('pageview', '2024-01-02T00:00:00Z', { $browser: '', tag: 'empty' })],
+      u_null_str: [ev('pageview', '2024-01-02T00:00:00Z', { $browser: 'null', tag: 'null_str' })],
+      u_json_null: [ev('pageview', '2024-01-02T00:00:00Z', { $browser: null, tag: 'json_null' })],
+      u_unset: [ev('pageview', '2024-01-02T00:00:00Z', { tag: 'unset' })],
+    });
+    const found = await rows(who, "SELECT properties.tag, JSONExtractString(properties, '$browser') FROM events WHERE event = 'pageview' ORDER BY properties.tag");
+    expect(Object.fromEntries(found)).toEqual({ set: 'Chrome', empty: '', null_str: 'null', json_null: '', unset: '' });
+  });
+});
+
+describe("PostHog's test_property_types.py: TestTimezoneIndexPruning's results in the project's time zone", () => {
+  it.each([
+    ['test_dst_boundary_does_not_drop_events', 'America/New_York', ['2024-03-10T05:30:00Z', '2024-03-10T06:30:00Z'], '2024-03-10', '2024-03-11'],
+    ['test_positive_utc_offset_does_not_drop_events', 'Asia/Tokyo', ['2024-02-29T15:30:00Z', '2024-03-01T14:00:00Z'], '2024-03-01', '2024-03-02'],
+    ['test_utc_returns_correct_results', 'UTC', ['2024-03-01T00:30:00Z', '2024-03-01T23:30:00Z'], '2024-03-01', '2024-03-02'],
+    ['test_brazil_historical_dst_does_not_drop_events', 'America/Sao_Paulo', ['2018-11-15T02:30:00Z', '2018-11-15T12:00:00Z'], '2018-11-15', '2018-11-16'],
+    ['test_half_hour_offset_does_not_drop_events', 'Asia/Kolkata', ['2024-02-29T18:30:00Z', '2024-03-01T17:00:00Z'], '2024-03-01', '2024-03-02'],
+    ['test_lord_howe_half_hour_dst_does_not_drop_events', 'Australia/Lord_Howe', ['2024-01-15T13:00:00Z', '2024-01-15T22:00:00Z'], '2024-01-16', '2024-01-17'],
+  ])('%s (%s)', async (name, timezone, instants, from, to) => {
+    const who = await t.bootstrap(`property-types-${name.replaceAll('_', '-')}@example.com`);
+    const patched = await t.request(who.key, { method: 'PATCH', url: `/api/projects/${who.projectId}/`, payload: { timezone } });
+    expect(patched.statusCode).toBe(200);
+    // setUp's events: five $pageview a month, January to June 2024.
+    const pageviews = [1, 2, 3, 4, 5, 6].flatMap((month) => [0, 1, 2, 3, 4].map((day) => ev('$pageview', `2024-0${month}-${10 + day}T00:00:00Z`)));
+    await journeys(t, who, { user: pageviews, tz_user: instants.map((at) => ev('tz_test', at)) });
+    expect(await rows(who, `SELECT count() FROM events WHERE event = 'tz_test' AND timestamp >= '${from}' AND timestamp < '${to}'`)).toEqual([[2]]);
+  });
+});

@@ -35,7 +35,8 @@ const text = (expr: () => Expr): SessionField => ({ type: 'string', nullable: tr
 
 const FIELDS: Record<string, SessionField> = {
   session_id: { type: 'string', nullable: false, expr: () => column('$session_id') },
-  distinct_id: { type: 'string', nullable: false, expr: () => call('argMax', column('distinct_id'), column('timestamp')) },
+  // nullIf(argMaxMerge(distinct_id), 'null') in PostHog's tables: a Nullable(String).
+  distinct_id: { type: 'string', nullable: true, expr: () => call('nullIf', call('argMax', column('distinct_id'), column('timestamp')), constant('null')) },
   $start_timestamp: { type: 'datetime', nullable: false, expr: start },
   $end_timestamp: { type: 'datetime', nullable: false, expr: end },
   $session_duration: { type: 'integer', nullable: false, expr: duration },

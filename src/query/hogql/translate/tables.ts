@@ -181,7 +181,8 @@ class EventsTable implements ScopedTable {
     }
     switch (head) {
       case '$window_id':
-        return this.leaf(chain, hogqlProperty(field('properties', this.alias), ['$window_id']));
+        // A String column in PostHog's events (its string value, '' when there is none), never NULL.
+        return this.leaf(chain, typed(call('JSONExtractString', field('properties', this.alias), constant('$window_id')), 'string', false));
       case 'person_id':
         return this.leaf(chain, typed(this.events.personId(), 'uuid', false));
       case 'person':
