@@ -8,8 +8,8 @@
 // (relative_date_parse without truncation), {filters} over the sessions table bounds the session's
 // $start_timestamp, and a table alias changes nothing.
 // Left out: {filters} over events joined to groups reads the events (PostHog then takes the groups'
-// created_at). filterTestAccounts over the sessions table alone is refused (only session property
-// filters go there; those are test_query.py's case, in test-query-posthog-cases.test.ts).
+// created_at). Session property filters are test_query.py's case (test-query-posthog-cases.test.ts);
+// filterTestAccounts over the sessions table alone is in runner-api-posthog-cases.test.ts.
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';

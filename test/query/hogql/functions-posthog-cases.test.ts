@@ -142,3 +142,48 @@ describe('test_action.py: matchesAction', () => {
     expect(res.json().results).toEqual([[1]]);
   });
 });
+
+describe('test_ip_functions.py', () => {
+  // One expression per IP function PostHog allows, and the value PostHog's test expects.
+  const IP_FUNCTION_CASES: [string, unknown][] = [
+    ["IPv4NumToString(IPv4StringToNum('66.249.84.5'))", '66.249.84.5'],
+    ["IPv4StringToNumOrDefault('nope')", 0],
+    ["isNull(IPv4StringToNumOrNull('nope'))", 1],
+    ["IPv6NumToString(IPv6StringToNum('2001:db8::1'))", '2001:db8::1'],
+    ["IPv6NumToString(IPv6StringToNumOrDefault('nope'))", '::'],
+    ["isNull(IPv6StringToNumOrNull('nope'))", 1],
+    ["IPv6NumToString(IPv4ToIPv6(IPv4StringToNum('1.2.3.4')))", '::ffff:1.2.3.4'],
+    ["toString(toIPv4('1.2.3.4'))", '1.2.3.4'],
+    ["toString(toIPv4OrDefault('nope'))", '0.0.0.0'],
+    ["isNull(toIPv4OrNull('nope'))", 1],
+    ["toString(toIPv4OrZero('nope'))", '0.0.0.0'],
+    ["toString(toIPv6('::1'))", '::1'],
+    ["toString(toIPv6OrDefault('nope'))", '::'],
+    ["isNull(toIPv6OrNull('nope'))", 1],
+    ["toString(toIPv6OrZero('nope'))", '::'],
+    ["isIPv4String('1.2.3.4')", 1],
+    ["isIPv6String('::1')", 1],
+    ["isIPAddressInRange('66.249.84.5', '66.249.80.0/20')", 1],
+    // A real $ip value that is not an address must not abort the query: it matches nothing.
+    ["isIPAddressInRange('0', '10.0.0.0/8')", 0],
+    // A native IPv4 argument still matches.
+    ["isIPAddressInRange(toIPv4('192.168.5.2'), '192.168.0.0/16')", 1],
+    ["toString(tupleElement(IPv4CIDRToRange(toIPv4('192.168.5.2'), 16), 1))", '192.168.0.0'],
+    ["toString(tupleElement(IPv6CIDRToRange(toIPv6('2001:db8::8a2e:370:7334'), 32), 1))", '2001:db8::'],
+    ["toString(cutIPv6(toIPv6('2001:db8::8a2e:370:7334'), 2, 0))", '2001:db8::8a2e:370:0'],
+  ];
+
+  it('test_ip_functions_execute: every function in one SELECT', async () => {
+    const [row] = await rows(`SELECT ${IP_FUNCTION_CASES.map(([expression]) => expression).join(', ')}`);
+    // PostHog's driver reads ClickHouse's UInt8 booleans as 0/1 as Hoglet does; its asserts compare those.
+    expect((row as unknown[]).map((value) => (typeof value === 'boolean' ? Number(value) : value))).toEqual(IP_FUNCTION_CASES.map(([, expected]) => expected));
+  });
+
+  it("isIPAddressInRange over an event's $ip: a value that is not an address is no match", async () => {
+    const project = await t.bootstrap('functions-cases-ip@example.com');
+    await journeys(t, project, { ip: [ev('hit', AT, { $ip: '66.249.84.5' }), ev('hit', AT, { $ip: 'not-an-ip' }), ev('hit', AT, {})] });
+    const res = await t.request(project.key, { method: 'POST', url: `/api/projects/${project.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query: "SELECT countIf(isIPAddressInRange(properties.$ip, '66.249.80.0/20')), count() FROM events" } } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().results).toEqual([[1, 3]]);
+  });
+});

