@@ -142,7 +142,6 @@ const CONVERSIONS: Record<string, Spec> = {
   toUUIDOrDefault: [2, 2],
   toIntOrZero: [1, 1, { ch: 'toInt64OrZero' }],
   toFloatOrZero: [1, 1, { ch: 'toFloat64OrZero' }],
-  toFloatOrDefault: [1, 2, { ch: 'toFloat64OrDefault' }],
   // Underscore names are callable but hidden from PostHog's autocomplete list.
   _toInt8: [1, 1, { ch: 'toInt8' }],
   _toInt16: [1, 1, { ch: 'toInt16' }],
@@ -453,7 +452,7 @@ const MATH: Record<string, Spec> = {
   ceil: [1, 2, CI],
   trunc: [1, 2, CI],
   round: [1, 2, CI],
-  rand: [0, 0],
+  rand: [0, 0, CI],
   roundBankers: [1, 2],
   roundToExp2: [1, 1],
   roundDuration: [1, 1],

@@ -57,6 +57,10 @@ const SCALAR_TEMPLATES: Record<string, Template> = {
     const parts = call('splitByChar', constant('.'), call('coalesce', call('nullIf', version, constant('')), constant('_')));
     return call('arrayMap', lambda(['__x'], call('toInt64OrNull', field('__x'))), parts);
   }],
+  // toFloatOrDefault(x, default): ClickHouse wants a Float64 default, so it is cast (an integer 0
+  // works too); PostHog's one-argument form is toFloatOrZero (NULL stays NULL).
+  toFloatOrDefault: [1, 2, 'toFloat64OrDefault(x, toFloat64(default)); toFloat64OrZero(x)', (a) =>
+    (a.length === 1 ? call('toFloat64OrZero', at(a, 0)) : call('toFloat64OrDefault', at(a, 0), call('toFloat64', at(a, 1))))],
   // md5(s): the MD5 digest as upper-case hex (PostHog lists it among aggregations; it is per row).
   md5: [1, 1, 'hex(MD5(s))', (a) => call('hex', call('MD5', at(a, 0)))],
 };
