@@ -30,15 +30,15 @@ const cacheOf = (executor: QueryExecutor): Map<string, Entry> => {
 
 const projectKey = (projectId: number, refKey: string) => `${projectId}\u0000${refKey}`;
 
-/** The types this project's properties are known to have now (fresh entries only). */
+/** The types this project's properties are known to have now (fresh entries only, read as asked). */
 export function knownPropertyTypes(executor: QueryExecutor, projectId: number, now = Date.now()): KnownPropertyTypes {
   const cache = cacheOf(executor);
-  const prefix = `${projectId}\u0000`;
-  const known = new Map<string, PropertyType | null>();
-  for (const [key, entry] of cache) {
-    if (key.startsWith(prefix) && now - entry.at < PROPERTY_TYPE_TTL_MS) known.set(key.slice(prefix.length), entry.type);
-  }
-  return new KnownPropertyTypes(known);
+  return new KnownPropertyTypes({
+    get: (refKey) => {
+      const entry = cache.get(projectKey(projectId, refKey));
+      return entry && now - entry.at < PROPERTY_TYPE_TTL_MS ? entry.type : undefined;
+    },
+  });
 }
 
 /**
@@ -58,7 +58,11 @@ export async function loadMissingTypes(run: QueryRun, known: KnownPropertyTypes)
   const now = Date.now();
   for (const { owner, names } of byOwner.values()) {
     const types = await readTypes(run, owner, names);
-    names.forEach((name, i) => cache.set(projectKey(run.teamId, propertyRefKey(owner, name)), { type: types[i] ?? null, at: now }));
+    names.forEach((name, i) => {
+      const key = projectKey(run.teamId, propertyRefKey(owner, name));
+      cache.delete(key); // to the end of the order: the oldest go first
+      cache.set(key, { type: types[i] ?? null, at: now });
+    });
   }
   while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   return knownPropertyTypes(run.executor, run.teamId, now);

@@ -27,7 +27,8 @@ export interface PropertyTypeLookup {
 export class KnownPropertyTypes implements PropertyTypeLookup {
   readonly missing = new Map<string, { owner: PropertyOwner; name: string }>();
 
-  constructor(private readonly known: ReadonlyMap<string, PropertyType | null>) {}
+  /** `known.get`: a property's type by propertyRefKey (null: unknown), undefined when not read yet. */
+  constructor(private readonly known: Pick<ReadonlyMap<string, PropertyType | null>, 'get'>) {}
 
   /** Every property asked for, by propertyRefKey. */
   readonly asked = new Set<string>();

@@ -4,7 +4,10 @@
 // types in a trend's math_hogql, a HogQL breakdown and a hogql filter. Events captured through
 // /batch/, queries through /query/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Query } from '../../../src/query/ast/nodes.js';
+import { QueryRun } from '../../../src/query/execute.js';
 import { closeSharedHogQLParser } from '../../../src/query/hogql/parse/index.js';
+import { withPropertyTypes } from '../../../src/query/hogql/property-type-lookup.js';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
 import { ev, journeys, trendsQuery } from '../../helpers/journeys.js';
 
@@ -218,5 +221,40 @@ describe("PostHog's test_property_types.py: TestTimezoneIndexPruning's results i
     const pageviews = [1, 2, 3, 4, 5, 6].flatMap((month) => [0, 1, 2, 3, 4].map((day) => ev('$pageview', `2024-0${month}-${10 + day}T00:00:00Z`)));
     await journeys(t, who, { user: pageviews, tz_user: instants.map((at) => ev('tz_test', at)) });
     expect(await rows(who, `SELECT count() FROM events WHERE event = 'tz_test' AND timestamp >= '${from}' AND timestamp < '${to}'`)).toEqual([[2]]);
+  });
+});
+
+describe('reading the types: once per query, the project\'s own data, then from memory', () => {
+  /** Counts the statements a run starts. */
+  class CountingRun extends QueryRun {
+    statementsRun = 0;
+    override async rows<Row>(q: Query): Promise<Row[]> {
+      this.statementsRun += 1;
+      return super.rows<Row>(q);
+    }
+  }
+
+  it('one statement per owner for the properties a query lacks, none when it repeats; another project reads its own', async () => {
+    const counting = await t.bootstrap('property-types-counting@example.com');
+    await journeys(t, counting, { x: [ev('$pageview', '2024-01-02T00:00:00Z', { price: 1, flag: true, $set: { age: 3 } })] });
+    const other = await t.bootstrap('property-types-other@example.com');
+    await journeys(t, other, { x: [ev('$pageview', '2024-01-02T00:00:00Z', { price: 'high' })] });
+    let translations = 0;
+    const typesOf = (run: QueryRun) => withPropertyTypes(run, (types) => {
+      translations += 1;
+      return [types.typeOf('event', 'price'), types.typeOf('event', 'flag'), types.typeOf('person', 'age'), types.typeOf('event', 'never_seen')];
+    });
+
+    const first = new CountingRun(t.services.executor, counting.projectId, 'first');
+    expect(await typesOf(first)).toEqual(['Numeric', 'Boolean', 'Numeric', undefined]);
+    expect([first.statementsRun, translations]).toEqual([2, 2]); // events and persons; then translated again
+    const again = new CountingRun(t.services.executor, counting.projectId, 'again');
+    translations = 0;
+    expect(await typesOf(again)).toEqual(['Numeric', 'Boolean', 'Numeric', undefined]);
+    expect([again.statementsRun, translations]).toEqual([0, 1]);
+
+    const elsewhere = new CountingRun(t.services.executor, other.projectId, 'elsewhere');
+    expect(await typesOf(elsewhere)).toEqual(['String', undefined, undefined, undefined]);
+    expect(elsewhere.statementsRun).toBe(2);
   });
 });
