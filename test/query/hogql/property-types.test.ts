@@ -135,6 +135,10 @@ describe('Hoglet: typed properties in the persons tables and where they stay tex
     ]);
   });
 
+  it("person_distinct_ids' person.properties read by type too", async () => {
+    expect(await rows(swapper, "select person.properties.tickets / 2, person.properties.$initial_browser from person_distinct_ids where distinct_id = 'p2'")).toEqual([[5, '1234']]);
+  });
+
   it('a DateTime property compares as a DateTime, in the project time zone', async () => {
     expect(await rows(swapper, "select count() from persons where properties.provided_timestamp > '2024-01-03'")).toEqual([[1]]);
     expect(await rows(swapper, `select toStartOfMonth(person.properties.provided_timestamp) from events where event = '$pageview' order by timestamp limit 1`)).toEqual([['2024-01-01']]);
