@@ -2,9 +2,10 @@
 // them: merge overrides when persons are counted, persons when their properties or creation are
 // read, groups when theirs are. What each field takes is the catalog's (catalog/fields.ts); this
 // class collects it while a runner builds its expressions, so build them all before joins().
-import { binary, field, table } from '../ast/build.js';
+import { binary, call, field, table } from '../ast/build.js';
 import type { Expr, FromItem, Join, Select } from '../ast/nodes.js';
 import { InternalError } from '../../errors.js';
+import { HogQLQueryError } from '../hogql/errors.js';
 import { DEFAULT_NAMES, joinsFor, resolveField, type FieldRef, type JoinNeed, type SourceNames } from '../catalog/fields.js';
 
 export { jsonProperty } from '../catalog/fields.js';
@@ -28,6 +29,8 @@ const NO_COHORTS: CohortMembersReader = (id) => {
 
 export class EventSource {
   private readonly needs: JoinNeed[] = [];
+  /** Joins beyond the catalog's that HogQL expressions over these events add (an event's session), one per name. */
+  private readonly attached = new Map<string, JoinProvider>();
   /** Columns computed inside the person and group joins, by join and key: x0, x1... */
   private readonly extractNames = new Map<string, string>();
 
@@ -105,6 +108,16 @@ export class EventSource {
     return this.read({ of: 'person', column: 'created_at' });
   }
 
+  /**
+   * A field of the event's session (a session property filter: PostHog reads `session.<key>`), as
+   * text, as filter values are. Read through HogQL, whose sessions table has the fields.
+   */
+  sessionProperty(key: string): Expr {
+    // No session field has a backtick or a backslash, and HogQL's quoted names cannot carry them.
+    if (!isSessionFieldName(key)) throw new HogQLQueryError(`Unable to resolve field: session.${key}`);
+    return call('toString', this.hogqlExpr(sessionFieldText(key)));
+  }
+
   groupProperty(index: number, key: string): Expr {
     return this.read({ of: 'group', index, property: key });
   }
@@ -122,7 +135,31 @@ export class EventSource {
     return table('events', this.names.events);
   }
 
-  joins(): Join[] {
-    return joinsFor(this.needs, this.names);
+  /**
+   * The join provider of this name, made on first use: every HogQL expression over these events
+   * (a filter, math_hogql, a breakdown) reads through the same one, so its join is written once.
+   */
+  attach<T extends JoinProvider>(name: string, make: () => T): T {
+    let provider = this.attached.get(name);
+    if (!provider) {
+      provider = make();
+      this.attached.set(name, provider);
+    }
+    return provider as T;
   }
+
+  joins(): Join[] {
+    return [...joinsFor(this.needs, this.names), ...[...this.attached.values()].flatMap((provider) => provider.joins())];
+  }
+}
+
+/** Whether `key` can name a session field in HogQL's quotes (the rest name none: a 400 when read). */
+export const isSessionFieldName = (key: string): boolean => !/[`\\]/.test(key);
+
+/** The HogQL a session property filter on `key` reads (parsed with the query's other HogQL). */
+export const sessionFieldText = (key: string): string => `session.\`${key}\``;
+
+/** Something that adds joins to the events it reads, once its fields are known. */
+export interface JoinProvider {
+  joins(): Join[];
 }

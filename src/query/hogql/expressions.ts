@@ -5,7 +5,7 @@
 import { InternalError } from '../../errors.js';
 import { DEFAULT_NAMES } from '../catalog/fields.js';
 import type { QueryContext } from '../context.js';
-import { EventSource, type HogQLExpressionReader } from '../filters/event-source.js';
+import { EventSource, isSessionFieldName, sessionFieldText, type HogQLExpressionReader } from '../filters/event-source.js';
 import { walkObjects } from '../tree/walk.js';
 import { cohortMembers } from '../cohorts/members.js';
 import { sharedHogQLParser } from './parse/index.js';
@@ -20,6 +20,7 @@ export function hogqlTextsOf(query: unknown): string[] {
   const found = new Set<string>();
   walkObjects(query, (node) => {
     if (node.type === 'hogql' && typeof node.key === 'string') found.add(node.key);
+    if (node.type === 'session' && typeof node.key === 'string' && isSessionFieldName(node.key)) found.add(sessionFieldText(node.key));
     if (node.math === 'hogql' && typeof node.math_hogql === 'string') found.add(node.math_hogql);
     if (node.breakdown_type === 'hogql' && typeof node.breakdown === 'string') found.add(node.breakdown);
     if (typeof node.pathsHogQLExpression === 'string' && node.pathsHogQLExpression.trim() !== '') found.add(node.pathsHogQLExpression);

@@ -84,7 +84,7 @@ export function readCommon(node: JsonObject, path: string) {
   return {
     dateRange: readDateRange(node.dateRange, join(path, 'dateRange')),
     interval: readChoice(node.interval, join(path, 'interval'), INTERVALS, 'day'),
-    properties: readProperties(node.properties, join(path, 'properties')),
+    properties: readProperties(node.properties, join(path, 'properties'), { sessions: true }),
     filterTestAccounts: readBoolean(node.filterTestAccounts, join(path, 'filterTestAccounts'), false),
   };
 }
@@ -113,7 +113,7 @@ export function readSeries(value: Json, path: string): SeriesNode {
     math_property_type: readChoice(node.math_property_type, join(path, 'math_property_type'), ['event_properties', 'person_properties'] as const, null),
     ...(math === 'hogql' ? { math_hogql: mathHogQL } : {}),
     ...readMathGroup(node.math_group_type_index, join(path, 'math_group_type_index')),
-    properties: readProperties(node.properties, join(path, 'properties')),
+    properties: readProperties(node.properties, join(path, 'properties'), { sessions: true }),
     optionalInFunnel: readBoolean(node.optionalInFunnel, join(path, 'optionalInFunnel'), false),
   };
   if (node.kind === 'ActionsNode') {

@@ -27,7 +27,7 @@ export type PropertyOperator = (typeof PROPERTY_OPERATORS)[number];
  * `cohort`: key "id", value the cohort's id, operator in or not_in.
  */
 export const PROPERTY_FILTER_TYPES = ['event', 'person', 'group', 'hogql', 'cohort'] as const;
-/** `session`: a field of the sessions table; only a HogQLQuery's `filters` take it (readProperties' option). */
+/** `session`: a field of the event's session; a HogQLQuery's `filters` and insights' properties take it (readProperties' option). */
 export type PropertyFilterType = (typeof PROPERTY_FILTER_TYPES)[number] | 'session';
 
 export type PropertyValue = string | number | boolean | null | readonly (string | number | boolean)[];

@@ -154,6 +154,8 @@ const EVENT_ASTERISK = [
 class EventsTable implements ScopedTable {
   readonly events: EventSource;
   private readonly session: EventSession;
+  /** Over a runner's events (HogQL inside an insight) the session join is theirs to write, with the others. */
+  private readonly sessionAttached: boolean;
   readonly from: FromItem;
   /** Its lazy joins, when they go inside its FROM item (a joined table; `events` is never one). */
   private readonly carried: CarriedJoins | undefined;
@@ -162,7 +164,8 @@ class EventsTable implements ScopedTable {
     this.carried = context.joined && !events ? new CarriedJoins(alias) : undefined;
     this.events = events ?? (this.carried ? new CarriedEventSource(namesFor(alias), this.carried) : new EventSource(namesFor(alias)));
     this.from = table('events', alias);
-    this.session = new EventSession(alias, context);
+    this.sessionAttached = events !== undefined;
+    this.session = events ? events.attach('session', () => new EventSession(alias, context)) : new EventSession(alias, context);
   }
 
   asterisk(): string[] {
@@ -270,7 +273,7 @@ class EventsTable implements ScopedTable {
   }
 
   private ownJoins(): Join[] {
-    return [...this.events.joins(), ...this.session.joins()];
+    return this.sessionAttached ? this.events.joins() : [...this.events.joins(), ...this.session.joins()];
   }
 }
 
