@@ -39,6 +39,8 @@ const ALLOWED = [
   'row_number', 'rank', 'dense_rank', 'lagInFrame', 'leadInFrame', 'first_value', 'last_value',
   // what the HogQL translator itself writes (CASE x WHEN ..., null-safe comparisons; md5's template)
   'caseWithExpression', 'MD5',
+  // arrayReduce's first argument is checked to name an allowed aggregation (hogql/translate).
+  'arrayReduce',
 ] as const;
 
 const HOGQL_TARGETS = allHogQLFunctions().flatMap(({ fn }) => [fn.clickhouse, ...(fn.typedFirstArgClickhouse ? [fn.typedFirstArgClickhouse] : [])]);

@@ -244,8 +244,8 @@ describe('errors answer 400 in PostHog’s body', () => {
   it('names the unknown table, field, function, argument count and placeholder', async () => {
     await refused('select 1 from nope', 'hogql_query_error', 'Unknown table `nope`.');
     await refused('select foo from events', 'hogql_query_error', 'Unable to resolve field: foo');
-    await refused('select person.nothing from events', 'hogql_query_error', 'Unable to resolve field: person.nothing');
-    await refused('select frobnicate(event) from events', 'hogql_query_error', "Unsupported function call 'frobnicate(...)'");
+    await refused('select person.nothing from events', 'hogql_query_error', 'Field not found: nothing');
+    await refused('select frobnicate(event) from events', 'hogql_query_error', "Unsupported function call 'frobnicate(...)'. Perhaps you meant 'locate(...)'?");
     await refused("select toStartOfDay() from events", 'hogql_query_error', "Function 'toStartOfDay' expects at least 1 argument, found 0");
     await refused('select count(event, event, event) from events', 'hogql_query_error', /^Aggregation 'count' expects at most/);
     await refused('select {missing}', 'hogql_query_error', 'Unresolved placeholder: {missing}');

@@ -168,7 +168,7 @@ async function sql(text: string): Promise<string> {
 describe('where the lazy joins go', () => {
   it('the first events table keeps them after it; a joined one carries them inside, every table guarded', async () => {
     const text = await sql("select e1.event, e2.event from events e1 join events e2 on e1.person_id = e2.person_id where e1.event = 'a'");
-    expect(text).toMatch(/^SELECT `e1`\.`event`, `e2`\.`event` FROM \(SELECT \* FROM \(SELECT \* FROM `db`\.`events` WHERE team_id = \{p0:UInt64\}\) AS `e1` WHERE [^)]+\)\) AS `e1` LEFT JOIN \(SELECT `distinct_id` AS `override_distinct_id`/);
+    expect(text).toMatch(/^SELECT `e1`\.`event`, `e2`\.`event` AS `event` FROM \(SELECT \* FROM \(SELECT \* FROM `db`\.`events` WHERE team_id = \{p0:UInt64\}\) AS `e1` WHERE [^)]+\)\) AS `e1` LEFT JOIN \(SELECT `distinct_id` AS `override_distinct_id`/);
     expect(text).toContain('INNER JOIN (SELECT `e2`.`uuid` AS `uuid`');
     expect(text).toContain('FROM (SELECT * FROM `db`.`events` WHERE team_id = {p0:UInt64}) AS `e2` LEFT JOIN (SELECT `distinct_id` AS `override_distinct_id`');
     expect(text).toContain(') AS `e2` ON equals(');

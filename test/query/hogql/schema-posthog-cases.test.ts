@@ -1,5 +1,6 @@
-// PostHog's posthog/hogql/database/schema/test/* as data: the sessions table (test_sessions_v3.py),
-// persons (test_persons.py), groups (test_groups.py) and events (test_events.py). Each case: the
+// PostHog's posthog/hogql/database/schema/test/* as data: the sessions table (test_sessions_v3.py,
+// test_sessions_on_events.py), persons (test_persons.py, test_persons_via_events.py), groups
+// (test_groups.py) and events (test_events.py). Each case: the
 // query text, placeholders as the HogQLQuery's `values`, and the rows PostHog's test expects, over
 // the data its test creates, captured through /batch/ (persons' properties as $set) and run through
 // POST /api/projects/:id/query/. A PostHog test whose rows depend on the whole table gets a project
@@ -63,6 +64,12 @@ let groups12: Credentials;
 let ranked: Credentials;
 let tagged: Credentials;
 let events: Credentials;
+/** test_sessions_on_events.py: sessions read by id in one project; two tests read every event. */
+let onEvents: Credentials;
+let utmSources: Credentials;
+let durations: Credentials;
+/** test_persons_via_events.py: a person with a gmail address and one without an email, a page view each. */
+let emails: Credentials;
 
 const pageview = (session: string, url: string, time: string) => ev('$pageview', time, { $session_id: session, $current_url: url });
 const group = (key: string, properties: Record<string, unknown>, time = '2024-01-01T00:00:00Z') =>
@@ -155,6 +162,27 @@ beforeAll(async () => {
   ranked = await project('ranked', { setup: keys(12).map((key, i) => group(key, { rank: i === 11 ? '999' : String(i) })) });
   tagged = await project('tagged', { setup: keys(12).map((key, i) => group(key, { tag: i === 11 ? 'needle' : 'haystack' })) });
   events = await project('events', { d1: [pageview(sid(41), 'https://example.com', at(0))] });
+  onEvents = await project('on-events', {
+    d1: [
+      pageview(sid(51), 'https://example.com', '2024-01-01T00:00:00Z'), pageview(sid(51), 'https://example.com/page2', '2024-01-01T00:05:00Z'),
+      pageview(sid(52), 'https://example.com/first', '2024-01-01T00:00:00Z'), pageview(sid(52), 'https://example.com/second', '2024-01-01T00:01:00Z'),
+      ev('$pageview', '2024-01-01T00:00:00Z', { $session_id: sid(53), utm_source: 'google', utm_campaign: 'summer_sale', utm_medium: 'cpc' }),
+      ev('$pageview', '2024-01-01T00:00:00Z', { $session_id: sid(54), $current_url: 'https://example.com/entry', utm_source: 'google' }),
+      pageview(sid(54), 'https://example.com/exit', '2024-01-01T00:05:00Z'),
+    ],
+  });
+  utmSources = await project('utm-sources', {
+    d1: [ev('$pageview', at(0), { $session_id: sid(61), utm_source: 'google' })],
+    d2: [ev('$pageview', at(0), { $session_id: sid(62), utm_source: 'facebook' })],
+  });
+  durations = await project('durations', {
+    d1: [ev('$pageview', '2024-01-01T00:00:00Z', { $session_id: sid(71) }), ev('$pageview', '2024-01-01T00:10:00Z', { $session_id: sid(71) })],
+    d2: [ev('$pageview', '2024-01-01T00:20:00Z', { $session_id: sid(72) }), ev('$pageview', '2024-01-01T00:40:00Z', { $session_id: sid(72) })],
+  });
+  emails = await project('emails', {
+    'distinct-id': [ev('$pageview', at(0), { $set: { email: 'my-example@gmail.com' } })],
+    distinct_id_with_no_email: [ev('$pageview', at(0))],
+  });
 });
 afterAll(() => t.close());
 
@@ -207,6 +235,46 @@ describe('test_sessions_v3.py', () => {
 
   it('test_event_sessions_where', async () => {
     expect(await rows(sessions, "select count() from events where events.session.$entry_pathname = '/pathname'")).toEqual([[1]]);
+  });
+});
+
+describe('test_sessions_on_events.py', () => {
+  it.each([
+    ['test_session_duration', 'select session.duration from events where $session_id = {session_id}', sid(51), [[300], [300]]],
+    ['test_session_entry_url', 'select session.$entry_current_url from events where $session_id = {session_id} order by timestamp', sid(52), [['https://example.com/first'], ['https://example.com/first']]],
+    ['test_session_timestamps', 'select session.$start_timestamp, session.$end_timestamp from events where $session_id = {session_id} order by timestamp limit 1', sid(51), [['2024-01-01T00:00:00Z', '2024-01-01T00:05:00Z']]],
+    ['test_session_attribution_fields', 'select session.$entry_utm_source, session.$entry_utm_campaign, session.$entry_utm_medium from events where $session_id = {session_id}', sid(53), [['google', 'summer_sale', 'cpc']]],
+    ['test_multiple_session_properties', 'select session.$entry_current_url, session.$end_current_url, session.$entry_utm_source from events where $session_id = {session_id} limit 1', sid(54), [['https://example.com/entry', 'https://example.com/exit', 'google']]],
+    ['test_can_alias_table', 'select e.session.duration from events as e where $session_id = {session_id}', sid(51), [[300], [300]]],
+  ])('%s', async (_name, query, session, expected) => {
+    expect(await rows(onEvents, query, { session_id: session })).toEqual(expected);
+  });
+
+  it('test_can_use_session_on_events_and_person_overrides_together', async () => {
+    const found = await rows(onEvents, 'select session.duration, person_id from events where $session_id = {session_id} limit 1', { session_id: sid(51) });
+    expect(found).toEqual([[300, await personIdOf(onEvents, 'd1')]]);
+  });
+
+  it('test_session_property_in_where_clause', async () => {
+    expect(await rows(utmSources, "select event from events where session.$entry_utm_source = 'google'")).toEqual([['$pageview']]);
+  });
+
+  it('test_session_duration_aggregation: the mean over events of their session\'s duration', async () => {
+    expect(await rows(durations, 'select avg(session.duration) from events')).toEqual([[15 * 60]]);
+  });
+});
+
+// Both classes (Hoglet has one persons-on-events mode). Skipped: they expect NULL NOT LIKE '...' to
+// drop the row, as PostHog's printer once did; its current printer makes a NULL side of NOT LIKE true
+// (value_if_one_side_is_null), as for !=, and Hoglet follows that printer (compare.ts).
+describe.skip('test_persons_via_events.py', () => {
+  it('test_can_filter_by_not_contains_and_get_no_results', async () => {
+    expect(await rows(emails, "SELECT person_id, distinct_id FROM events WHERE person.properties.email NOT LIKE '%@gmail.com%'")).toEqual([]);
+  });
+
+  it('test_can_filter_by_not_contains_and_get_results: the person without an email is not a match', async () => {
+    const found = await rows(emails, "SELECT person_id, distinct_id FROM events WHERE person.properties.email NOT LIKE '%@hotmail.com%'");
+    expect(found).toEqual([[await personIdOf(emails, 'distinct-id'), 'distinct-id']]);
   });
 });
 

@@ -1,4 +1,5 @@
-// PostHog's posthog/hogql/transforms/test/* as data: test_in_cohort.py (its rows and errors; the
+// PostHog's posthog/hogql/transforms/test/* as data: test_cross_join.py's results case,
+// test_in_cohort.py (its rows and errors; the
 // inCohortVia modifier picks how PostHog prints the join, and Hoglet has one way, so each modifier's
 // case runs the same query) and test_lazy_tables.py (PostHog asserts the SQL it prints; here each
 // query's rows over two persons, which the lazy joins must find). Events captured through /batch/,
@@ -10,6 +11,8 @@ import { ev, journeys } from '../../helpers/journeys.js';
 
 let t: TestApp;
 let who: Credentials;
+/** test_duplicates_and_merged_people_preserve_results: actor_a (two events) merged into actor_b. */
+let crossJoin: Credentials;
 const RANDOM = 'RANDOM_TEST_ID::transforms';
 let dynamicCohort: number;
 let staticCohort: number;
@@ -53,12 +56,33 @@ beforeAll(async () => {
   const res = await t.request(who.key, { method: 'PATCH', url: `/api/projects/${who.projectId}/cohorts/${deleted}/`, payload: { deleted: true } });
   expect(res.statusCode, res.body).toBe(200);
   await cohort({ name: 'my cohort', is_static: true });
+  crossJoin = await t.bootstrap('transforms-cross-join@example.com');
+  await journeys(t, crossJoin, {
+    actor_a: [ev('example_event', '2023-02-01T00:00:00Z'), ev('example_event', '2023-02-01T00:00:00Z')],
+    actor_b: [ev('example_event', '2023-02-01T00:00:00Z')],
+  });
+  await journeys(t, crossJoin, { actor_b: [ev('$identify', '2023-02-05T00:00:00Z', { $anon_distinct_id: 'actor_a' })] });
   for (const person of ['bla', 'alice', 'bob']) {
     const [[id]] = (await rows(`SELECT person_id FROM person_distinct_ids WHERE distinct_id = '${person}'`)) as [[string]];
     ids[person] = id;
   }
 });
 afterAll(() => t.close());
+
+describe('test_cross_join.py', () => {
+  it('test_duplicates_and_merged_people_preserve_results: every pair of the merged person\'s events', async () => {
+    const query = `SELECT l.distinct_id, r.distinct_id
+      FROM events l CROSS JOIN events r
+      WHERE l.person_id = r.person_id AND l.event = 'example_event' AND r.event = 'example_event'
+      AND l.timestamp >= r.timestamp
+      AND r.timestamp >= toDateTime('2023-02-01') AND r.timestamp < toDateTime('2023-02-02')
+      ORDER BY l.distinct_id, r.distinct_id`;
+    const res = await t.request(crossJoin.key, { method: 'POST', url: `/api/projects/${crossJoin.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query } } });
+    expect(res.statusCode, res.body).toBe(200);
+    const a = ['actor_a', 'actor_a'];
+    expect(res.json().results).toEqual([a, a, a, a, ['actor_a', 'actor_b'], ['actor_a', 'actor_b'], ['actor_b', 'actor_a'], ['actor_b', 'actor_a'], ['actor_b', 'actor_b']]);
+  });
+});
 
 describe('test_in_cohort.py', () => {
   it.each([

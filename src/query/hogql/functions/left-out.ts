@@ -21,7 +21,6 @@ export const LEFT_OUT: readonly LeftOut[] = [
   },
   { names: ['inCohort', 'notInCohort'], reason: 'Cohort membership is written `person_id IN COHORT 1` (or a cohort name), which Hoglet supports.' },
   { names: ['languageCodeToName'], reason: 'Needs PostHog\'s table of language codes and names (two long constant lists).' },
-  { names: ['arrayReduce'], reason: 'Takes an aggregate function *name* as a string, which would have to be checked against the list at run time.' },
   { names: ['generateSeries'], reason: 'Prints the table function generate_series; table functions are not callable as functions here.' },
   { names: ['percentile_cont', 'percentile_disc'], reason: 'Need `WITHIN GROUP (ORDER BY ...)`, which Hoglet does not parse into a call.' },
   { names: ['toDecimal'], reason: "PostHog's form takes the scale as a second argument pasted into the type name (`Decimal64(s)`); a type name is not a value Hoglet binds." },

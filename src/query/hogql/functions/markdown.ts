@@ -22,7 +22,8 @@ export function functionsMarkdown(): string {
     'case-sensitive unless marked *any case*; *tz* marks functions that get the project\'s time zone',
     'as their last argument when the caller gives none. Anything not listed is refused with',
     "400 `Unsupported function call 'name(...)'`. `matchesAction(id)` or `matchesAction('name')` (an",
-    "action's steps as a condition on the events) is part of the language, as `IN COHORT` is.",
+    "action's steps as a condition on the events) is part of the language, as `IN COHORT` is, and",
+    "`arrayReduce('name', array, ...)` takes the name of an aggregation listed below, as PostHog checks it.",
   ];
   for (const family of ['scalar', 'aggregate', 'window'] as const) {
     const entries = all.filter((f) => f.family === family).sort((a, b) => a.name.localeCompare(b.name, 'en'));

@@ -3,7 +3,8 @@
 // (time zone, week start).
 import { call, constant, parametricCall } from '../../ast/build.js';
 import type { Call, Expr } from '../../ast/nodes.js';
-import { FIRST_ARG_DATETIME_FUNCTIONS, lookupHogQLFunction, timeZoneArgIndex, type HogQLFunction } from '../functions/index.js';
+import { closestName } from '../functions/close-match.js';
+import { allHogQLFunctions, FIRST_ARG_DATETIME_FUNCTIONS, lookupHogQLFunction, timeZoneArgIndex, type HogQLFunction } from '../functions/index.js';
 import { HogQLQueryError } from '../errors.js';
 import { typed, typeOf, type HogQLType } from './types.js';
 
@@ -39,11 +40,18 @@ export interface ResolvedCall {
   readonly family: 'scalar' | 'aggregate' | 'window';
 }
 
+let names: readonly string[] | undefined;
+/** Every name a query may call, for PostHog's "Perhaps you meant" hint. */
+const functionNames = (): readonly string[] => (names ??= allHogQLFunctions().map((f) => f.name));
+
 /** The call of a user's function, or a 400 naming what is wrong with it. */
 export function userCall(parts: CallParts, defaults: CallDefaults): ResolvedCall {
   if (parts.name === '_caseWithExpression') return { call: call('caseWithExpression', ...parts.args), family: 'scalar' };
   const match = lookupHogQLFunction(parts.name);
-  if (!match) throw new HogQLQueryError(`Unsupported function call '${parts.name}(...)'`);
+  if (!match) {
+    const hint = closestName(parts.name, functionNames());
+    throw new HogQLQueryError(`Unsupported function call '${parts.name}(...)'${hint ? `. Perhaps you meant '${hint}(...)'?` : ''}`);
+  }
   const { fn, family } = match;
   const what = family === 'aggregate' ? 'Aggregation' : 'Function';
   checkCount(what, parts.name, parts.args.length, fn.minArgs, fn.maxArgs, 'argument');
@@ -108,6 +116,8 @@ function withDateTimeFirst(name: string, args: Expr[]): Expr[] {
 
 function withTimeZone(fn: HogQLFunction, name: string, args: Expr[], timezone: string): Expr[] {
   const at = timeZoneArgIndex(fn, args.length);
+  // now(zone): now64 takes its precision before the zone, as PostHog prints it.
+  if (name === 'now64' && args.length === 1) return [constant(6, 'UInt8'), args[0]!];
   if (at === undefined) return args;
   const zone = constant(timezone);
   // ClickHouse's 64-bit forms take a precision before the zone: now64(6, tz), parse...(s, 6, tz).

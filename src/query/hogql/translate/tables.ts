@@ -228,8 +228,10 @@ class EventsTable implements ScopedTable {
         // Read inside the person join: once per person, not once per event.
         return asDefined(this.context, 'person', path, joinedProperty((extract) => this.events.read({ of: 'person', extract }), path));
       }
+      case undefined:
+        throw new HogQLQueryError(`Can't select a table when a column is expected: ${String(chain.at(-1))}`);
       default:
-        throw notFound(chain);
+        throw new HogQLQueryError(`Field not found: ${String(column)}`);
     }
   }
 

@@ -14,6 +14,7 @@ import { isPrintableIdentifier } from '../../printer/print.js';
 import { IN_COHORT_OPERATORS } from '../cohort-mentions.js';
 import { STRING_PARSERS, type PropertyOwner, type PropertyTypeLookup } from '../property-types.js';
 import { HogQLNotSupportedError, HogQLQueryError } from '../errors.js';
+import { lookupHogQLFunction } from '../functions/index.js';
 import { userCall } from './calls.js';
 import { compare, compareInJoin } from './compare.js';
 import { isPropertyRead } from './property-equality.js';
@@ -111,6 +112,24 @@ class Scope {
 }
 
 const CTE_LOOP = 'Too many CTE expansions (50+). Probably a CTE loop.';
+const WHOLE_PARTITION: WindowFrame = { method: 'ROWS', start: { type: 'PRECEDING' }, end: { type: 'FOLLOWING' } };
+
+/** An argument as PostHog's messages name it: a constant by its type and value, anything else by its node. */
+function describeArg(node: HogQLNode, value: unknown): string {
+  if (node.node !== 'Constant' && node.node !== 'Placeholder') return node.node;
+  const type = typeof value === 'number' ? (Number.isInteger(value) ? 'IntegerType' : 'FloatType') : typeof value === 'boolean' ? 'BooleanType' : value === null || value === undefined ? 'UnknownType' : 'ConstantType';
+  return `${type} '${String(value)}'`;
+}
+
+const ARRAY_JOINS: ReadonlySet<string> = new Set(['ARRAY JOIN', 'INNER ARRAY JOIN', 'LEFT ARRAY JOIN']);
+
+/** LEFT ARRAY JOIN x as ARRAY JOIN of x, or of [default] when x is empty (what ClickHouse's LEFT form gives). */
+function leftArrayJoin(item: HogQLNode): HogQLNode {
+  const array = item.node === 'Alias' ? child(item, 'expr')! : item;
+  const fn = (name: string, ...args: HogQLNode[]): HogQLNode => ({ node: 'Call', name, args });
+  const kept = fn('if', fn('empty', array), fn('arrayResize', array, { node: 'Constant', value: 1 }), array);
+  return item.node === 'Alias' ? { ...item, expr: kept } : kept;
+}
 
 /** A SELECT's CTEs added to those it sees from outside. A CTE's body sees the CTEs before it, never
  * itself: its own name there is the table of that name. */
@@ -184,12 +203,20 @@ export class HogQLTranslator {
   private readonly lastStar = new WeakMap<HogQLNode, string[]>();
   /** The CTEs whose bodies are being translated, innermost last. */
   private readonly expanding: string[] = [];
+  /** The aggregations whose arguments are being translated in this SELECT, outermost first. */
+  private readonly aggregations: string[] = [];
 
   private query(node: HogQLNode, ctes: CteMap): Query {
     this.spend();
-    if (node.node === 'SelectQuery') return this.select(node, ctes);
-    if (node.node === 'SelectSetQuery') return this.setQuery(node, ctes);
-    throw new HogQLQueryError(`Expected a SELECT query, got ${node.node}`);
+    // An aggregation in a subquery is not nested in the aggregation around the subquery.
+    const outerAggregations = this.aggregations.splice(0);
+    try {
+      if (node.node === 'SelectQuery') return this.select(node, ctes);
+      if (node.node === 'SelectSetQuery') return this.setQuery(node, ctes);
+      throw new HogQLQueryError(`Expected a SELECT query, got ${node.node}`);
+    } finally {
+      this.aggregations.splice(0, this.aggregations.length, ...outerAggregations);
+    }
   }
 
   private setQuery(node: HogQLNode, ctes: CteMap): Union {
@@ -226,8 +253,9 @@ export class HogQLTranslator {
     let arrayJoin: Expr | undefined;
     const arrayJoins = children(node, 'array_join_list');
     if (arrayJoins.length > 0) {
-      if (node['array_join_op'] !== 'ARRAY JOIN' || arrayJoins.length !== 1) throw new HogQLNotSupportedError(String(node['array_join_op'] ?? 'ARRAY JOIN') + ' of several arrays');
-      arrayJoin = this.expr(arrayJoins[0]!, scope);
+      const op = String(node['array_join_op'] ?? 'ARRAY JOIN');
+      if (!ARRAY_JOINS.has(op) || arrayJoins.length !== 1) throw new HogQLNotSupportedError(`${op} of several arrays`);
+      arrayJoin = this.expr(op === 'LEFT ARRAY JOIN' ? leftArrayJoin(arrayJoins[0]!) : arrayJoins[0]!, scope);
 
     }
 
@@ -249,10 +277,10 @@ export class HogQLTranslator {
       names.push(columnName(item));
     }
     // Unaliased items are named as PostHog names their columns, so an outer query can read them
-    // by that name; a name two items share stays unaliased.
+    // by that name; of items that share a name only the last takes it, as in PostHog.
     const named = selected.map((expr, i) => {
       const name = names[i]!;
-      if (expr.kind === 'alias' || !isPrintableIdentifier(name) || names.indexOf(name) !== names.lastIndexOf(name) || scope.aliases.has(name)) return expr;
+      if (expr.kind === 'alias' || !isPrintableIdentifier(name) || names.lastIndexOf(name) !== i || scope.aliases.has(name)) return expr;
       return alias(expr, name);
     });
 
@@ -449,7 +477,9 @@ export class HogQLTranslator {
       keys.unshift(key);
       base = child(base, base.node === 'ArrayAccess' ? 'array' : 'tuple');
     }
-    if (base?.node !== 'Field' || !isPropertyRead(this.field(base, scope))) return undefined;
+    if (base?.node !== 'Field') return undefined;
+    const read = this.field(base, scope);
+    if (!isPropertyRead(read) && typeOf(read).type !== 'json') return undefined;
     return this.field({ ...base, chain: [...chainOf(base), ...keys] }, scope);
   }
 
@@ -488,6 +518,8 @@ export class HogQLTranslator {
       }
       case 'Call':
         return this.call(node, scope);
+      case 'ExprCall':
+        throw new HogQLQueryError('You can only call simple functions in HogQL, not expressions');
       case 'CompareOperation':
         if (IN_COHORT_OPERATORS.has(String(node['op']))) return this.inCohort(node, scope);
         return this.comparison(() => (this.inJoinConstraint > 0 ? compareInJoin : compare)(String(node['op']), e(child(node, 'left')), this.compareRight(child(node, 'right'), scope)));
@@ -585,10 +617,14 @@ export class HogQLTranslator {
     if (node['filter_expr'] || node['order_by']) throw new HogQLNotSupportedError('FILTER and ORDER BY inside a function call');
     const argNodes = children(node, 'args');
     if (name === 'matchesAction') return this.matchesAction(argNodes, scope);
+    if (name === 'arrayReduce') return this.arrayReduce(argNodes, scope);
     // count(*) counts rows; `*` anywhere else would read the stored columns themselves.
     if (isCountStar(name, argNodes)) return userCall({ name, args: [STAR], distinct: node['distinct'] === true }, this.context).call;
     const outerAsText = this.propertiesAsText;
     this.propertiesAsText = STRING_PARSERS.has(name);
+    const aggregate = lookupHogQLFunction(name)?.family === 'aggregate';
+    if (aggregate && this.aggregations.length > 0) throw new HogQLQueryError(`Aggregation '${name}' cannot be nested inside another aggregation '${this.aggregations[0]}'.`);
+    if (aggregate) this.aggregations.push(name);
     let args: Expr[];
     let params: Expr[] | undefined;
     try {
@@ -596,6 +632,7 @@ export class HogQLTranslator {
       params = Array.isArray(node['params']) ? node['params'].filter(isNode).map((x) => this.expr(x, scope)) : undefined;
     } finally {
       this.propertiesAsText = outerAsText;
+      if (aggregate) this.aggregations.pop();
     }
     const resolved = userCall({ name, args, ...(params ? { params } : {}), distinct: node['distinct'] === true }, this.context);
     if (resolved.family === 'window') throw new HogQLQueryError(`Window function '${name}' needs an OVER clause`);
@@ -624,6 +661,21 @@ export class HogQLTranslator {
     return typed(actionExpr(action, events, this.context.timezone), 'boolean', false);
   }
 
+  /**
+   * `arrayReduce('sum', arr)`: the aggregation's name must be a constant (or a `values` entry)
+   * naming one of the allow-list's aggregations, checked here as PostHog's printer checks it.
+   */
+  private arrayReduce(argNodes: HogQLNode[], scope: Scope): Expr {
+    const [first, ...rest] = argNodes;
+    if (!first) throw new HogQLQueryError("Missing arguments in function 'arrayReduce'");
+    const value = first.node === 'Constant' ? first['value'] : first.node === 'Placeholder' ? this.valueOfPlaceholder(first) : undefined;
+    if (typeof value !== 'string') throw new HogQLQueryError(`Expected constant string as first arg in function 'arrayReduce', got ${describeArg(first, value)}`);
+    const match = lookupHogQLFunction(value);
+    // ClickHouse reads the name itself: only an aggregation printed under its own name (not array_agg's groupArray).
+    if (match?.family !== 'aggregate' || match.fn.clickhouse !== value || match.fn.expand || match.fn.minParams) throw new HogQLQueryError(`Invalid parametric function in 'arrayReduce', '${value}' is not supported.`);
+    return call('arrayReduce', constant(match.fn.clickhouse), ...rest.map((x) => this.expr(x, scope)));
+  }
+
   /** The `values` entry a `{name}` placeholder names; undefined for any other placeholder. */
   private valueOfPlaceholder(node: HogQLNode): unknown {
     const inner = child(node, 'expr');
@@ -634,11 +686,13 @@ export class HogQLTranslator {
   private window(node: HogQLNode, scope: Scope): WindowCall {
     const name = String(node['name'] ?? '');
     const named = node['over_identifier'];
-    const args = children(node, 'exprs').map((x) => this.expr(x, scope));
+    const postgresStyle = name === 'lag' || name === 'lead';
+    const args = children(node, 'exprs').map((x, i) => (postgresStyle && i === 0 ? call('toNullable', this.expr(x, scope)) : this.expr(x, scope)));
     const params = children(node, 'args').map((x) => this.expr(x, scope));
     const resolved = userCall({ name, args, ...(params.length ? { params } : {}), distinct: false }, this.context);
     const over = named ? this.namedWindow(String(named), scope) : child(node, 'over_expr');
-    const frame = over ? this.frame(over) : undefined;
+    // PostgreSQL's lag/lead see the whole partition (NULL past its edges): PostHog's frame when none is given.
+    const frame = (over ? this.frame(over) : undefined) ?? (postgresStyle ? WHOLE_PARTITION : undefined);
     return Object.freeze({
       kind: 'window' as const,
       call: resolved.call,
@@ -762,10 +816,7 @@ export class HogQLTranslator {
       return this.context.filters?.(target) ?? constant(true);
     }
     if (chain.length === 1 && Object.hasOwn(this.context.values, name)) return constantOf(this.context.values[name]);
-    // PostHog's two messages: no values at all, or values that do not include this one.
-    const given = Object.keys(this.context.values);
-    if (given.length === 0 || !name) throw new HogQLQueryError(`Unresolved placeholder: {${name || '?'}}`);
-    throw new HogQLQueryError(`Placeholder {${name}} is not available in this context. You can use the following: ${given.join(', ')}`);
+    throw new HogQLQueryError(`Unresolved placeholder: {${name || '?'}}`);
   }
 }
 
@@ -796,6 +847,7 @@ const isCountStar = (name: string, args: readonly HogQLNode[]) => name.toLowerCa
  * SELECT (PostHog's resolver) and the names of tables, CTEs and the joins Hoglet adds.
  */
 function checkAlias(name: string, scope: Scope): void {
+  if (name.includes('%')) throw new HogQLQueryError(`The HogQL identifier "${name}" is not permitted as it contains the "%" character`);
   if (!isPrintableIdentifier(name)) throw new HogQLQueryError(`Invalid alias: ${name}`);
   if (name === 'team_id') throw new HogQLQueryError('Alias "team_id" is reserved');
   if (scope.aliases.has(name)) throw new HogQLQueryError(`Cannot redefine an alias with the name: ${name}`);
