@@ -87,6 +87,19 @@ describe("column names by PostHog's rule", () => {
     expect(response.types.map(([name]: [string]) => name)).toEqual(columns);
   });
 
+  it('a {name} value is printed as the constant it stands for, in the column and the hogql text (PostHog replaces placeholders first)', async () => {
+    const response = await hogql(full, "select {x}, concat({x}, 'a') from events where event = {e} limit 1", { values: { x: 'v', e: 'sign up' } });
+    expect(response.columns).toEqual(["'v'", "concat('v', 'a')"]);
+    expect(response.results).toEqual([['v', 'va']]);
+    expect(response.hogql).toBe("SELECT 'v', concat('v', 'a') FROM events WHERE equals(event, 'sign up') LIMIT 1");
+  });
+
+  it('the hogql text prints a table function with its arguments and its alias, as PostHog does', async () => {
+    const response = await hogql(full, 'select number from numbers(1, 4)');
+    expect(response.hogql).toContain('FROM numbers(1, 4) AS numbers');
+    expect(response.columns).toEqual(['number']);
+  });
+
   it("`*` is the table's fields by name, with or without the table's alias", async () => {
     const plain = await hogql(full, 'select * from events limit 1');
     const aliased = await hogql(full, 'select e.* from events e limit 1');

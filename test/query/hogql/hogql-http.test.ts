@@ -43,7 +43,8 @@ describe("PostHog's test_query cases", () => {
     expect(body.columns).toEqual(['count()', 'event']);
     expect(body.types).toEqual([['count()', 'UInt64'], ['event', 'String']]);
     expect(body).toMatchObject({ hasMore: false, limit: 100, offset: 0, is_cached: false });
-    expect(body.hogql).toBe("SELECT count(), event FROM events WHERE equals(properties.random_uuid, {random_uuid}) GROUP BY event LIMIT 101 OFFSET 0");
+    // PostHog replaces placeholders before it prints the query (test_hogql_query_filters_alias shows the value).
+    expect(body.hogql).toBe(`SELECT count(), event FROM events WHERE equals(properties.random_uuid, '${RANDOM}') GROUP BY event LIMIT 101 OFFSET 0`);
     expect(body.timings.map((x: { k: string }) => x.k)).toEqual(expect.arrayContaining(['./parse', './translate']));
   });
 

@@ -138,10 +138,12 @@ function frameBound(bound: HogQLNode): string {
 
 function printJoin(join: HogQLNode, first: boolean): string {
   const source = child(join, 'table');
-  const inner = source ? nested(source) : '';
-  const aliasText = join['alias'] && join['alias'] !== (source && source.node === 'Field' ? chainOf(source).join('.') : undefined)
-    ? ` AS ${printIdentifier(String(join['alias']))}`
-    : '';
+  const name = source?.node === 'Field' ? chainOf(source).join('.') : undefined;
+  // A table function keeps its arguments and is always aliased, as PostHog prints `numbers(1, 4) AS numbers`.
+  const args = Array.isArray(join['table_args']) ? (join['table_args'] as unknown[]).filter(isNode) : undefined;
+  const inner = source ? `${nested(source)}${args ? `(${args.map(nested).join(', ')})` : ''}` : '';
+  const alias = join['alias'] ?? (args ? name : undefined);
+  const aliasText = alias && (args || alias !== name) ? ` AS ${printIdentifier(String(alias))}` : '';
   const constraint = child(join, 'constraint');
   const on = constraint ? ` ${String(constraint['constraint_type'] ?? 'ON')} ${printHogQL(child(constraint, 'expr')!)}` : '';
   const head = first ? '' : `${String(join['join_type'] ?? 'JOIN')} `;
@@ -206,4 +208,20 @@ export function columnName(node: HogQLNode): string {
     return String(chain[chain.length - 1] ?? '');
   }
   return nested(node);
+}
+
+/**
+ * The tree with each `{name}` that `values` gives replaced by its value, as PostHog replaces
+ * placeholders before it prints a query or names its columns.
+ */
+export function withValues(node: HogQLNode, values: Readonly<Record<string, unknown>>): HogQLNode {
+  const replace = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(replace);
+    if (!isNode(value)) return value;
+    const field = child(value, 'expr');
+    const name = value.node === 'Placeholder' && field?.node === 'Field' ? chainOf(field) : [];
+    if (name.length === 1 && typeof name[0] === 'string' && Object.hasOwn(values, name[0])) return { node: 'Constant', value: values[name[0]] };
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, replace(inner)]));
+  };
+  return replace(node) as HogQLNode;
 }

@@ -22,7 +22,7 @@ import { filterBeforeJoins } from './filter-first.js';
 import { lookupsAsSemiJoins } from './lookup-semi-join.js';
 import { numbersTable, type TranslateBound } from './numbers-table.js';
 import { chainOf, child, children, isNode, type HogQLNode } from './hogql-ast.js';
-import { columnName } from './print-hogql.js';
+import { columnName, withValues } from './print-hogql.js';
 import { SessionsTable } from './sessions.js';
 import { hogqlProperty, isHogQLTable, scopedTable, type Chain, type ScopedTable, type TableContext } from './tables.js';
 import { typed, typeOf, type Typed } from './types.js';
@@ -191,7 +191,7 @@ export class HogQLTranslator {
     if (node.node === 'SelectSetQuery') return this.columnsOf(child(node, 'initial_select_query')!);
     return children(node, 'select').flatMap((item) => {
       if (item.node === 'Field' && chainOf(item).at(-1) === '*') return this.starNames(item);
-      return [columnName(item)];
+      return [columnName(withValues(item, this.context.values))];
     });
   }
 
@@ -274,7 +274,7 @@ export class HogQLTranslator {
       }
       const expr = this.expr(item, scope);
       selected.push(expr);
-      names.push(columnName(item));
+      names.push(columnName(withValues(item, this.context.values)));
     }
     // Unaliased items are named as PostHog names their columns, so an outer query can read them
     // by that name; of items that share a name only the last takes it, as in PostHog.

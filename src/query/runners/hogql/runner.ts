@@ -7,7 +7,7 @@ import type { QueryContext } from '../../context.js';
 import type { QueryRun } from '../../execute.js';
 import type { HogQLNode } from '../../hogql/translate/hogql-ast.js';
 import { sharedHogQLParser } from '../../hogql/parse/index.js';
-import { printHogQL } from '../../hogql/translate/print-hogql.js';
+import { printHogQL, withValues } from '../../hogql/translate/print-hogql.js';
 import { HogQLTranslator } from '../../hogql/translate/translate.js';
 import { withPropertyTypes } from '../../hogql/property-type-lookup.js';
 import type { Query, Select } from '../../ast/nodes.js';
@@ -78,7 +78,7 @@ export async function runHogQL(query: HogQLQuery, context: QueryContext, run: Qu
     hasMore,
     columns: translated.columns,
     types: translated.columns.map((name, i) => [name, table.types[i] ?? 'Unknown']),
-    hogql: printHogQL(text),
+    hogql: printHogQL(withValues(text, query.values)),
     clickhouse: null,
     limit: page?.limit ?? null,
     offset: page?.offset ?? null,
