@@ -816,7 +816,10 @@ export class HogQLTranslator {
       return this.context.filters?.(target) ?? constant(true);
     }
     if (chain.length === 1 && Object.hasOwn(this.context.values, name)) return constantOf(this.context.values[name]);
-    throw new HogQLQueryError(`Unresolved placeholder: {${name || '?'}}`);
+    // PostHog's two messages: no values at all, or values that do not include this one.
+    const given = Object.keys(this.context.values);
+    if (given.length === 0 || !name) throw new HogQLQueryError(`Unresolved placeholder: {${name || '?'}}`);
+    throw new HogQLQueryError(`Placeholder {${name}} is not available in this context. You can use the following: ${given.join(', ')}`);
   }
 }
 
