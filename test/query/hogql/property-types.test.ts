@@ -8,6 +8,11 @@ import type { Query } from '../../../src/query/ast/nodes.js';
 import { QueryRun } from '../../../src/query/execute.js';
 import { closeSharedHogQLParser } from '../../../src/query/hogql/parse/index.js';
 import { withPropertyTypes } from '../../../src/query/hogql/property-type-lookup.js';
+import { sharedHogQLParser } from '../../../src/query/hogql/parse/index.js';
+import { KnownPropertyTypes } from '../../../src/query/hogql/property-types.js';
+import { HogQLTranslator } from '../../../src/query/hogql/translate/translate.js';
+import { scopeToProject } from '../../../src/query/passes/scope-to-project.js';
+import { printQuery } from '../../../src/query/printer/print.js';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
 import { ev, journeys, trendsQuery } from '../../helpers/journeys.js';
 
@@ -260,5 +265,21 @@ describe('reading the types: once per query, the project\'s own data, then from 
     const elsewhere = new CountingRun(t.services.executor, other.projectId, 'elsewhere');
     expect(await typesOf(elsewhere)).toEqual(['String', undefined, undefined, undefined]);
     expect(elsewhere.statementsRun).toBe(2);
+  });
+});
+
+describe('a String or untyped property reads exactly as before (the HogQL benchmark reads them)', () => {
+  it('prints the same SQL with no types, String types and unknown types', async () => {
+    const text = `select e.properties.$current_url as url, p.properties.$initial_browser, count() from events e
+      inner join persons p on p.id = e.person_id where e.event = 'purchase' and e.person.properties.$initial_browser = 'Chrome'
+      and e.properties.$current_url = 'x' group by url, p.properties.$initial_browser`;
+    const root = await sharedHogQLParser().parse('select', text, 1);
+    const sqlWith = (propertyTypes?: KnownPropertyTypes) =>
+      printQuery(scopeToProject(new HogQLTranslator({ timezone: 'UTC', values: {}, ...(propertyTypes ? { propertyTypes } : {}) }).statement(root).query, 1), 'db').sql;
+    const all = (type: 'String' | null) => new KnownPropertyTypes({ get: () => type });
+    const untyped = sqlWith();
+    expect(sqlWith(all('String'))).toBe(untyped);
+    expect(sqlWith(all(null))).toBe(untyped);
+    expect(sqlWith(new KnownPropertyTypes(new Map()))).toBe(untyped);
   });
 });
