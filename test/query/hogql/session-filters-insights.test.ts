@@ -1,7 +1,7 @@
 // Session property filters in insights (issue 28): PostHog's insight runners take a
 // SessionPropertyFilter wherever they take property filters and read it as `session.<key>` of the
-// event (property_to_expr in event scope), so does Hoglet: series and query properties of trends
-// and funnels, and HogQL's session.* inside an insight (a hogql filter, math_hogql), whose session
+// event (property_to_expr in event scope), so does Hoglet: series and query properties of every
+// insight kind, and HogQL's session.* inside an insight (a hogql filter, math_hogql), whose session
 // join now reaches the runner's statement. Events through /batch/, queries through /query/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
@@ -49,6 +49,14 @@ describe('session property filters in insights', () => {
     const lifecycle = await runQuery(t, who, { kind: 'LifecycleQuery', series: PAGEVIEWS, ...range });
     const added = lifecycle.results.find((r: { status: string }) => r.status === 'new');
     expect(added.count).toBe(1);
+  });
+
+  it('retention and paths take them too', async () => {
+    const range = { dateRange: { date_from: DAY, date_to: DAY }, properties: [entry('https://a.com/')] };
+    const retention = await runQuery(t, who, { kind: 'RetentionQuery', ...range, retentionFilter: { period: 'Day', totalIntervals: 1 } });
+    expect(retention.results[0].values[0].count).toBe(1);
+    const paths = await runQuery(t, who, { kind: 'PathsQuery', ...range, pathsFilter: { includeEventTypes: ['$pageview'] } });
+    expect(paths.results.map((edge: { source: string; target: string }) => [edge.source, edge.target])).toEqual([['1_https://a.com', '2_https://a.com/x']]);
   });
 
   it('a field the sessions table does not have is a 400', async () => {

@@ -29,7 +29,7 @@ export function readPathsQuery(node: JsonObject, path: string): PathsQuery {
   return Object.freeze({
     kind: 'PathsQuery',
     dateRange: readDateRange(node.dateRange, join(path, 'dateRange')),
-    properties: readProperties(node.properties, join(path, 'properties')),
+    properties: readProperties(node.properties, join(path, 'properties'), { sessions: true }),
     filterTestAccounts: readBoolean(node.filterTestAccounts, join(path, 'filterTestAccounts'), false),
     pathsFilter: Object.freeze({
       includeEventTypes: types,

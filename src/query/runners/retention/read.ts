@@ -23,7 +23,7 @@ export function readRetentionQuery(node: JsonObject, path: string): RetentionQue
   return Object.freeze({
     kind: 'RetentionQuery',
     dateRange: readDateRange(node.dateRange, join(path, 'dateRange')),
-    properties: readProperties(node.properties, join(path, 'properties')),
+    properties: readProperties(node.properties, join(path, 'properties'), { sessions: true }),
     filterTestAccounts: readBoolean(node.filterTestAccounts, join(path, 'filterTestAccounts'), false),
     retentionFilter: Object.freeze({
       period: readChoice(filter.period, join(filterPath, 'period'), RETENTION_PERIODS, 'Day'),
@@ -50,7 +50,7 @@ export function readEntity(value: Json, path: string): RetentionEntity {
   const common = {
     name: readOptionalString(entity.name, join(path, 'name'), NAME_LENGTH),
     custom_name: readOptionalString(entity.custom_name, join(path, 'custom_name'), NAME_LENGTH),
-    properties: readProperties(entity.properties, join(path, 'properties')),
+    properties: readProperties(entity.properties, join(path, 'properties'), { sessions: true }),
   };
   if (type === 'actions') {
     const id = readOptionalInteger(typeof entity.id === 'string' && /^\d+$/.test(entity.id) ? Number(entity.id) : entity.id, join(path, 'id'), 1, Number.MAX_SAFE_INTEGER);
