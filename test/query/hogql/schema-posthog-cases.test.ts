@@ -46,6 +46,8 @@ let sessions: Credentials;
 let bounce: Credentials;
 /** test_page_screen_autocapture_count_up_to's five sessions. */
 let upTo: Credentials;
+/** test_sessions_v2.py's test_lcp: four sessions, LCP on none, a $web_vitals, a $pageview, two $web_vitals. */
+let lcp: Credentials;
 /** test_custom_bounce_rate_duration's 15-second session. */
 let bounce15: Credentials;
 /** TestPersonOptimization's three persons (the second's property updated after it was created). */
@@ -119,6 +121,12 @@ beforeAll(async () => {
       ...[1, 2, 3, 4].map(() => on('$pageview', sid(24), '2023-12-02T00:00:00Z')),
       on('$screen', sid(25), '2023-12-02T00:00:00Z'),
     ],
+  });
+  lcp = await project('lcp', {
+    [sid(81)]: [ev('$pageview', at(0), { $session_id: sid(81), $pathname: '/1' })],
+    [sid(82)]: [ev('$web_vitals', at(0), { $session_id: sid(82), $web_vitals_LCP_value: '2.0' })],
+    [sid(83)]: [ev('$pageview', at(0), { $session_id: sid(83), $web_vitals_LCP_value: '3.0' })],
+    [sid(84)]: [ev('$web_vitals', at(0), { $session_id: sid(84), $web_vitals_LCP_value: '4.1' }), ev('$web_vitals', at(1), { $session_id: sid(84), $web_vitals_LCP_value: '4.2' })],
   });
   bounce15 = await project('bounce-15', {
     d4: [pageview(sid(31), 'https://example.com/6', '2023-12-11T12:00:00Z'), ev('$pageleave', '2023-12-11T12:00:15Z', { $session_id: sid(31), $current_url: 'https://example.com/6' })],
@@ -216,6 +224,10 @@ describe('test_sessions_v3.py', () => {
 
   it('test_custom_bounce_rate_duration (its default half: no bounceRateDurationSeconds modifier in Hoglet)', async () => {
     expect(await rows(bounce15, 'select $is_bounce, session_id from sessions ORDER BY session_id')).toEqual([[0, sid(31)]]);
+  });
+
+  it('test_lcp (test_sessions_v2.py): the first LCP value of the session, NULL without one', async () => {
+    expect(await rows(lcp, 'select $vitals_lcp from sessions order by session_id')).toEqual([[null], [2.0], [3.0], [4.1]]);
   });
 
   it('test_last_external_click_url', async () => {

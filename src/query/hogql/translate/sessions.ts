@@ -57,6 +57,14 @@ const FIELDS: Record<string, SessionField> = {
   $entry_gclid: text(() => first('gclid')),
   $entry_gad_source: text(() => first('gad_source')),
   $last_external_click_url: text(() => blankAsNull(call('argMaxIf', property('$external_click_url'), column('timestamp'), call('notEmpty', property('$external_click_url'))))),
+  // The session's first Largest Contentful Paint, from any event that carries one (a number or numeric text).
+  $vitals_lcp: {
+    type: 'float', nullable: true,
+    expr: () => {
+      const lcp = call('toFloat64OrNull', call('replaceRegexpAll', call('JSONExtractRaw', column('properties'), constant('$web_vitals_LCP_value')), constant('^"|"$'), constant('')));
+      return call('argMinIf', lcp, column('timestamp'), call('isNotNull', lcp));
+    },
+  },
   $pageview_count: { type: 'integer', nullable: false, expr: () => countOf('$pageview') },
   $autocapture_count: { type: 'integer', nullable: false, expr: () => countOf('$autocapture') },
   $screen_count: { type: 'integer', nullable: false, expr: () => countOf('$screen') },
