@@ -69,8 +69,8 @@ describe('posthog/hogql/test/test_query.py', () => {
 // item, read from the resolver and the HogQL printer; no PostHog test spells them out.
 describe("column names by PostHog's rule", () => {
   const cases: [string, string, string[]][] = [
-    ['fields and properties', "select event, e.timestamp, properties.key, e.properties.key, properties.$set.email, properties.$set['email'], e.pdi.distinct_id, person.properties.email, properties from events e where event = 'sign up'",
-      ['event', 'timestamp', 'key', 'key', '$set__email', '$set__email', 'distinct_id', 'email', 'properties']],
+    ['fields and properties', "select event, e.timestamp, properties.key, e.properties.key, properties.$set.email, properties.$set['email'], properties['key'], e.properties.arr.1, e.pdi.distinct_id, person.properties.email, properties from events e where event = 'sign up'",
+      ['event', 'timestamp', 'key', 'key', '$set__email', '$set__email', 'key', 'arr__1', 'distinct_id', 'email', 'properties']],
     ['constants', "select 1, -3, 1.5, 'it''s', true, null, [1, 2]", ['1', '-3', '1.5', "'it\\'s'", 'true', 'NULL', '[1, 2]']],
     ['operators as PostHog prints them', "select 1 + 2, 3 = 3, 'kala' !~ 'a', 'kala' =~* 'A', 'kala' !~* 'A', not true, 1 between 0 and 2",
       ['plus(1, 2)', 'equals(3, 3)', "not(match('kala', 'a'))", "match('kala', concat('(?i)', 'A'))", "not(match('kala', concat('(?i)', 'A')))", 'not(true)', '1 BETWEEN 0 AND 2']],
