@@ -4,7 +4,8 @@
 // printed queries (the CTE ones) assert both give the same, known rows.
 // Left out (internals, see docs/hogql-posthog-tests.md): snapshots of Python types only where the
 // query has no rows to speak of, databases changed from Python (hidden fields, nested table names,
-// field traversers), context globals, placeholders holding Python values, and HogQLX tags.
+// field traversers), context globals, placeholders holding Python values, HogQLX query tags and
+// the frontend functions (sparkline(), recordingButton()) that tags are compared with.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
 import { ev, journeys } from '../../helpers/journeys.js';
@@ -80,6 +81,12 @@ describe('accepted: the rows PostHog gives', () => {
     ['test_compare_types (null)', "select key from (select 3 = null as key from events where event = 'test')", [[0]]],
     ['test_function_types', "select abs(3), plus(1, 2) from events where event = 'test'", [[3, 3]]],
     ['test_assume_not_null_type', "SELECT assumeNotNull(toDateTime('2020-01-01 00:00:00'))", [['2020-01-01T00:00:00Z']]],
+    // HogQLX tags and objects: the tuples PostHog's resolver writes for its frontend.
+    ['test_visit_hogqlx_recording_button', "select <RecordingButton sessionId={'12345-6789'} />", [[['__hx_tag', 'RecordingButton', 'sessionId', '12345-6789']]]],
+    ['test_visit_hogqlx_explain_csp_report', "select <ExplainCSPReport properties={{'violated_directive': 'script-src', 'original_policy': 'script-src https://example.com'}} />",
+      [[['__hx_tag', 'ExplainCSPReport', 'properties', ['__hx_tag', '__hx_obj', 'violated_directive', 'script-src', 'original_policy', 'script-src https://example.com']]]]],
+    ['test_visit_hogqlx_sparkline', 'select <Sparkline data={[1,2,3]} />', [[['__hx_tag', 'Sparkline', 'data', [1, 2, 3]]]]],
+    ['test_visit_hogqlx_object', "select {'key': {'key': 'value'}}", [[['__hx_tag', '__hx_obj', 'key', ['__hx_tag', '__hx_obj', 'key', 'value']]]]],
   ])('%s', async (_name, query, expected) => {
     expect(await rows(query)).toEqual(expected);
   });

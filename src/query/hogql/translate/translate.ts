@@ -107,6 +107,8 @@ class Scope {
   readonly aliases = new Map<string, Typed>();
   /** The WINDOW clause's named windows, inlined into each `OVER name`. */
   readonly windows = new Map<string, HogQLNode>();
+  /** While the ARRAY JOIN is read: the select list's aliases, not yet translated, by name. */
+  readonly selectAliases = new Map<string, HogQLNode>();
 
   constructor(readonly ctes: CteMap) {}
 }
@@ -255,7 +257,12 @@ export class HogQLTranslator {
     if (arrayJoins.length > 0) {
       const op = String(node['array_join_op'] ?? 'ARRAY JOIN');
       if (!ARRAY_JOINS.has(op) || arrayJoins.length !== 1) throw new HogQLNotSupportedError(`${op} of several arrays`);
-      arrayJoin = this.expr(op === 'LEFT ARRAY JOIN' ? leftArrayJoin(arrayJoins[0]!) : arrayJoins[0]!, scope);
+      for (const item of children(node, 'select')) if (item.node === 'Alias') scope.selectAliases.set(String(item['alias']), child(item, 'expr')!);
+      try {
+        arrayJoin = this.expr(op === 'LEFT ARRAY JOIN' ? leftArrayJoin(arrayJoins[0]!) : arrayJoins[0]!, scope);
+      } finally {
+        scope.selectAliases.clear();
+      }
 
     }
 
@@ -449,6 +456,9 @@ export class HogQLTranslator {
       // `WITH expr AS name`: the expression itself, read where the name is (PostHog's resolver).
       return this.expandingCte(head, () => this.expr(cte.node, scope));
     }
+    // `ARRAY JOIN nums AS a` where the select list says `[1, 2, 3] AS nums`: that expression, as ClickHouse reads it.
+    const aliased = chain.length === 1 ? scope.selectAliases.get(head) : undefined;
+    if (aliased) return this.expandingCte(head, () => this.expr(aliased, scope));
     throw new HogQLQueryError(`Unable to resolve field: ${chain.join('.')}`);
   }
 
@@ -520,6 +530,9 @@ export class HogQLTranslator {
         return this.call(node, scope);
       case 'ExprCall':
         throw new HogQLQueryError('You can only call simple functions in HogQL, not expressions');
+      case 'Dict':
+      case 'HogQLXTag':
+        return this.hogqlx(node, scope);
       case 'CompareOperation':
         if (IN_COHORT_OPERATORS.has(String(node['op']))) return this.inCohort(node, scope);
         return this.comparison(() => (this.inJoinConstraint > 0 ? compareInJoin : compare)(String(node['op']), e(child(node, 'left')), this.compareRight(child(node, 'right'), scope)));
@@ -674,6 +687,26 @@ export class HogQLTranslator {
     // ClickHouse reads the name itself: only an aggregation printed under its own name (not array_agg's groupArray).
     if (match?.family !== 'aggregate' || match.fn.clickhouse !== value || match.fn.expand || match.fn.minParams) throw new HogQLQueryError(`Invalid parametric function in 'arrayReduce', '${value}' is not supported.`);
     return call('arrayReduce', constant(match.fn.clickhouse), ...rest.map((x) => this.expr(x, scope)));
+  }
+
+  /**
+   * A HogQLX tag (`<Sparkline data={[1,2,3]} />`) or an object (`{'key': 'value'}`) as PostHog's
+   * resolver writes it for the frontend: a tuple that starts '__hx_tag', then the tag's kind (or
+   * '__hx_obj'), then name, value, name, value; arrays inside become tuples too.
+   */
+  private hogqlx(node: HogQLNode, scope: Scope): Expr {
+    if (node.node === 'Array') return tuple(...children(node, 'exprs').map((x) => this.hogqlx(x, scope)));
+    if (node.node === 'Dict') {
+      const pairs = Array.isArray(node['items']) ? node['items'] : [];
+      return tuple(constant('__hx_tag'), constant('__hx_obj'), ...pairs.flatMap((pair) => (Array.isArray(pair) ? pair.filter(isNode).map((x) => this.hogqlx(x, scope)) : [])));
+    }
+    if (node.node === 'HogQLXTag') {
+      const kind = String(node['kind'] ?? '');
+      if (kind.endsWith('Query')) throw new HogQLNotSupportedError(`The HogQLX tag <${kind}>`);
+      const attributes = children(node, 'attributes').flatMap((a) => [constant(String(a['name'])), this.hogqlx(child(a, 'value')!, scope)]);
+      return tuple(constant('__hx_tag'), constant(kind), ...attributes);
+    }
+    return this.expr(node, scope);
   }
 
   /** The `values` entry a `{name}` placeholder names; undefined for any other placeholder. */
