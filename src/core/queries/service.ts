@@ -8,7 +8,7 @@ import type { AccessResolver } from '../access.js';
 import type { ActionsService } from '../actions/service.js';
 import type { CohortDefinitions } from '../cohorts/definitions.js';
 import { cohortsNamedIn } from '../../query/cohorts/named.js';
-import { actionMentionsIn } from '../../query/hogql/action-mentions.js';
+import { actionMentionsIn, actionMentionsInNodes } from '../../query/hogql/action-mentions.js';
 import { cohortMentionsIn } from '../../query/hogql/cohort-mentions.js';
 import type { Principal } from '../auth/principal.js';
 import { readSettings } from '../projects/view.js';
@@ -204,20 +204,24 @@ export class InsightQueryService {
       ...[...inHogQL.ids, ...cohortNames.values()].map((id) => ({ id, path: 'query.query' })),
     ];
     const cohorts = named.length > 0 ? await this.cohorts.resolve(project.id, named) : null;
-    const actionIds = [...kindOf(query).actionIds(query), ...(cohorts?.actionIds ?? []), ...(await this.actionsInHogQL(project, query))];
-    const rules = kindOf(query).appliesPathCleaning?.(query) ? pathCleaningRules(readSettings(project).path_cleaning_filters) : [];
     // Test-account filters may hold HogQL filters too.
     const hogql = await parseHogQLExpressions([query, testAccountFilters], project.id);
+    const actionIds = [...kindOf(query).actionIds(query), ...(cohorts?.actionIds ?? []), ...(await this.actionsInHogQL(project, query, hogql))];
+    const rules = kindOf(query).appliesPathCleaning?.(query) ? pathCleaningRules(readSettings(project).path_cleaning_filters) : [];
     const context = await this.definitionsContext(project, testAccountFilters, actionIds, cohorts?.cohorts ?? null, rules);
     const resolved = { ...context, ...(hogql ? { hogql } : {}), ...(cohortNames.size > 0 ? { cohortNames } : {}) };
     // The types of the properties those expressions read (typed as PostHog types them).
     return hogql ? withHogQLPropertyTypes(resolved, this.executor.start(project.id)) : resolved;
   }
 
-  /** The actions a HogQL query's matchesAction names, by id or by name (a name no live action has is left for the translator to refuse). */
-  private async actionsInHogQL(project: ProjectRow, query: InsightQuery): Promise<number[]> {
-    if (query.kind !== 'HogQLQuery') return [];
-    const mentions = await actionMentionsIn(query.query, project.id, query.values);
+  /**
+   * The actions matchesAction names, by id or by name, in a HogQL query or an insight's HogQL
+   * expressions (a name no live action has is left for the translator to refuse).
+   */
+  private async actionsInHogQL(project: ProjectRow, query: InsightQuery, expressions: ReadonlyMap<string, unknown> | undefined): Promise<number[]> {
+    const mentions = query.kind === 'HogQLQuery'
+      ? await actionMentionsIn(query.query, project.id, query.values)
+      : actionMentionsInNodes([...(expressions?.values() ?? [])]);
     const named = await Promise.all(mentions.names.map((name) => this.actions.idByName(project.id, name)));
     return [...mentions.ids, ...named.filter((id): id is number => id !== undefined)];
   }

@@ -19,10 +19,14 @@ function placeholderValue(node: HogQLNode, values: Readonly<Record<string, unkno
 /** The action ids and names matchesAction is called with in a HogQL SELECT: constants, or placeholders' values. */
 export async function actionMentionsIn(text: string, projectId: number, values: Readonly<Record<string, unknown>> = {}): Promise<HogQLActionMentions> {
   if (!/matchesAction/.test(text)) return { ids: [], names: [] };
-  const root = await sharedHogQLParser().parse('select', text, projectId);
+  return actionMentionsInNodes([await sharedHogQLParser().parse('select', text, projectId)], values);
+}
+
+/** The same, in HogQL already parsed (an insight's expressions: QueryContext.hogql). */
+export function actionMentionsInNodes(roots: readonly unknown[], values: Readonly<Record<string, unknown>> = {}): HogQLActionMentions {
   const ids = new Set<number>();
   const names = new Set<string>();
-  walkObjects(root, (node) => {
+  walkObjects(roots, (node) => {
     if (node.node === 'Call' && node.name === 'matchesAction' && Array.isArray(node.args) && node.args.length === 1) {
       const arg = node.args[0] as HogQLNode;
       const value = arg.node === 'Constant' ? arg['value'] : arg.node === 'Placeholder' ? placeholderValue(arg, values) : undefined;

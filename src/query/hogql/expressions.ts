@@ -47,6 +47,7 @@ function translatorFor(context: QueryContext, propertyTypes: KnownPropertyTypes)
     values: {},
     cohortMembers: (id) => cohortMembers(id, context),
     cohortIdByName: (name) => context.cohortNames?.get(name),
+    actions: context.actions,
     propertyTypes,
   });
 }

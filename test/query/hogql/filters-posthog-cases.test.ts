@@ -61,7 +61,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const at = (result: unknown[][]) => result.map((row) => row[0]);
+/** The first column of each row; an instant as UTC text (a property of ISO dates is typed DateTime, shown in the project's zone). */
+const at = (result: unknown[][]) => result.map(([value]) => {
+  const instant = typeof value === 'string' ? DateTime.fromISO(value, { setZone: true }) : null;
+  return instant?.isValid && /[T ]\d\d:/.test(value as string) ? instant.toUTC().toISO({ suppressMilliseconds: true }) : value;
+});
 
 describe("test_filters.py: replace_filters' conditions, as rows", () => {
   it('no filters, or empty ones, are TRUE (test_replace_filters_empty): no default date range', async () => {

@@ -143,6 +143,21 @@ describe('test_action.py: matchesAction', () => {
   });
 });
 
+describe('matchesAction inside an insight (a hogql filter), as PostHog reads it there', () => {
+  it('keeps the events of the action, by id and by name', async () => {
+    const project = await t.bootstrap('functions-cases-insight-action@example.com');
+    await journeys(t, project, { x: [ev('signed up', '2024-07-05T10:00:00Z'), ev('signed up', '2024-07-05T11:00:00Z'), ev('other', '2024-07-05T12:00:00Z')] });
+    const created = await t.request(project.key, { method: 'POST', url: `/api/projects/${project.projectId}/actions/`, payload: { name: 'Sign up', steps: [{ event: 'signed up' }] } });
+    expect(created.statusCode, created.body).toBe(201);
+    for (const key of [`matchesAction(${created.json().id})`, "matchesAction('Sign up')"]) {
+      const query = { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: null }], dateRange: { date_from: '2024-07-05', date_to: '2024-07-05' }, properties: [{ type: 'hogql', key }] };
+      const res = await t.request(project.key, { method: 'POST', url: `/api/projects/${project.projectId}/query/`, payload: { query } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().results[0].count, key).toBe(2);
+    }
+  });
+});
+
 describe('test_ip_functions.py', () => {
   // One expression per IP function PostHog allows, and the value PostHog's test expects.
   const IP_FUNCTION_CASES: [string, unknown][] = [
