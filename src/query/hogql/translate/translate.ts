@@ -851,7 +851,9 @@ export class HogQLTranslator {
     if (chain.length === 1 && Object.hasOwn(this.context.values, name)) return constantOf(this.context.values[name]);
     // PostHog's two messages: no values at all, or values that do not include this one.
     const given = Object.keys(this.context.values);
-    if (given.length === 0 || !name) throw new HogQLQueryError(`Unresolved placeholder: {${name || '?'}}`);
+    // A placeholder holding an expression, not a name (`a -> { print(2) }`): PostHog's printer has no field to name.
+    if (!name) throw new HogQLQueryError('You can not use placeholders here');
+    if (given.length === 0) throw new HogQLQueryError(`Unresolved placeholder: {${name}}`);
     throw new HogQLQueryError(`Placeholder {${name}} is not available in this context. You can use the following: ${given.join(', ')}`);
   }
 }
