@@ -3,17 +3,11 @@
 import type { HogQLNode } from './translate/hogql-ast.js';
 import { walkObjects } from '../tree/walk.js';
 import { sharedHogQLParser } from './parse/index.js';
+import { placeholderValue } from './placeholder-value.js';
 
 export interface HogQLActionMentions {
   readonly ids: number[];
   readonly names: string[];
-}
-
-/** The value a `{name}` placeholder stands for (the query's `values`), else undefined. */
-function placeholderValue(node: HogQLNode, values: Readonly<Record<string, unknown>>): unknown {
-  const inner = node['expr'] as HogQLNode | undefined;
-  const chain = inner?.node === 'Field' && Array.isArray(inner['chain']) ? inner['chain'] : [];
-  return chain.length === 1 && Object.hasOwn(values, String(chain[0])) ? values[String(chain[0])] : undefined;
 }
 
 /** The action ids and names matchesAction is called with in a HogQL SELECT: constants, or placeholders' values. */

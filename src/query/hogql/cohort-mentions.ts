@@ -3,19 +3,13 @@
 import type { HogQLNode } from './translate/hogql-ast.js';
 import { walkObjects } from '../tree/walk.js';
 import { sharedHogQLParser } from './parse/index.js';
+import { placeholderValue } from './placeholder-value.js';
 
 export const IN_COHORT_OPERATORS: ReadonlySet<string> = new Set(['in cohort', 'not in cohort']);
 
 export interface HogQLCohortMentions {
   readonly ids: number[];
   readonly names: string[];
-}
-
-/** The value a `{name}` placeholder stands for (the query's `values`), else undefined. */
-function placeholderValue(node: HogQLNode, values: Readonly<Record<string, unknown>>): unknown {
-  const inner = node['expr'] as HogQLNode | undefined;
-  const chain = inner?.node === 'Field' && Array.isArray(inner['chain']) ? inner['chain'] : [];
-  return chain.length === 1 && Object.hasOwn(values, String(chain[0])) ? values[String(chain[0])] : undefined;
 }
 
 /** The cohort ids and names after IN COHORT in a HogQL SELECT: constants, or placeholders' values. */

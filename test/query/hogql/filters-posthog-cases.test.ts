@@ -13,22 +13,15 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRows, postHogQL } from '../../helpers/hogql.js';
 import { ev, journeys } from '../../helpers/journeys.js';
 
 let t: TestApp;
 let utc: Credentials;
 let ny: Credentials;
 
-async function hogql(who: Credentials, query: string, filters?: Record<string, unknown>) {
-  const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query, ...(filters ? { filters } : {}) } } });
-  return { status: res.statusCode, body: res.json() };
-}
-
-async function rows(who: Credentials, query: string, filters?: Record<string, unknown>): Promise<unknown[][]> {
-  const { status, body } = await hogql(who, query, filters);
-  if (status !== 200) throw new Error(`${status} ${JSON.stringify(body)}`);
-  return body.results;
-}
+const hogql = (who: Credentials, query: string, filters?: Record<string, unknown>) => postHogQL(t, who, query, filters ? { filters } : {});
+const rows = (who: Credentials, query: string, filters?: Record<string, unknown>) => hogqlRows(t, who, query, filters ? { filters } : {});
 
 /** Events around test_filters.py's date bounds (2020-02-02 .. 2020-02-03 23:59:59), named by their instant. */
 const BOUNDARY_EVENTS = ['2020-02-01T23:59:59Z', '2020-02-02T00:00:00Z', '2020-02-02T04:59:59Z', '2020-02-02T05:00:00Z', '2020-02-03T18:59:58Z',

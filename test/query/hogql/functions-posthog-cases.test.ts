@@ -6,6 +6,7 @@
 // and IP lookups...), left out with the reason in docs/hogql-posthog-tests.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRows, postHogQL } from '../../helpers/hogql.js';
 import { ev, journeys } from '../../helpers/journeys.js';
 
 let t: TestApp;
@@ -13,16 +14,9 @@ let who: Credentials;
 const RANDOM = 'RANDOM_TEST_ID::5a1e';
 const AT = '2021-03-01T12:00:00Z';
 
-async function hogql(query: string) {
-  const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query } } });
-  return { status: res.statusCode, body: res.json() };
-}
+const hogql = (query: string) => postHogQL(t, who, query);
 
-async function rows(query: string): Promise<unknown[][]> {
-  const { status, body } = await hogql(query);
-  if (status !== 200) throw new Error(`${status} ${JSON.stringify(body)}`);
-  return body.results;
-}
+const rows = (query: string) => hogqlRows(t, who, query);
 
 async function createCohort(payload: Record<string, unknown>): Promise<number> {
   const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/cohorts/`, payload });

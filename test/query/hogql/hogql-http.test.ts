@@ -3,6 +3,7 @@
 // paging, the wrappers PostHog's tools send, and the errors, over events captured through /batch/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRows, postHogQL } from '../../helpers/hogql.js';
 import { ev, journeys } from '../../helpers/journeys.js';
 
 let t: TestApp;
@@ -10,16 +11,8 @@ let who: Credentials;
 const RANDOM = 'RANDOM_TEST_ID::1f8b3c4e';
 const TS = '2020-01-10T00:00:00Z';
 
-async function hogql(query: string, extra: Record<string, unknown> = {}, credentials: Credentials = who) {
-  const res = await t.request(credentials.key, { method: 'POST', url: `/api/projects/${credentials.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query, ...extra } } });
-  return { status: res.statusCode, body: res.json() };
-}
-
-async function rows(query: string, extra: Record<string, unknown> = {}): Promise<unknown[][]> {
-  const { status, body } = await hogql(query, extra);
-  if (status !== 200) throw new Error(`${status} ${JSON.stringify(body)}`);
-  return body.results;
-}
+const hogql = (query: string, extra: Record<string, unknown> = {}, credentials: Credentials = who) => postHogQL(t, credentials, query, extra);
+const rows = (query: string, extra: Record<string, unknown> = {}) => hogqlRows(t, who, query, extra);
 
 beforeAll(async () => {
   t = await createTestApp('sqlite');

@@ -3,6 +3,7 @@
 // /batch/. Nullish coalescing, named windows, the numbers() table function and positional GROUP BY.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRows, postHogQL } from '../../helpers/hogql.js';
 import { ev, journeys } from '../../helpers/journeys.js';
 
 let t: TestApp;
@@ -10,16 +11,9 @@ let who: Credentials;
 const RANDOM = 'RANDOM_TEST_ID::5e1d';
 const PERSONS = [0, 1, 2, 3, 4].map((n) => `person_${n}_${RANDOM}`);
 
-async function hogql(query: string) {
-  const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query } } });
-  return { status: res.statusCode, body: res.json() };
-}
+const hogql = (query: string) => postHogQL(t, who, query);
 
-async function rows(query: string): Promise<unknown[][]> {
-  const { status, body } = await hogql(query);
-  if (status !== 200) throw new Error(`${status} ${JSON.stringify(body)}`);
-  return body.results;
-}
+const rows = (query: string) => hogqlRows(t, who, query);
 
 beforeAll(async () => {
   t = await createTestApp('sqlite');

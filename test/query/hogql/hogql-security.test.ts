@@ -4,16 +4,14 @@
 // gives a 5xx and the server keeps answering.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { postHogQL } from '../../helpers/hogql.js';
 import { ev, journeys } from '../../helpers/journeys.js';
 
 let t: TestApp;
 let mine: Credentials;
 let theirs: Credentials;
 
-async function hogql(query: string, who: Credentials = mine) {
-  const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query } } });
-  return { status: res.statusCode, body: res.json() };
-}
+const hogql = (query: string, who: Credentials = mine) => postHogQL(t, who, query);
 
 beforeAll(async () => {
   t = await createTestApp('sqlite');

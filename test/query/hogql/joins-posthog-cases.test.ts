@@ -8,6 +8,7 @@ import { HogQLTranslator } from '../../../src/query/hogql/translate/translate.js
 import { scopeToProject } from '../../../src/query/passes/scope-to-project.js';
 import { printQuery } from '../../../src/query/printer/print.js';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRows } from '../../helpers/hogql.js';
 import { ev, journeys, type JourneyEvent } from '../../helpers/journeys.js';
 
 let t: TestApp;
@@ -19,16 +20,8 @@ async function project(name: string, stories: Record<string, JourneyEvent[]>): P
   return who;
 }
 
-async function hogql(who: Credentials, query: string) {
-  const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query } } });
-  return { status: res.statusCode, body: res.json() };
-}
 
-async function rows(who: Credentials, query: string): Promise<unknown[][]> {
-  const { status, body } = await hogql(who, query);
-  if (status !== 200) throw new Error(`${query}\n${status} ${JSON.stringify(body)}`);
-  return body.results;
-}
+const rows = (who: Credentials, query: string) => hogqlRows(t, who, query);
 
 const sorted = (list: unknown[][]) => [...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 

@@ -3,14 +3,12 @@
 // 1e9-row budget, whole numbers and no negatives still hold, each a 400 with a clear message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { postHogQL } from '../../helpers/hogql.js';
 
 let t: TestApp;
 let who: Credentials;
 
-async function hogql(query: string) {
-  const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query } } });
-  return { status: res.statusCode, body: res.json() };
-}
+const hogql = (query: string) => postHogQL(t, who, query);
 
 beforeAll(async () => {
   t = await createTestApp('sqlite');

@@ -8,6 +8,7 @@
 // docs/hogql-posthog-tests.md. PostHog's assertions on the SQL it prints are not ported: the rows are.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRows, postHogQL } from '../../helpers/hogql.js';
 import { ev, journeys, type JourneyEvent } from '../../helpers/journeys.js';
 
 let t: TestApp;
@@ -18,16 +19,8 @@ async function project(name: string, stories: Record<string, JourneyEvent[]>): P
   return who;
 }
 
-async function hogql(who: Credentials, query: string, values: Record<string, unknown> = {}) {
-  const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query, values } } });
-  return { status: res.statusCode, body: res.json() };
-}
-
-async function rows(who: Credentials, query: string, values: Record<string, unknown> = {}): Promise<unknown[][]> {
-  const { status, body } = await hogql(who, query, values);
-  if (status !== 200) throw new Error(`${query}\n${status} ${JSON.stringify(body)}`);
-  return body.results;
-}
+const hogql = (who: Credentials, query: string, values: Record<string, unknown> = {}) => postHogQL(t, who, query, { values });
+const rows = (who: Credentials, query: string, values: Record<string, unknown> = {}) => hogqlRows(t, who, query, { values });
 
 async function personIdOf(who: Credentials, distinctId: string): Promise<string> {
   const [[id]] = (await rows(who, 'SELECT person_id FROM person_distinct_ids WHERE distinct_id = {d}', { d: distinctId })) as [[string]];

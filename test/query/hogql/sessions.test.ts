@@ -3,17 +3,14 @@
 // rates, counts, entry and exit URLs, attribution, and a project seeing only its own sessions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRows } from '../../helpers/hogql.js';
 import { ev, journeys } from '../../helpers/journeys.js';
 
 let t: TestApp;
 let who: Credentials;
 let other: Credentials;
 
-async function rows(query: string, credentials: Credentials = who): Promise<unknown[][]> {
-  const res = await t.request(credentials.key, { method: 'POST', url: `/api/projects/${credentials.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query } } });
-  if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
-  return res.json().results;
-}
+const rows = (query: string, credentials: Credentials = who) => hogqlRows(t, credentials, query);
 
 const page = (at: string, session: string, n: number, extra: Record<string, unknown> = {}) =>
   ev('$pageview', at, { $session_id: session, $current_url: `https://example.com/${n}`, $pathname: `/${n}`, ...extra });

@@ -9,6 +9,7 @@
 // depend on the whole table, as each of its tests gets a fresh team.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRows, postHogQL } from '../../helpers/hogql.js';
 import { ev, journeys, type JourneyEvent } from '../../helpers/journeys.js';
 
 let t: TestApp;
@@ -21,16 +22,8 @@ async function project(name: string, stories: Record<string, JourneyEvent[]>): P
   return who;
 }
 
-async function hogql(who: Credentials, query: string, extra: Record<string, unknown> = {}) {
-  const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query, ...extra } } });
-  return { status: res.statusCode, body: res.json() };
-}
-
-async function rows(who: Credentials, query: string, extra: Record<string, unknown> = {}): Promise<unknown[][]> {
-  const { status, body } = await hogql(who, query, extra);
-  if (status !== 200) throw new Error(`${query}\n${status} ${JSON.stringify(body)}`);
-  return body.results;
-}
+const hogql = (who: Credentials, query: string, extra: Record<string, unknown> = {}) => postHogQL(t, who, query, extra);
+const rows = (who: Credentials, query: string, extra: Record<string, unknown> = {}) => hogqlRows(t, who, query, extra);
 
 async function refused(who: Credentials, query: string, extra: Record<string, unknown> = {}): Promise<string> {
   const { status, body } = await hogql(who, query, extra);

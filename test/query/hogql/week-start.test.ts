@@ -3,6 +3,7 @@
 // ClickHouse's default. Through /query/: HogQL, a hogql breakdown (the runners' expression reader).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRows } from '../../helpers/hogql.js';
 import { ev, journeys } from '../../helpers/journeys.js';
 
 let t: TestApp;
@@ -20,11 +21,7 @@ async function project(email: string, weekStartDay: 0 | 1 | null): Promise<Crede
   return who;
 }
 
-async function rows(who: Credentials, query: string): Promise<unknown[][]> {
-  const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query } } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().results;
-}
+const rows = (who: Credentials, query: string) => hogqlRows(t, who, query);
 
 beforeAll(async () => {
   t = await createTestApp('sqlite');
