@@ -61,7 +61,9 @@ export interface IntervalLiteral { readonly kind: 'interval'; readonly count: nu
 
 /** A literal from a fixed vocabulary where ClickHouse demands a literal (e.g. JSONExtract's type argument). */
 export interface Keyword { readonly kind: 'keyword'; readonly text: KeywordText }
-export type KeywordText = 'Nullable(String)' | 'Nullable(Float64)' | 'String' | 'Float64';
+export type KeywordText = 'Nullable(String)' | 'Nullable(Float64)' | 'String' | 'Float64' | `Decimal64(${DecimalScale})`;
+/** The scales ClickHouse's Decimal64 takes. */
+export type DecimalScale = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18;
 
 /** A window function: fn(args) OVER (PARTITION BY ... ORDER BY ... [frame]). */
 export interface WindowCall {
@@ -147,6 +149,10 @@ export interface Select {
   readonly having?: Expr;
   readonly orderBy?: readonly OrderItem[];
   readonly limit?: number;
+  /** A LIMIT the statement computes (HogQL's `LIMIT (SELECT ...)`): printed as the least of it and `limit`, which caps it. */
+  readonly limitExpr?: Expr;
+  /** `LIMIT n WITH TIES`: rows that tie with the last one under ORDER BY come too (needs orderBy and limit). */
+  readonly withTies?: boolean;
   /** Rows skipped before the LIMIT ones (needs a limit). */
   readonly offset?: number;
   /** `LIMIT n BY exprs`, applied before LIMIT. */

@@ -61,6 +61,8 @@ export class AstTransformer {
       having: expr(s.having),
       orderBy: maybeList(s.orderBy, (o) => this.orderItem(o)),
       limit: s.limit,
+      limitExpr: expr(s.limitExpr),
+      withTies: s.withTies,
       offset: s.offset,
       limitBy: s.limitBy === undefined ? undefined : Object.freeze({ count: s.limitBy.count, exprs: list(s.limitBy.exprs, (x) => this.expr(x)) }),
     });

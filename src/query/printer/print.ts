@@ -4,6 +4,9 @@
 import { InternalError, QueryRejectedError } from '../../errors.js';
 import type { Expr, FrameBound, FromItem, Join, NumbersRef, OrderItem, Query, Select, TableName, TableRef, WindowFrame } from '../ast/nodes.js';
 import { isAllowedFunction } from './functions.js';
+
+/** The type names a keyword may print (KeywordText), checked again here since it is printed as text. */
+const KEYWORD_TEXT = /^(Nullable\(String\)|Nullable\(Float64\)|String|Float64|Decimal64\((1[0-8]|[0-9])\))$/;
 import { ParamBag } from './params.js';
 
 export interface PrintedQuery {
@@ -127,7 +130,7 @@ class Printer {
     if (s.having) parts.push(`HAVING ${this.expr(s.having)}`);
     if (s.orderBy?.length) parts.push(`ORDER BY ${this.orderItems(s.orderBy)}`);
     if (s.limitBy) parts.push(`LIMIT ${this.count(s.limitBy.count)} BY ${s.limitBy.exprs.map((e) => this.expr(e)).join(', ')}`);
-    if (s.limit !== undefined) parts.push(`LIMIT ${this.count(s.limit)}`);
+    if (s.limit !== undefined) parts.push(`LIMIT ${this.limit(s)}${s.withTies ? ' WITH TIES' : ''}`);
     if (s.offset !== undefined && s.offset > 0) parts.push(`OFFSET ${this.count(s.offset)}`);
     return parts.join(' ');
   }
@@ -202,6 +205,12 @@ class Printer {
     return frame.end ? `${frame.method} BETWEEN ${bound(frame.start)} AND ${bound(frame.end)}` : `${frame.method} ${bound(frame.start)}`;
   }
 
+  /** A computed LIMIT never exceeds the whole-number one; the engine refuses one that is not a count. */
+  private limit(s: Select): string {
+    const cap = this.count(s.limit!);
+    return s.limitExpr ? `least(${cap}, ${this.expr(s.limitExpr)})` : cap;
+  }
+
   private count(n: number): string {
     if (!Number.isSafeInteger(n) || n < 0) throw new OutOfRangeNumberError('a row count');
     return String(n);
@@ -246,6 +255,7 @@ class Printer {
         if (!Number.isSafeInteger(e.count)) throw new OutOfRangeNumberError('an interval');
         return `${INTERVAL_FUNCTIONS[e.unit]}(${this.bag.add(e.count, 'Int64')})`;
       case 'keyword':
+        if (!KEYWORD_TEXT.test(e.text)) throw new PrintError(`not a keyword: ${JSON.stringify(e.text)}`);
         return `'${e.text}'`;
       case 'window': {
         const over = [

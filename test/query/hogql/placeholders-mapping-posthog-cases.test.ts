@@ -59,10 +59,15 @@ describe('test_placeholders.py', () => {
 });
 
 describe('test_mapping.py', () => {
-  // Hoglet leaves languageCodeToName out (PostHog's table of language codes; docs/hogql-functions.md).
-  it.skip('test_language_code_to_name_function', async () => {
+  it('test_language_code_to_name_function', async () => {
     const query = "SELECT languageCodeToName('en') as english_name, languageCodeToName('es') as spanish_name, languageCodeToName('invalid') as invalid_code, languageCodeToName(NULL) as null_code";
     expect(await named(query)).toEqual({ english_name: 'English', spanish_name: 'Spanish', invalid_code: 'Unknown', null_code: 'Unknown' });
+  });
+
+  it("languageCodeToName: ISO 639-1's codes (lower case, as PostHog's list has them), over a column too; one argument only", async () => {
+    expect(await rows("SELECT languageCodeToName('zh'), languageCodeToName('EN'), languageCodeToName('iw'), languageCodeToName(event) FROM events")).toEqual([['Chinese', 'Unknown', 'Unknown', 'Unknown']]);
+    const { status } = await hogql("SELECT languageCodeToName('en', 'fr')");
+    expect(status).toBe(400);
   });
 
   it.each([

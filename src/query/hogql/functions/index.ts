@@ -13,7 +13,7 @@
 //   (exchange-rate dictionary), cohort membership (inCohort / notInCohort), survey
 //   helpers (getSurveyResponse, uniqueSurveySubmissionsFilter), and the helpers in PostHog's
 //   traffic_type.py, ip.py, flag_variant.py, embed_text.py, llm_complete.py, prompt_jev.py;
-//   languageCodeToName (appends two constant arrays); PostHog's deployed UDFs (versioned names that
+//   PostHog's deployed UDFs (versioned names that
 //   exist only on PostHog's clusters).
 // - Functions PostHog prints from a SQL template are built as AST in templates.ts (split_part,
 //   date_part, string_agg ...); left-out.ts lists, with reasons, what is not offered at all (it is
@@ -50,6 +50,8 @@
 // today() takes no time zone; toStartOf* use the column's / session's zone).
 
 import { AGGREGATE_FUNCTIONS } from './aggregate.js';
+import { DECIMAL_FUNCTIONS } from './decimal.js';
+import { LANGUAGE_FUNCTIONS } from './language.js';
 import { IP_FUNCTIONS } from './ip.js';
 import { SCALAR_FUNCTIONS } from './scalar.js';
 import type { Family, HogQLFunction } from './types.js';
@@ -70,6 +72,8 @@ const TABLES: readonly (readonly [Family, ReadonlyMap<string, HogQLFunction>])[]
   ['aggregate', AGGREGATE_FUNCTIONS],
   ['scalar', SCALAR_FUNCTIONS],
   ['scalar', IP_FUNCTIONS],
+  ['scalar', DECIMAL_FUNCTIONS],
+  ['scalar', LANGUAGE_FUNCTIONS],
   ['window', WINDOW_FUNCTIONS],
 ];
 

@@ -238,7 +238,7 @@ export class HogQLTranslator {
   }
 
   private select(node: HogQLNode, outerCtes: CteMap): Select {
-    for (const unsupported of ['qualify', 'limit_with_ties', 'settings'] as const) {
+    for (const unsupported of ['qualify', 'settings'] as const) {
       if (node[unsupported]) throw new HogQLNotSupportedError(unsupported.toUpperCase().replaceAll('_', ' '));
     }
     const scope = new Scope(withCtes(node, outerCtes));
@@ -318,9 +318,23 @@ export class HogQLTranslator {
       ...(having ? { having } : {}),
       ...(orderBy.length ? { orderBy } : {}),
       ...(limitBy ? { limitBy } : {}),
-      ...(child(node, 'limit') ? { limit: this.count(child(node, 'limit'), 'LIMIT') } : {}),
+      ...this.limit(node, orderBy.length > 0, scope.ctes),
       ...(child(node, 'offset') ? { offset: this.count(child(node, 'offset'), 'OFFSET') } : {}),
     })));
+  }
+
+  /**
+   * LIMIT n, or LIMIT (expression) as PostHog takes it: the engine computes the expression before
+   * the query (it may read no column of the query's own tables), capped by a whole number the
+   * runner lowers to its 50,000-row cap. A subquery in it is translated like any other.
+   */
+  private limit(node: HogQLNode, ordered: boolean, ctes: CteMap): Pick<Select, 'limit' | 'limitExpr' | 'withTies'> {
+    const given = child(node, 'limit');
+    if (!given) return {};
+    if (node['limit_with_ties'] && !ordered) throw new HogQLQueryError('LIMIT WITH TIES needs an ORDER BY');
+    const withTies = node['limit_with_ties'] ? { withTies: true } : {};
+    if (given.node === 'Constant') return { limit: this.count(given, 'LIMIT'), ...withTies };
+    return { limit: Number.MAX_SAFE_INTEGER, limitExpr: this.expr(given, new Scope(ctes)), ...withTies };
   }
 
   private count(node: HogQLNode | undefined, what: string): number {
@@ -331,7 +345,8 @@ export class HogQLTranslator {
 
   /** `joined`: a table after the first, whose own ON clause must read its lazy joins too. */
   private fromItem(join: HogQLNode, scope: Scope, joined: boolean): FromItem {
-    if (join['sample']) throw new HogQLNotSupportedError('SAMPLE');
+    // ClickHouse samples only a table declared with a sampling key; Hoglet's tables have none.
+    if (join['sample']) throw new HogQLQueryError('SAMPLE needs a table with a sampling key, and Hoglet\'s tables have none: filter on a hash instead (WHERE cityHash64(distinct_id) % 10 = 0)');
     const source = child(join, 'table');
     if (!source) throw new HogQLQueryError('A join needs a table');
     const given = typeof join['alias'] === 'string' ? join['alias'] : undefined;
