@@ -146,6 +146,8 @@ export interface Select {
   readonly arrayJoin?: Expr;
   readonly where?: Expr;
   readonly groupBy?: readonly Expr[];
+  /** `GROUP BY ROLLUP(...)`, `CUBE(...)` or `GROUPING SETS (...)`; for grouping sets each groupBy item is a tuple, one set. */
+  readonly groupByMode?: 'rollup' | 'cube' | 'grouping_sets';
   readonly having?: Expr;
   readonly orderBy?: readonly OrderItem[];
   readonly limit?: number;
@@ -153,6 +155,8 @@ export interface Select {
   readonly limitExpr?: Expr;
   /** `LIMIT n WITH TIES`: rows that tie with the last one under ORDER BY come too (needs orderBy and limit). */
   readonly withTies?: boolean;
+  /** `LIMIT n %`: ClickHouse's fractional LIMIT (0 < f < 1), that share of the rows; `limit` still caps their count. */
+  readonly limitFraction?: number;
   /** Rows skipped before the LIMIT ones (needs a limit). */
   readonly offset?: number;
   /** `LIMIT n BY exprs`, applied before LIMIT. */

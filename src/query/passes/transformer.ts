@@ -58,11 +58,13 @@ export class AstTransformer {
       arrayJoin: expr(s.arrayJoin),
       where: expr(s.where),
       groupBy: exprs(s.groupBy),
+      groupByMode: s.groupByMode,
       having: expr(s.having),
       orderBy: maybeList(s.orderBy, (o) => this.orderItem(o)),
       limit: s.limit,
       limitExpr: expr(s.limitExpr),
       withTies: s.withTies,
+      limitFraction: s.limitFraction,
       offset: s.offset,
       limitBy: s.limitBy === undefined ? undefined : Object.freeze({ count: s.limitBy.count, exprs: list(s.limitBy.exprs, (x) => this.expr(x)) }),
     });

@@ -126,13 +126,34 @@ class Printer {
       for (const join of s.joins ?? []) parts.push(this.join(join));
     }
     if (s.where) parts.push(`WHERE ${this.expr(s.where)}`);
-    if (s.groupBy?.length) parts.push(`GROUP BY ${s.groupBy.map((e) => this.expr(e)).join(', ')}`);
+    if (s.groupBy?.length) parts.push(`GROUP BY ${this.groupBy(s.groupBy, s.groupByMode)}`);
     if (s.having) parts.push(`HAVING ${this.expr(s.having)}`);
     if (s.orderBy?.length) parts.push(`ORDER BY ${this.orderItems(s.orderBy)}`);
     if (s.limitBy) parts.push(`LIMIT ${this.count(s.limitBy.count)} BY ${s.limitBy.exprs.map((e) => this.expr(e)).join(', ')}`);
+    if (s.limitFraction !== undefined) return this.fractionLimited(s, parts);
     if (s.limit !== undefined) parts.push(`LIMIT ${this.limit(s)}${s.withTies ? ' WITH TIES' : ''}`);
     if (s.offset !== undefined && s.offset > 0) parts.push(`OFFSET ${this.count(s.offset)}`);
     return parts.join(' ');
+  }
+
+  /** A fractional LIMIT (a share of the rows) takes no row count beside it: the count caps it from outside. */
+  private fractionLimited(s: Select, parts: string[]): string {
+    const fraction = s.limitFraction!;
+    if (!(fraction > 0 && fraction < 1)) throw new OutOfRangeNumberError('a LIMIT fraction');
+    parts.push(`LIMIT ${fraction}${s.withTies ? ' WITH TIES' : ''}`);
+    if (s.offset !== undefined && s.offset > 0) parts.push(`OFFSET ${this.count(s.offset)}`);
+    const inner = parts.join(' ');
+    return s.limit === undefined || s.limit === Number.MAX_SAFE_INTEGER ? inner : `SELECT * FROM (${inner}) LIMIT ${this.limit(s)}`;
+  }
+
+  private groupBy(exprs: readonly Expr[], mode: Select['groupByMode']): string {
+    if (mode === 'grouping_sets') {
+      // Each set is held as a tuple; printed as tuple(...) it would group by one tuple value instead.
+      const set = (e: Expr) => `(${(e.kind === 'tuple' ? e.items : [e]).map((x) => this.expr(x)).join(', ')})`;
+      return `GROUPING SETS (${exprs.map(set).join(', ')})`;
+    }
+    const list = exprs.map((e) => this.expr(e)).join(', ');
+    return mode === 'rollup' ? `ROLLUP(${list})` : mode === 'cube' ? `CUBE(${list})` : list;
   }
 
   /**

@@ -167,7 +167,7 @@ export function printSelect(node: HogQLNode): string {
   if (named.length) parts.push(`WINDOW ${named.map(([name, window]) => `${printIdentifier(name)} AS (${windowText(window)})`).join(', ')}`);
   if (children(node, 'order_by').length) parts.push(`ORDER BY ${exprs('order_by')}`);
   const limit = child(node, 'limit');
-  if (limit) parts.push(`LIMIT ${nested(limit)}${node['limit_with_ties'] ? ' WITH TIES' : ''}`);
+  if (limit) parts.push(`LIMIT ${nested(limit)}${node['limit_percent'] ? ' %' : ''}${node['limit_with_ties'] ? ' WITH TIES' : ''}`);
   const offset = child(node, 'offset');
   if (offset) parts.push(`OFFSET ${nested(offset)}`);
   return parts.join(' ');

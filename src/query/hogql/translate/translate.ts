@@ -82,9 +82,13 @@ const TABLE_FUNCTIONS: Record<string, (args: readonly HogQLNode[] | null, alias:
 const SET_OPERATORS: ReadonlySet<string> = new Set(['UNION ALL', 'UNION DISTINCT', 'INTERSECT', 'INTERSECT DISTINCT', 'EXCEPT', 'EXCEPT DISTINCT']);
 const ARITHMETIC: Record<string, string> = { '+': 'plus', '-': 'minus', '*': 'multiply', '/': 'divide', '%': 'modulo' };
 const CASTS: Record<string, string> = {
-  int: 'toInt64OrNull', integer: 'toInt64OrNull', float: 'toFloat64OrNull', double: 'toFloat64OrNull', string: 'toString',
-  text: 'toString', varchar: 'toString', date: 'toDate', datetime: 'toDateTime', boolean: 'toBool', bool: 'toBool', uuid: 'toUUIDOrNull',
+  // Strict, as PostHog prints them (test_postgres_style_cast): a text that is no number is an error, not NULL.
+  int: 'toInt64', integer: 'toInt64', float: 'toFloat64', double: 'toFloat64', 'double precision': 'toFloat64', real: 'toFloat64',
+  string: 'toString', text: 'toString', varchar: 'toString', char: 'toString', date: 'toDate', datetime: 'toDateTime',
+  timestamp: 'toDateTime', timestamptz: 'toDateTime', boolean: 'toBool', bool: 'toBool', uuid: 'toUUIDOrNull',
 };
+
+const LIKE_CALLS: Record<string, string> = { like: 'like', notLike: 'not like', ilike: 'ilike', notILike: 'not ilike' };
 
 /** A CTE: its query (or, `WITH expr AS name`, its expression), and the CTEs its body may name (those defined before it). */
 interface Cte {
@@ -140,6 +144,10 @@ function withCtes(node: HogQLNode, outer: CteMap): CteMap {
   for (const cte of children(node, 'ctes')) {
     const type = cte['cte_type'];
     if (type !== 'subquery' && type !== 'column') throw new HogQLNotSupportedError(`A CTE of type ${String(type)}`);
+    // PostHog's ClickHouse printer refuses these (ImpossibleASTError); read silently they would change nothing or loop.
+    if (cte['recursive']) throw new HogQLNotSupportedError('WITH RECURSIVE');
+    if (cte['materialized'] != null) throw new HogQLNotSupportedError('A CTE materialization hint');
+    if (cte['using_key'] != null) throw new HogQLNotSupportedError('USING KEY in a CTE');
     ctes.set(String(cte['name']), { node: child(cte, 'expr')!, visible: new Map(ctes), column: type === 'column' });
   }
   return ctes;
@@ -238,9 +246,8 @@ export class HogQLTranslator {
   }
 
   private select(node: HogQLNode, outerCtes: CteMap): Select {
-    for (const unsupported of ['qualify', 'settings'] as const) {
-      if (node[unsupported]) throw new HogQLNotSupportedError(unsupported.toUpperCase().replaceAll('_', ' '));
-    }
+    if (node['qualify']) throw new HogQLQueryError("QUALIFY is not supported in the 'clickhouse' dialect");
+    if (node['settings']) throw new HogQLNotSupportedError('SETTINGS');
     const scope = new Scope(withCtes(node, outerCtes));
     const windows = node['window_exprs'];
     if (windows && typeof windows === 'object') {
@@ -292,7 +299,10 @@ export class HogQLTranslator {
     });
 
     const where = [child(node, 'prewhere'), child(node, 'where')].filter((x): x is HogQLNode => x !== undefined).map((x) => this.expr(x, scope));
-    const groupBy = children(node, 'group_by').map((x) => positional(x, named) ?? this.expr(x, scope));
+    const groupKey = (x: HogQLNode) => positional(x, named) ?? this.expr(x, scope);
+    // GROUPING SETS ((a), (b), ()): each set a tuple of its keys (the printer prints it as a set).
+    const groupBy = children(node, 'group_by').map((x) => (x.node === 'GroupingSet' ? tuple(...children(x, 'exprs').map(groupKey)) : groupKey(x)));
+    const groupByMode = node['group_by_mode'] === 'rollup' || node['group_by_mode'] === 'cube' || node['group_by_mode'] === 'grouping_sets' ? node['group_by_mode'] : undefined;
     const havingNode = child(node, 'having');
     const having = havingNode ? this.expr(havingNode, scope) : undefined;
     const orderBy = children(node, 'order_by').map((x) => this.orderItem(x, scope, named));
@@ -315,6 +325,7 @@ export class HogQLTranslator {
       ...(arrayJoin ? { arrayJoin } : {}),
       ...(where.length ? { where: where.length === 1 ? where[0]! : and(...where) } : {}),
       ...(groupBy.length ? { groupBy } : {}),
+      ...(groupBy.length && groupByMode ? { groupByMode } : {}),
       ...(having ? { having } : {}),
       ...(orderBy.length ? { orderBy } : {}),
       ...(limitBy ? { limitBy } : {}),
@@ -328,11 +339,22 @@ export class HogQLTranslator {
    * the query (it may read no column of the query's own tables), capped by a whole number the
    * runner lowers to its 50,000-row cap. A subquery in it is translated like any other.
    */
-  private limit(node: HogQLNode, ordered: boolean, ctes: CteMap): Pick<Select, 'limit' | 'limitExpr' | 'withTies'> {
+  private limit(node: HogQLNode, ordered: boolean, ctes: CteMap): Pick<Select, 'limit' | 'limitExpr' | 'withTies' | 'limitFraction'> {
     const given = child(node, 'limit');
     if (!given) return {};
+    if (node['limit_percent']) {
+      const percent = given['value'];
+      if (given.node !== 'Constant' || typeof percent !== 'number') throw new HogQLQueryError('LIMIT percent with expressions is not supported in clickhouse dialect');
+      if (!(percent >= 0 && percent <= 100)) throw new HogQLQueryError('Limit percent must be between 0 and 100');
+    }
     if (node['limit_with_ties'] && !ordered) throw new HogQLQueryError('LIMIT WITH TIES needs an ORDER BY');
     const withTies = node['limit_with_ties'] ? { withTies: true } : {};
+    if (node['limit_percent']) {
+      // ClickHouse's fractional LIMIT keeps that share of the rows (PostHog prints 40 % as LIMIT 0.4); 100 % keeps all.
+      const percent = given['value'] as number;
+      if (percent === 0) return { limit: 0, ...withTies };
+      return { limit: Number.MAX_SAFE_INTEGER, ...(percent < 100 ? { limitFraction: percent / 100 } : {}), ...withTies };
+    }
     if (given.node === 'Constant') return { limit: this.count(given, 'LIMIT'), ...withTies };
     return { limit: Number.MAX_SAFE_INTEGER, limitExpr: this.expr(given, new Scope(ctes)), ...withTies };
   }
@@ -347,6 +369,9 @@ export class HogQLTranslator {
   private fromItem(join: HogQLNode, scope: Scope, joined: boolean): FromItem {
     // ClickHouse samples only a table declared with a sampling key; Hoglet's tables have none.
     if (join['sample']) throw new HogQLQueryError('SAMPLE needs a table with a sampling key, and Hoglet\'s tables have none: filter on a hash instead (WHERE cityHash64(distinct_id) % 10 = 0)');
+    if (join['table_final']) throw new HogQLQueryError('The FINAL keyword is not supported in HogQL as it causes slow queries');
+    // `AS e (a, b, c)`: refused rather than read without its column names.
+    if (Array.isArray(join['column_aliases'])) throw new HogQLNotSupportedError('Column names after a table alias');
     const source = child(join, 'table');
     if (!source) throw new HogQLQueryError('A join needs a table');
     const given = typeof join['alias'] === 'string' ? join['alias'] : undefined;
@@ -364,6 +389,7 @@ export class HogQLTranslator {
         scope.tables.set(tableAlias, generated);
         return generated.from;
       }
+      if (tableArgs !== null && (name === 'range' || name === 'generate_series')) throw new HogQLQueryError(`${name}() is not supported in ClickHouse dialect`);
       if (tableArgs !== null) throw new HogQLQueryError(`Table '${name}' does not accept arguments`);
       if (!isHogQLTable(name)) throw new HogQLQueryError(this.expanding.includes(name) ? CTE_LOOP : `Unknown table \`${name}\`.`);
       const table = scopedTable(name, tableAlias, { timezone: this.context.timezone, joined, propertyType: this.propertyType });
@@ -598,6 +624,17 @@ export class HogQLTranslator {
         if (!fn) throw new HogQLQueryError(`Unsupported type cast: ${String(node['type_name'])}`);
         return call(fn, e(child(node, 'expr')));
       }
+      case 'ArraySlice': {
+        // arr[start:end] as PostHog prints it: arraySlice(arr, start, end - start + 1), both ends inclusive.
+        const array = e(child(node, 'array'));
+        const start = child(node, 'start_expr');
+        const end = child(node, 'end_expr');
+        if (!end) return start ? call('arraySlice', array, e(start)) : array;
+        const from = start ? e(start) : constant(1, 'UInt8');
+        return call('arraySlice', array, from, call('plus', call('minus', e(end), from), constant(1, 'UInt8')));
+      }
+      case 'TryCast':
+        throw new HogQLQueryError('TRY_CAST is not allowed in clickhouse dialect');
       case 'WindowFunction':
         return this.window(node, scope);
       case 'SelectQuery':
@@ -645,6 +682,12 @@ export class HogQLTranslator {
     if (node['filter_expr'] || node['order_by']) throw new HogQLNotSupportedError('FILTER and ORDER BY inside a function call');
     const argNodes = children(node, 'args');
     if (name === 'matchesAction') return this.matchesAction(argNodes, scope);
+    // like(a, b) and its kin read as their operators, with PostHog's NULL handling (test_field_nullable_like, test_ilike_and_not_ilike_…).
+    const operator = Object.hasOwn(LIKE_CALLS, name) ? LIKE_CALLS[name] : undefined;
+    if (operator && argNodes.length === 2 && !node['params']) return this.expr({ node: 'CompareOperation', op: operator, left: argNodes[0], right: argNodes[1] }, scope);
+    if (name === 'percentile_cont' || name === 'percentile_disc') {
+      throw new HogQLQueryError(node['within_group'] ? `Aggregation '${name}' with WITHIN GROUP is not supported in ClickHouse dialect` : `Aggregation '${name}' requires WITHIN GROUP`);
+    }
     if (name === 'arrayReduce') return this.arrayReduce(argNodes, scope);
     // count(*) counts rows; `*` anywhere else would read the stored columns themselves.
     if (isCountStar(name, argNodes)) return userCall({ name, args: [STAR], distinct: node['distinct'] === true }, this.context).call;

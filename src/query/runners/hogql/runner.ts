@@ -41,7 +41,9 @@ function paged(query: Query, root: HogQLNode): Paging {
     if (query.limit <= MAX_ROWS) return { query, text: root, page: null };
     // Past the cap: one row more than it, so the answer says (hasMore) that rows were left out.
     const offset = query.offset ?? 0;
-    return { query: { ...query, limit: MAX_ROWS + 1 }, text: withNumber(root, 'limit', MAX_ROWS), page: { limit: MAX_ROWS, offset } };
+    // (A LIMIT n % keeps its share in the text; the cap is not a percentage.)
+    const text = root['limit_percent'] ? root : withNumber(root, 'limit', MAX_ROWS);
+    return { query: { ...query, limit: MAX_ROWS + 1 }, text, page: { limit: MAX_ROWS, offset } };
   }
   // A set of queries: each SELECT of it without a LIMIT gets the default one.
   const limitEach = (q: Query): Query => (q.kind === 'select'
