@@ -242,12 +242,47 @@ describe('what Hoglet does not run yet is refused, not read without it (these re
   it.each([
     ['column names after a table alias', 'select e.a from events as e (a, b, c)', 'Column names after a table alias is not supported in HogQL queries.'],
     ['column names after a subquery alias', 'select s.* from (select 1 as x, 2 as y, 3 as z) as s (a, b, c)', 'Column names after a table alias is not supported in HogQL queries.'],
-    ['GROUP BY CUBE', 'select event, count() from events group by cube(event)', 'GROUP BY CUBE is not supported in HogQL queries.'],
-    ['GROUP BY ROLLUP', 'select event, count() from events group by rollup(event)', 'GROUP BY ROLLUP is not supported in HogQL queries.'],
-    ['GROUP BY GROUPING SETS', 'select event, count() from events group by grouping sets ((event), ())', 'GROUP BY GROUPING SETS is not supported in HogQL queries.'],
-    ['LIMIT n %', 'select 1 from events limit 40 %', 'LIMIT n % is not supported in HogQL queries.'],
   ])('%s: %s', async (_name, query, message) => {
     expect(await refusal(query)).toBe(message);
+  });
+});
+
+describe('GROUP BY ROLLUP / CUBE / GROUPING SETS', () => {
+  it('test_select_group_by_mode (grouping_sets, cube, rollup): the subtotal rows, keys at their defaults', async () => {
+    for (const [_case, query, expected] of [
+      ['test_select_group_by_mode (grouping_sets)', 'select event, distinct_id, count() as c from events group by grouping sets ((event), (distinct_id), ())',
+      [['', '', 3], ['', 'd1', 2], ['', 'd2', 1], ['E', '', 1], ['pageview', '', 1], ['purchase', '', 1]]],
+      ['test_select_group_by_mode (cube)', 'select event, distinct_id, count() as c from events group by cube(event, distinct_id)',
+      [['', '', 3], ['', 'd1', 2], ['', 'd2', 1], ['E', '', 1], ['E', 'd1', 1], ['pageview', '', 1], ['pageview', 'd1', 1], ['purchase', '', 1], ['purchase', 'd2', 1]]],
+      ['test_select_group_by_mode (rollup)', 'select event, distinct_id, count() as c from events group by rollup(event, distinct_id)',
+      [['', '', 3], ['E', '', 1], ['E', 'd1', 1], ['pageview', '', 1], ['pageview', 'd1', 1], ['purchase', '', 1], ['purchase', 'd2', 1]]],
+    ] as [string, string, unknown[][]][]) expect(sorted(await rows(query))).toEqual(sorted(expected));
+  });
+
+  it('a key in a grouping set is resolved like any other: an unknown one is PostHog\'s 400', async () => {
+    expect(await refusal('select event, count() from events group by grouping sets ((event), (nope))')).toBe('Unable to resolve field: nope');
+    expect(await refusal('select event, count() from events group by rollup(event, nope)')).toBe('Unable to resolve field: nope');
+  });
+});
+
+describe('LIMIT n %: ClickHouse\'s fractional LIMIT', () => {
+  it('test_limit_percent_clickhouse_constant_prints_decimal: LIMIT 40 % keeps that share of the rows (LIMIT 0.4)', async () => {
+    expect(await rows('select number from numbers(10) order by number limit 40 %')).toEqual([[0], [1], [2], [3]]);
+    expect(await rows('select 1 from events limit 40 %')).toHaveLength(2);
+  });
+
+  it('0 % keeps no row, 100 % every row (capped like any LIMIT), an ORDER BY first as usual', async () => {
+    expect(await rows('select number from numbers(10) limit 0 %')).toEqual([]);
+    expect(await rows('select number from numbers(10) order by number limit 100 %')).toHaveLength(10);
+    expect(await rows('select number from numbers(10) order by number desc limit 20 % offset 1')).toEqual([[8], [7]]);
+    expect(await rows('select count() from (select number from numbers(10) limit 50 %)')).toEqual([[5]]);
+    const capped = await hogql('select number from numbers(100000) limit 90 %');
+    expect([capped.body.results.length, capped.body.hasMore, capped.body.hogql]).toEqual([50_000, true, 'SELECT number FROM numbers(100000) AS numbers LIMIT 90 %']);
+  });
+
+  it('test_resolve_limit_percent_range_guard: past 100 % (or below 0) is PostHog\'s 400', async () => {
+    expect(await refusal('select 1 from events limit (100.1) %')).toBe('Limit percent must be between 0 and 100');
+    expect(await refusal('select 1 from events limit 101 %')).toBe('Limit percent must be between 0 and 100');
   });
 });
 
@@ -260,17 +295,6 @@ describe('not yet run by Hoglet', () => {
     expect(await refusal('select 1 from (select 1 as x) as s (a, b)')).toContain('1 column(s) but 2 column name(s) were provided');
   });
 
-  it.skip('test_select_group_by_mode (grouping_sets, cube, rollup): GROUP BY modes are refused', async () => {
-    for (const [_case, query, expected] of [
-      ['test_select_group_by_mode (grouping_sets)', 'select event, distinct_id, count() as c from events group by grouping sets ((event), (distinct_id), ())',
-      [['', '', 3], ['', 'd1', 2], ['', 'd2', 1], ['E', '', 1], ['pageview', '', 1], ['purchase', '', 1]]],
-      ['test_select_group_by_mode (cube)', 'select event, distinct_id, count() as c from events group by cube(event, distinct_id)',
-      [['', '', 3], ['', 'd1', 2], ['', 'd2', 1], ['E', '', 1], ['E', 'd1', 1], ['pageview', '', 1], ['pageview', 'd1', 1], ['purchase', '', 1], ['purchase', 'd2', 1]]],
-      ['test_select_group_by_mode (rollup)', 'select event, distinct_id, count() as c from events group by rollup(event, distinct_id)',
-      [['', '', 3], ['E', '', 1], ['E', 'd1', 1], ['pageview', '', 1], ['pageview', 'd1', 1], ['purchase', '', 1], ['purchase', 'd2', 1]]],
-    ] as [string, string, unknown[][]][]) expect(sorted(await rows(query))).toEqual(sorted(expected));
-  });
-
   it.skip('test_column_aliases_*: a table alias with column names renames the table\'s first columns, in order', async () => {
     const [[uuid, event, properties]] = await rows("select uuid, event, properties from events where event = 'E'") as [[string, string, string]];
     expect(await rows("select e.a, e.b from events as e (a, b, c) where e.b = 'E'")).toEqual([[uuid, event]]);
@@ -278,11 +302,6 @@ describe('not yet run by Hoglet', () => {
     expect(await rows("select e.a from events as e (a, b, c) where e.c is not null and e.b = 'E'")).toEqual([[uuid]]);
     expect(await rows("select e.c from events as e (a, b, c) where e.b = 'E'")).toEqual([[properties]]);
     expect(await rows("select e.a, e.timestamp from events as e (a, b, c) where e.b = 'E'")).toEqual([[uuid, '2020-01-10T00:00:00Z']]);
-  });
-
-  it.skip('test_limit_percent_clickhouse_constant_prints_decimal: LIMIT 40 % keeps that share of the rows (LIMIT 0.4)', async () => {
-    expect(await rows('select number from numbers(10) order by number limit 40 %')).toEqual([[0], [1], [2], [3]]);
-    expect(await rows('select 1 from events limit 40 %')).toHaveLength(2);
   });
 
   it.skip('test_union_by_name: UNION BY NAME (PostHog asserts only the HogQL it prints; Hoglet refuses the operator)', async () => {

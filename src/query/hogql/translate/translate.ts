@@ -248,8 +248,6 @@ export class HogQLTranslator {
   private select(node: HogQLNode, outerCtes: CteMap): Select {
     if (node['qualify']) throw new HogQLQueryError("QUALIFY is not supported in the 'clickhouse' dialect");
     if (node['settings']) throw new HogQLNotSupportedError('SETTINGS');
-    // GROUP BY CUBE / ROLLUP / GROUPING SETS: refused rather than read as a plain GROUP BY.
-    if (node['group_by_mode']) throw new HogQLNotSupportedError(`GROUP BY ${String(node['group_by_mode']).toUpperCase().replaceAll('_', ' ')}`);
     const scope = new Scope(withCtes(node, outerCtes));
     const windows = node['window_exprs'];
     if (windows && typeof windows === 'object') {
@@ -301,7 +299,10 @@ export class HogQLTranslator {
     });
 
     const where = [child(node, 'prewhere'), child(node, 'where')].filter((x): x is HogQLNode => x !== undefined).map((x) => this.expr(x, scope));
-    const groupBy = children(node, 'group_by').map((x) => positional(x, named) ?? this.expr(x, scope));
+    const groupKey = (x: HogQLNode) => positional(x, named) ?? this.expr(x, scope);
+    // GROUPING SETS ((a), (b), ()): each set a tuple of its keys (the printer prints it as a set).
+    const groupBy = children(node, 'group_by').map((x) => (x.node === 'GroupingSet' ? tuple(...children(x, 'exprs').map(groupKey)) : groupKey(x)));
+    const groupByMode = node['group_by_mode'] === 'rollup' || node['group_by_mode'] === 'cube' || node['group_by_mode'] === 'grouping_sets' ? node['group_by_mode'] : undefined;
     const havingNode = child(node, 'having');
     const having = havingNode ? this.expr(havingNode, scope) : undefined;
     const orderBy = children(node, 'order_by').map((x) => this.orderItem(x, scope, named));
@@ -324,6 +325,7 @@ export class HogQLTranslator {
       ...(arrayJoin ? { arrayJoin } : {}),
       ...(where.length ? { where: where.length === 1 ? where[0]! : and(...where) } : {}),
       ...(groupBy.length ? { groupBy } : {}),
+      ...(groupBy.length && groupByMode ? { groupByMode } : {}),
       ...(having ? { having } : {}),
       ...(orderBy.length ? { orderBy } : {}),
       ...(limitBy ? { limitBy } : {}),
@@ -337,15 +339,22 @@ export class HogQLTranslator {
    * the query (it may read no column of the query's own tables), capped by a whole number the
    * runner lowers to its 50,000-row cap. A subquery in it is translated like any other.
    */
-  private limit(node: HogQLNode, ordered: boolean, ctes: CteMap): Pick<Select, 'limit' | 'limitExpr' | 'withTies'> {
+  private limit(node: HogQLNode, ordered: boolean, ctes: CteMap): Pick<Select, 'limit' | 'limitExpr' | 'withTies' | 'limitFraction'> {
     const given = child(node, 'limit');
     if (!given) return {};
     if (node['limit_percent']) {
-      if (given.node !== 'Constant') throw new HogQLQueryError('LIMIT percent with expressions is not supported in clickhouse dialect');
-      throw new HogQLNotSupportedError('LIMIT n %');
+      const percent = given['value'];
+      if (given.node !== 'Constant' || typeof percent !== 'number') throw new HogQLQueryError('LIMIT percent with expressions is not supported in clickhouse dialect');
+      if (!(percent >= 0 && percent <= 100)) throw new HogQLQueryError('Limit percent must be between 0 and 100');
     }
     if (node['limit_with_ties'] && !ordered) throw new HogQLQueryError('LIMIT WITH TIES needs an ORDER BY');
     const withTies = node['limit_with_ties'] ? { withTies: true } : {};
+    if (node['limit_percent']) {
+      // ClickHouse's fractional LIMIT keeps that share of the rows (PostHog prints 40 % as LIMIT 0.4); 100 % keeps all.
+      const percent = given['value'] as number;
+      if (percent === 0) return { limit: 0, ...withTies };
+      return { limit: Number.MAX_SAFE_INTEGER, ...(percent < 100 ? { limitFraction: percent / 100 } : {}), ...withTies };
+    }
     if (given.node === 'Constant') return { limit: this.count(given, 'LIMIT'), ...withTies };
     return { limit: Number.MAX_SAFE_INTEGER, limitExpr: this.expr(given, new Scope(ctes)), ...withTies };
   }
