@@ -9,6 +9,7 @@ import { checkDashboardFilters, withDashboardFilters } from '../../core/insights
 import { parseRefreshMode } from '../../query/cache/policy.js';
 import { NO_HOGQL, type ActorsOutcome, type QueryOutcome } from '../../core/queries/service.js';
 import { isActorsQuery, readActorsQuery } from '../../query/actors/read.js';
+import { refuseUnknownKind } from '../../query/nodes/posthog-query-kinds.js';
 import { filtersFromQueryString } from '../../query/nodes/legacy-filters.js';
 import { isObject } from '../../query/nodes/read-json.js';
 import { readFunnelsQuery } from '../../query/nodes/read-query.js';
@@ -109,6 +110,8 @@ function mountQueryRoutes(app: HogletApp, services: Services, prefix: string, ta
         const outcome = await queries.actors(project, actorsRequest, body.client_query_id);
         return actorsResponse(outcome, body.client_query_id ?? null);
       }
+      // (After the actors kinds, which Hoglet also takes at the top level.)
+      refuseUnknownKind(body.query);
       const read = readInsightQuery(body.query, 'query');
       const overrides = body.filters_override === undefined || body.filters_override === null ? null : checkDashboardFilters(body.filters_override);
       const query = overrides ? withDashboardFilters(read, overrides) : read;

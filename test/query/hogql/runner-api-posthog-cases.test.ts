@@ -357,12 +357,16 @@ describe('test_query.py: refusals of the request itself', () => {
     expect(body.detail).toBe('Unsupported query kind: SavedInsightNode');
   });
 
-  // Hoglet answers any kind it does not run with invalid_choice at query.kind (its API tests pin
-  // that code for insights too); PostHog's pydantic answers a kind it does not know with parse_error.
-  it.skip('test_invalid_query_kind: a kind no schema knows', async () => {
+  // A kind no PostHog schema knows is pydantic's parse_error; a PostHog kind Hoglet does not run stays
+  // Hoglet's invalid_choice at query.kind (pinned by test/http/queries.test.ts).
+  it('test_invalid_query_kind: a kind no schema knows', async () => {
     const { status, body } = await post(api, { query: { kind: 'Tomato Soup' } });
     expect(status).toBe(400);
     expect(body.code).toBe('parse_error');
+    expect(body.detail).toContain('1 validation error for QueryRequest');
+    expect(body.detail).toContain("Input tag 'Tomato Soup' found using 'kind' does not match any of the expected tags");
+    const known = await post(api, { query: { kind: 'WebOverviewQuery' } });
+    expect([known.status, known.body.code, known.body.attr]).toEqual([400, 'invalid_choice', 'query.kind']);
   });
 
   it('test_missing_query and test_missing_body', async () => {
