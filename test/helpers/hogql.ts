@@ -18,3 +18,10 @@ export async function hogqlRows(t: TestApp, who: Credentials, query: string, ext
   if (status !== 200) throw new Error(`${query}\n${status} ${JSON.stringify(body)}`);
   return body.results;
 }
+
+/** The `detail` of a 400 answer to `query`; any other status fails the test with the answer. */
+export async function hogqlRefusal(t: TestApp, who: Credentials, query: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const { status, body } = await postHogQL(t, who, query, extra);
+  if (status !== 400) throw new Error(`${query}\nexpected a 400, got ${status} ${JSON.stringify(body)}`);
+  return body.detail as string;
+}

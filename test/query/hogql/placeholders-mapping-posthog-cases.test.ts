@@ -5,21 +5,14 @@
 // docs/hogql-posthog-tests.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRows, postHogQL } from '../../helpers/hogql.js';
 import { ev, journeys } from '../../helpers/journeys.js';
 
 let t: TestApp;
 let who: Credentials;
 
-async function hogql(query: string, values?: Record<string, unknown>) {
-  const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query, ...(values ? { values } : {}) } } });
-  return { status: res.statusCode, body: res.json() };
-}
-
-async function rows(query: string, values?: Record<string, unknown>): Promise<unknown[][]> {
-  const { status, body } = await hogql(query, values);
-  if (status !== 200) throw new Error(`${query}\n${status} ${JSON.stringify(body)}`);
-  return body.results;
-}
+const hogql = (query: string, values?: Record<string, unknown>) => postHogQL(t, who, query, values ? { values } : {});
+const rows = (query: string, values?: Record<string, unknown>) => hogqlRows(t, who, query, values ? { values } : {});
 
 /** The first row keyed by column name, as PostHog's tests read `dict(zip(columns, results[0]))`. */
 async function named(query: string): Promise<Record<string, unknown>> {

@@ -6,6 +6,7 @@
 // as left out in docs/hogql-posthog-tests.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRefusal, hogqlRows, postHogQL } from '../../helpers/hogql.js';
 import { ev, journeys } from '../../helpers/journeys.js';
 
 let t: TestApp;
@@ -24,22 +25,9 @@ const T2 = '2020-01-10T00:02:00Z';
 const SESSION_UUID_1 = 'a1b2c3d4-e5f6-7890-abcd-ef1234567890';
 const SESSION_UUID_2 = 'b2c3d4e5-f6a7-8901-bcde-f12345678901';
 
-async function hogql(query: string, project: Credentials = who) {
-  const res = await t.request(project.key, { method: 'POST', url: `/api/projects/${project.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query } } });
-  return { status: res.statusCode, body: res.json() };
-}
-
-async function rows(query: string, project: Credentials = who): Promise<unknown[][]> {
-  const { status, body } = await hogql(query, project);
-  if (status !== 200) throw new Error(`${query}\n${status} ${JSON.stringify(body)}`);
-  return body.results;
-}
-
-async function refusal(query: string): Promise<string> {
-  const { status, body } = await hogql(query);
-  expect(status, `${query}\n${JSON.stringify(body)}`).toBe(400);
-  return body.detail as string;
-}
+const hogql = (query: string, project: Credentials = who) => postHogQL(t, project, query);
+const rows = (query: string, project: Credentials = who) => hogqlRows(t, project, query);
+const refusal = (query: string) => hogqlRefusal(t, who, query);
 
 /** `_expr(expr)`: the expression selected over the fixture's first event ('E'). */
 const expr = async (text: string) => (await rows(`SELECT ${text} FROM events WHERE event = 'E'`))[0]![0];

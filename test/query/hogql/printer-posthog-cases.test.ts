@@ -7,6 +7,7 @@
 // placeholders) are counted in docs/hogql-posthog-tests.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRefusal, hogqlRows, postHogQL } from '../../helpers/hogql.js';
 import { ev, journeys } from '../../helpers/journeys.js';
 
 let t: TestApp;
@@ -20,22 +21,9 @@ const T1 = '2020-01-10T00:01:00Z';
 const T2 = '2020-01-10T00:02:00Z';
 const ODD_KEY = '$browser \\with a \\n` tick';
 
-async function hogql(query: string, project: Credentials = who, values?: Record<string, unknown>) {
-  const res = await t.request(project.key, { method: 'POST', url: `/api/projects/${project.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query, ...(values ? { values } : {}) } } });
-  return { status: res.statusCode, body: res.json() };
-}
-
-async function rows(query: string, project: Credentials = who, values?: Record<string, unknown>): Promise<unknown[][]> {
-  const { status, body } = await hogql(query, project, values);
-  if (status !== 200) throw new Error(`${query}\n${status} ${JSON.stringify(body)}`);
-  return body.results;
-}
-
-async function refusal(query: string, values?: Record<string, unknown>): Promise<string> {
-  const { status, body } = await hogql(query, who, values);
-  expect(status, `${query}\n${JSON.stringify(body)}`).toBe(400);
-  return body.detail as string;
-}
+const hogql = (query: string, project: Credentials = who, values?: Record<string, unknown>) => postHogQL(t, project, query, values ? { values } : {});
+const rows = (query: string, project: Credentials = who, values?: Record<string, unknown>) => hogqlRows(t, project, query, values ? { values } : {});
+const refusal = (query: string, values?: Record<string, unknown>) => hogqlRefusal(t, who, query, values ? { values } : {});
 
 /** `_expr(expr)`: the expression selected over the fixture's first event ('E'). */
 const expr = async (text: string) => (await rows(`SELECT ${text} FROM events WHERE event = 'E'`))[0]![0];

@@ -8,6 +8,7 @@
 // the frontend functions (sparkline(), recordingButton()) that tags are compared with.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRefusal, hogqlRows, postHogQL } from '../../helpers/hogql.js';
 import { ev, journeys } from '../../helpers/journeys.js';
 
 let t: TestApp;
@@ -15,22 +16,9 @@ let who: Credentials;
 const T1 = '2020-01-10T00:00:00Z';
 const T2 = '2020-01-10T00:01:00Z';
 
-async function hogql(query: string) {
-  const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/query/`, payload: { query: { kind: 'HogQLQuery', query } } });
-  return { status: res.statusCode, body: res.json() };
-}
-
-async function rows(query: string): Promise<unknown[][]> {
-  const { status, body } = await hogql(query);
-  if (status !== 200) throw new Error(`${query}\n${status} ${JSON.stringify(body)}`);
-  return body.results;
-}
-
-async function refusal(query: string): Promise<string> {
-  const { status, body } = await hogql(query);
-  expect(status, `${query}\n${JSON.stringify(body)}`).toBe(400);
-  return body.detail as string;
-}
+const hogql = (query: string) => postHogQL(t, who, query);
+const rows = (query: string) => hogqlRows(t, who, query);
+const refusal = (query: string) => hogqlRefusal(t, who, query);
 
 const sorted = (list: unknown[][]) => [...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
