@@ -237,12 +237,30 @@ export class HogQLTranslator {
     if (first.node === 'SelectQuery') ctes = withCtes(first, ctes);
     const operators: SetOperator[] = [];
     for (const next of children(node, 'subsequent_select_queries')) {
-      const operator = String(next['set_operator'] ?? '');
+      let operator = String(next['set_operator'] ?? '');
+      let query = child(next, 'select_query')!;
+      // ClickHouse has no BY NAME: the later side's columns are put in the first side's order instead.
+      const byName = /^UNION(?: (ALL|DISTINCT))? BY NAME$/.exec(operator);
+      if (byName) {
+        operator = `UNION ${byName[1] ?? 'DISTINCT'}`;
+        query = this.inOrderOf(query, this.columnsOf(first));
+      }
       if (!SET_OPERATORS.has(operator)) throw new HogQLNotSupportedError(`Set operator ${operator}`);
       operators.push(operator as SetOperator);
-      selects.push(this.query(child(next, 'select_query')!, ctes));
+      selects.push(this.query(query, ctes));
     }
     return Object.freeze({ ...union(), selects: Object.freeze(selects), operators: Object.freeze(operators) });
+  }
+
+  /** A UNION BY NAME side, its select items reordered to `names` (the same names, each once, on both sides). */
+  private inOrderOf(query: HogQLNode, names: readonly string[]): HogQLNode {
+    if (query.node !== 'SelectQuery') throw new HogQLNotSupportedError('UNION BY NAME of a nested set');
+    const items = children(query, 'select');
+    if (items.some(isStarField)) throw new HogQLNotSupportedError('UNION BY NAME of a SELECT *');
+    const own = items.map((item) => columnName(withValues(item, this.context.values)));
+    const same = new Set(names).size === names.length && new Set(own).size === own.length && own.length === names.length && names.every((n) => own.includes(n));
+    if (!same) throw new HogQLQueryError(`UNION BY NAME needs the same column names on both sides, each once: (${names.join(', ')}) and (${own.join(', ')})`);
+    return { ...query, select: names.map((name) => items[own.indexOf(name)]!) };
   }
 
   private select(node: HogQLNode, outerCtes: CteMap): Select {
@@ -370,8 +388,15 @@ export class HogQLTranslator {
     // ClickHouse samples only a table declared with a sampling key; Hoglet's tables have none.
     if (join['sample']) throw new HogQLQueryError('SAMPLE needs a table with a sampling key, and Hoglet\'s tables have none: filter on a hash instead (WHERE cityHash64(distinct_id) % 10 = 0)');
     if (join['table_final']) throw new HogQLQueryError('The FINAL keyword is not supported in HogQL as it causes slow queries');
-    // `AS e (a, b, c)`: refused rather than read without its column names.
-    if (Array.isArray(join['column_aliases'])) throw new HogQLNotSupportedError('Column names after a table alias');
+    // `AS e (a, b, c)`: the source as usual, its first columns then answering to the new names.
+    if (Array.isArray(join['column_aliases'])) {
+      const names = join['column_aliases'].map(String);
+      const from = this.fromItem({ ...join, column_aliases: undefined }, scope, joined);
+      const table = [...scope.tables.values()].find((t) => t.from === from)!;
+      for (const name of names) checkAlias(name, scope);
+      scope.tables.set(table.alias, renamedColumns(table, names));
+      return from;
+    }
     const source = child(join, 'table');
     if (!source) throw new HogQLQueryError('A join needs a table');
     const given = typeof join['alias'] === 'string' ? join['alias'] : undefined;
@@ -927,6 +952,37 @@ function positional(node: HogQLNode, selected: readonly Expr[]): Expr | undefine
   const item = value > 0 ? selected[value - 1] : value < 0 ? selected[selected.length + value] : undefined;
   if (!item) throw new HogQLQueryError(`Positional argument number ${value} is out of bounds. Expected in range [1, ${selected.length}]`);
   return item.kind === 'alias' ? field(item.alias) : item;
+}
+
+/**
+ * A table read under `AS e (a, b, c)`: its first columns (in `select *` order) answer to the new
+ * names only; the rest keep theirs. The FROM item is unchanged, so the team guard stays put.
+ */
+function renamedColumns(table: ScopedTable, names: readonly string[]): ScopedTable {
+  const columns = table.asterisk();
+  if (names.length > columns.length) throw new HogQLQueryError(`Table '${table.alias}' has ${columns.length} column(s) but ${names.length} column name(s) were provided`);
+  if (new Set(names).size !== names.length) throw new HogQLQueryError(`Cannot redefine an alias with the name: ${names.find((n, i) => names.indexOf(n) !== i)}`);
+  const renamed = new Map(names.map((name, i) => [name, columns[i]!] as const));
+  const hidden = new Set(columns.slice(0, names.length));
+  // Delegating (the tables are classes whose methods keep state): the table itself does the reading.
+  return {
+    alias: table.alias,
+    get from() { return table.from; },
+    get events() { return table.events; },
+    get personProperties() { return table.personProperties; },
+    get personIdField() { return table.personIdField; },
+    ...(table.markRead ? { markRead: (column: string) => table.markRead!(renamed.get(column) ?? column) } : {}),
+    ...(table.finalFrom ? { finalFrom: () => table.finalFrom!() } : {}),
+    asterisk: () => columns.map((column, i) => names[i] ?? column),
+    resolve: (chain: Chain) => {
+      const [head, ...rest] = chain;
+      if (typeof head !== 'string') return table.resolve(chain);
+      if (renamed.has(head)) return table.resolve([renamed.get(head)!, ...rest]);
+      if (hidden.has(head)) throw new HogQLQueryError(`Field not found: ${head}`);
+      return table.resolve(chain);
+    },
+    joins: () => table.joins(),
+  };
 }
 
 /** The event store's own table names (the printer's catalog), never a column alias either. */
