@@ -110,8 +110,10 @@ function flatSelect(g: Grammar, from: Arb = TABLES, prefix = ''): Arb {
       fc.tuple(nameNear(ref), id).map(([a, n]) => ` where ${a}.team_id = ${n}`),
       id.map((n) => ` where team_id = ${n}`),
     );
-    return fc.tuple(items, fc.option(join, { nil: undefined, freq: 3 }), where)
-      .map(([xs, j, w]) => `${prefix}select ${xs.join(', ')} from ${table}${tableAlias ? ` ${tableAlias}` : ''}${j ?? ''}${w} limit 20`);
+    // Column names after the table alias (`events e (a, b)`) rename its first columns: hostile names too.
+    const columnNames = fc.option(fc.array(anyName, { minLength: 1, maxLength: 3 }).map((names) => ` (${names.join(', ')})`), { nil: '', freq: 8 });
+    return fc.tuple(items, fc.option(join, { nil: undefined, freq: 3 }), where, columnNames)
+      .map(([xs, j, w, cols]) => `${prefix}select ${xs.join(', ')} from ${table}${tableAlias ? ` ${tableAlias}${cols}` : ''}${j ?? ''}${w} limit 20`);
   });
 }
 
