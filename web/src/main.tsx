@@ -14,6 +14,9 @@ import { PersonPage } from './pages/PersonPage';
 import { PersonsPage } from './pages/PersonsPage';
 import { CohortsPage } from './pages/CohortsPage';
 import { CohortPage } from './pages/CohortPage';
+import { FeatureFlagEditPage } from './pages/FeatureFlagEditPage';
+import { FeatureFlagPage } from './pages/FeatureFlagPage';
+import { FeatureFlagsPage } from './pages/FeatureFlagsPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { SharedPage } from './pages/SharedPage';
 import { Shell } from './pages/Shell';
@@ -75,6 +78,14 @@ function page(route: Route) {
       return <Shell project={route.project} section="cohorts"><CohortsPage project={route.project} /></Shell>;
     case 'cohort':
       return <Shell project={route.project} section="cohorts"><CohortPage key={route.id} project={route.project} id={route.id} /></Shell>;
+    case 'flags':
+      return <Shell project={route.project} section="flags"><FeatureFlagsPage project={route.project} /></Shell>;
+    case 'flag':
+      return <Shell project={route.project} section="flags"><FeatureFlagPage key={route.id} project={route.project} id={route.id} /></Shell>;
+    case 'flag-new':
+      return <Shell project={route.project} section="flags"><FeatureFlagEditPage key="new" project={route.project} /></Shell>;
+    case 'flag-edit':
+      return <Shell project={route.project} section="flags"><FeatureFlagEditPage key={`edit-${route.id}`} project={route.project} id={route.id} /></Shell>;
     case 'settings':
       return <Shell project={route.project} section="settings"><SettingsPage key={route.project} project={route.project} /></Shell>;
     case 'dashboards':

@@ -15,6 +15,10 @@ export type Route =
   | { name: 'cohorts'; project: string }
   | { name: 'cohort'; project: string; id: string }
   | { name: 'settings'; project: string }
+  | { name: 'flags'; project: string }
+  | { name: 'flag'; project: string; id: string }
+  | { name: 'flag-new'; project: string }
+  | { name: 'flag-edit'; project: string; id: string }
   | { name: 'dashboards'; project: string }
   | { name: 'dashboard'; project: string; id: string }
   | { name: 'shared'; token: string }
@@ -35,6 +39,7 @@ export function match(pathname: string, search: string): Route {
   if (a === 'login' && parts.length === 1) return { name: 'login', next: new URLSearchParams(search).get('next') };
   if (a === 'shared' && b && parts.length === 2) return { name: 'shared', token: b.replace(/\.json$/, '') };
   if (a === 'project' && b && c === 'insights' && d && extra === 'edit' && parts.length === 5) return { name: 'insight-edit', project: b, shortId: d };
+  if (a === 'project' && b && c === 'feature_flags' && d && extra === 'edit' && parts.length === 5) return { name: 'flag-edit', project: b, id: d };
   if (a === 'project' && b && extra === undefined) {
     if (c === 'insights' && !d) return { name: 'insights', project: b };
     if (c === 'insights' && d === 'new') return { name: 'insight-new', project: b };
@@ -47,6 +52,9 @@ export function match(pathname: string, search: string): Route {
     if (c === 'cohorts' && !d) return { name: 'cohorts', project: b };
     if (c === 'cohorts' && d) return { name: 'cohort', project: b, id: d };
     if (c === 'settings' && !d) return { name: 'settings', project: b };
+    if (c === 'feature_flags' && !d) return { name: 'flags', project: b };
+    if (c === 'feature_flags' && d === 'new') return { name: 'flag-new', project: b };
+    if (c === 'feature_flags' && d) return { name: 'flag', project: b, id: d };
   }
   return { name: 'not-found' };
 }

@@ -1,0 +1,86 @@
+// The form's copy of a flag and the body it saves. Everything the form does not edit (holdouts,
+// early access, flag dependencies, extra keys of a set or variant) is carried over from the saved
+// flag, so an edit changes only what was touched.
+import { keyProblem, payloadProblem, payloadText, variantSum, type ConditionSet, type FeatureFlag, type FlagFilters } from '../../lib/flags';
+import { completeProperty } from './FlagPropertyRow';
+import type { VariantDraft } from './VariantsEditor';
+
+export interface Draft {
+  key: string;
+  name: string;
+  active: boolean;
+  continuity: boolean;
+  groupIndex: number | null;
+  sets: ConditionSet[];
+  multivariate: boolean;
+  variants: VariantDraft[];
+  /** A boolean flag's payload (PostHog's key "true"). */
+  truePayload: string;
+}
+
+export const DEFAULT_VARIANTS: VariantDraft[] = [
+  { variant: { key: 'control', name: '', rollout_percentage: 50 }, payload: '' },
+  { variant: { key: 'test', name: '', rollout_percentage: 50 }, payload: '' },
+];
+
+export function draftOf(flag: FeatureFlag | null): Draft {
+  if (!flag) {
+    return { key: '', name: '', active: true, continuity: false, groupIndex: null, sets: [{ properties: [], rollout_percentage: 100 }], multivariate: false, variants: DEFAULT_VARIANTS, truePayload: '' };
+  }
+  const filters = flag.filters ?? {};
+  const payloads = filters.payloads ?? {};
+  const variants = filters.multivariate?.variants ?? [];
+  return {
+    key: flag.key,
+    name: flag.name ?? '',
+    active: flag.active,
+    continuity: flag.ensure_experience_continuity,
+    groupIndex: filters.aggregation_group_type_index ?? null,
+    sets: filters.groups ?? [],
+    multivariate: variants.length > 0,
+    variants: variants.length > 0 ? variants.map((v) => ({ variant: v, payload: payloadText(payloads[v.key]) })) : DEFAULT_VARIANTS,
+    truePayload: payloadText(payloads['true']),
+  };
+}
+
+/** Why Save is disabled, or null. */
+export function draftProblem(d: Draft): string | null {
+  const key = keyProblem(d.key);
+  if (key) return key;
+  if (d.multivariate) {
+    if (d.variants.some((v) => !v.variant.key)) return 'Every variant needs a key.';
+    const sum = variantSum(d.variants.map((v) => v.variant));
+    if (sum !== 100) return `The variants' rollout percentages add up to ${sum}%, not 100%.`;
+    if (d.variants.some((v) => payloadProblem(v.payload))) return 'A payload is not valid JSON.';
+  } else if (payloadProblem(d.truePayload)) return 'The payload is not valid JSON.';
+  return null;
+}
+
+/** The saved flag's filters with the form's changes laid over them. */
+export function filtersOf(d: Draft, saved: FlagFilters = {}): FlagFilters {
+  const payloads: Record<string, string> = {};
+  if (d.multivariate) {
+    for (const v of d.variants) if (v.payload.trim() !== '') payloads[v.variant.key] = v.payload;
+  } else if (d.truePayload.trim() !== '') payloads['true'] = d.truePayload;
+  const groups = d.sets.map((set) => ({ ...set, properties: (set.properties ?? []).filter(completeProperty) }));
+  return {
+    ...saved,
+    groups,
+    multivariate: d.multivariate ? { ...(saved.multivariate ?? {}), variants: d.variants.map((v) => v.variant) } : null,
+    payloads,
+    aggregation_group_type_index: d.groupIndex,
+  };
+}
+
+export function bodyOf(d: Draft, saved: FeatureFlag | null): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    key: d.key,
+    name: d.name,
+    active: d.active,
+    ensure_experience_continuity: d.continuity,
+    filters: filtersOf(d, saved?.filters),
+  };
+  // The version read: a save over someone else's newer edit is PostHog's 409.
+  if (saved?.version !== undefined) body.version = saved.version;
+  return body;
+}
