@@ -118,6 +118,8 @@ class Scope {
 }
 
 const CTE_LOOP = 'Too many CTE expansions (50+). Probably a CTE loop.';
+/** PostHog's MAX_PLACEHOLDER_MACRO_EXPANSION_DEPTH: how deep template functions (date_part ...) may nest. */
+const MAX_MACRO_DEPTH = 8;
 const WHOLE_PARTITION: WindowFrame = { method: 'ROWS', start: { type: 'PRECEDING' }, end: { type: 'FOLLOWING' } };
 
 /** An argument as PostHog's messages name it: a constant by its type and value, anything else by its node. */
@@ -164,6 +166,8 @@ export class HogQLTranslator {
   private work = 0;
   /** Inside the arguments of a call that parses text itself (toFloatOrZero): properties stay text, as PostHog's. */
   private propertiesAsText = false;
+  /** Template functions (PostHog's placeholder macros) open around the expression being translated. */
+  private macroDepth = 0;
   /** A property's type for the tables in scope (none inside a STRING_PARSERS call). */
   private readonly propertyType = (owner: PropertyOwner, name: string) =>
     (this.propertiesAsText ? undefined : this.context.propertyTypes?.typeOf(owner, name));
@@ -718,9 +722,14 @@ export class HogQLTranslator {
     if (isCountStar(name, argNodes)) return userCall({ name, args: [STAR], distinct: node['distinct'] === true }, this.context).call;
     const outerAsText = this.propertiesAsText;
     this.propertiesAsText = STRING_PARSERS.has(name);
-    const aggregate = lookupHogQLFunction(name)?.family === 'aggregate';
+    const match = lookupHogQLFunction(name);
+    const aggregate = match?.family === 'aggregate';
     if (aggregate && this.aggregations.length > 0) throw new HogQLQueryError(`Aggregation '${name}' cannot be nested inside another aggregation '${this.aggregations[0]}'.`);
+    // A template call writes its arguments into a larger expression: PostHog caps how deep they nest.
+    const macro = match?.fn.expand !== undefined;
+    if (macro && this.macroDepth >= MAX_MACRO_DEPTH) throw new HogQLQueryError(`Function '${name}' exceeded maximum placeholder macro depth of ${MAX_MACRO_DEPTH}.`);
     if (aggregate) this.aggregations.push(name);
+    if (macro) this.macroDepth++;
     let args: Expr[];
     let params: Expr[] | undefined;
     try {
@@ -729,6 +738,7 @@ export class HogQLTranslator {
     } finally {
       this.propertiesAsText = outerAsText;
       if (aggregate) this.aggregations.pop();
+      if (macro) this.macroDepth--;
     }
     const resolved = userCall({ name, args, ...(params ? { params } : {}), distinct: node['distinct'] === true }, this.context);
     if (resolved.family === 'window') throw new HogQLQueryError(`Window function '${name}' needs an OVER clause`);
