@@ -138,6 +138,53 @@ export interface CohortsTable {
   updated_at: string;
 }
 
+export interface FeatureFlagsTable {
+  id: Generated<number>;
+  team_id: number;
+  /** Unique per project (a soft-deleted flag's row goes when its key is taken again). */
+  key: string;
+  /** PostHog's `name`: the flag's description. */
+  name: string;
+  /** JSON: PostHog's `filters` (groups, multivariate, payloads as JSON strings, ...). */
+  filters: string;
+  active: number;
+  deleted: number;
+  ensure_experience_continuity: number;
+  /** 1 on create, +1 on every change: what a PATCH's `version` is checked against. */
+  version: number;
+  evaluation_runtime: string;
+  bucketing_identifier: string;
+  /** JSON arrays of tag names. */
+  tags: string;
+  evaluation_tags: string;
+  is_remote_configuration: number;
+  has_encrypted_payloads: number;
+  has_enriched_analytics: number;
+  /** JSON, or null. */
+  rollback_conditions: string | null;
+  performed_rollback: number | null;
+  created_by: number | null;
+  last_modified_by: number | null;
+  created_at: string;
+  updated_at: string;
+  last_called_at: string | null;
+}
+
+/** Per project: bumped by every change of its flags, so caches of its definitions can tell. */
+export interface FeatureFlagEpochsTable {
+  team_id: number;
+  epoch: number;
+}
+
+/** Experience continuity: the identifier a person is bucketed by for a flag key. */
+export interface FeatureFlagHashKeyOverridesTable {
+  team_id: number;
+  /** The person's uuid. */
+  person_id: string;
+  feature_flag_key: string;
+  hash_key: string;
+}
+
 export interface CountersTable {
   name: string;
   value: number;
@@ -264,6 +311,9 @@ export interface MetaSchema {
   activity_log: ActivityLogTable;
   actions: ActionsTable;
   cohorts: CohortsTable;
+  feature_flags: FeatureFlagsTable;
+  feature_flag_epochs: FeatureFlagEpochsTable;
+  feature_flag_hash_key_overrides: FeatureFlagHashKeyOverridesTable;
   counters: CountersTable;
   insights: InsightsTable;
   dashboards: DashboardsTable;

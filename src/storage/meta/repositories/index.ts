@@ -7,6 +7,7 @@ import { CaptureWriterLeasesRepository } from './capture-writer-leases.js';
 import { CohortsRepository } from './cohorts.js';
 import { CountersRepository } from './counters.js';
 import { DashboardsRepository } from './dashboards.js';
+import { FeatureFlagsRepository } from './feature-flags.js';
 import { InsightViewsRepository } from './insight-views.js';
 import { InsightsRepository } from './insights.js';
 import { OrganizationsRepository } from './organizations.js';
@@ -27,6 +28,7 @@ export class Repositories {
   readonly counters: CountersRepository;
   readonly actions: ActionsRepository;
   readonly cohorts: CohortsRepository;
+  readonly featureFlags: FeatureFlagsRepository;
   readonly insights: InsightsRepository;
   readonly dashboards: DashboardsRepository;
   readonly sharing: SharingRepository;
@@ -44,6 +46,7 @@ export class Repositories {
     this.counters = new CountersRepository(db);
     this.actions = new ActionsRepository(db);
     this.cohorts = new CohortsRepository(db);
+    this.featureFlags = new FeatureFlagsRepository(db);
     this.insights = new InsightsRepository(db);
     this.dashboards = new DashboardsRepository(db);
     this.sharing = new SharingRepository(db);
