@@ -60,7 +60,7 @@ export function ConditionSetEditor({ project, index, set, groupIndex, variantKey
         <input id={`rollout-${n}`} type="range" min="0" max="100" step="1" aria-label={`Set ${n} rollout slider`} value={rollout}
           onInput={(e) => setRollout((e.currentTarget as HTMLInputElement).value)} />
         <input type="number" min="0" max="100" step="1" class="pct-input" aria-label={`Set ${n} rollout percentage`} value={rollout}
-          onChange={(e) => setRollout((e.currentTarget as HTMLInputElement).value)} />
+          onInput={(e) => setRollout((e.currentTarget as HTMLInputElement).value)} />
         <span>% of {properties.length === 0 ? `all ${targetName}` : `${targetName} in this set`}</span>
       </div>
       {variantKeys.length > 0 && (

@@ -91,7 +91,7 @@ export function FlagForm({ project, flag }: { project: string; flag: FeatureFlag
         </label>
         {d.multivariate
           ? <VariantsEditor rows={d.variants} onChange={(variants) => change({ variants })} />
-          : <label class="inline">Payload when the flag is on <PayloadField label="Payload" value={d.truePayload} onChange={(truePayload) => change({ truePayload })} /></label>}
+          : <div class="payload-row"><span>Payload when the flag is on (optional JSON)</span><PayloadField label="Payload" value={d.truePayload} onChange={(truePayload) => change({ truePayload })} /></div>}
       </section>
 
       <section class="card stack" aria-label="Release conditions">
