@@ -17,6 +17,8 @@ export interface ErrorBody {
   code: string;
   detail: string;
   attr: string | null;
+  /** Only where PostHog adds it (a HogQL query's 400: `hogql_metadata`). */
+  extra?: Record<string, unknown>;
 }
 
 export class ApiError extends Error {

@@ -49,6 +49,9 @@ describe('schemaSerializer', () => {
 
   it('follows $ref to the shared schemas it is given (PostHog’s error body)', () => {
     const serialize = serializerOf(Type.Ref('ErrorBody'), { ErrorBody });
-    expect(serialize({ type: 'validation_error', code: 'invalid', detail: 'd', attr: null, extra: 1 })).toBe('{"type":"validation_error","code":"invalid","detail":"d","attr":null}');
+    expect(serialize({ type: 'validation_error', code: 'invalid', detail: 'd', attr: null, stray: 1 })).toBe('{"type":"validation_error","code":"invalid","detail":"d","attr":null}');
+    // `extra` only where PostHog adds it (a HogQL query's hogql_metadata), kept whole.
+    expect(serialize({ type: 'validation_error', code: 'c', detail: 'd', attr: null, extra: { hogql_metadata: { errors: [{ start: 1 }] } } }))
+      .toBe('{"type":"validation_error","code":"c","detail":"d","attr":null,"extra":{"hogql_metadata":{"errors":[{"start":1}]}}}');
   });
 });

@@ -10,6 +10,10 @@ import { parseRefreshMode } from '../../query/cache/policy.js';
 import { NO_HOGQL, type ActorsOutcome, type QueryOutcome } from '../../core/queries/service.js';
 import { isActorsQuery, readActorsQuery } from '../../query/actors/read.js';
 import { refuseUnknownKind } from '../../query/nodes/posthog-query-kinds.js';
+import { metadataDeps } from '../../core/queries/hogql-metadata.js';
+import { enrichHogQLError } from '../../query/metadata/enrich.js';
+import { hogqlMetadata } from '../../query/metadata/metadata.js';
+import { readHogQLMetadata } from '../../query/metadata/read.js';
 import { filtersFromQueryString } from '../../query/nodes/legacy-filters.js';
 import { isObject } from '../../query/nodes/read-json.js';
 import { readFunnelsQuery } from '../../query/nodes/read-query.js';
@@ -110,6 +114,12 @@ function mountQueryRoutes(app: HogletApp, services: Services, prefix: string, ta
         const outcome = await queries.actors(project, actorsRequest, body.client_query_id);
         return actorsResponse(outcome, body.client_query_id ?? null);
       }
+      // HogQLMetadata checks HogQL without running it: not a calculation, never cached.
+      if (isObject(body.query) && body.query.kind === 'HogQLMetadata') {
+        const metadataRequest = readHogQLMetadata(body.query, 'query');
+        const { project } = await services.insights.reader(principalOf(request), request.params.project_id);
+        return hogqlMetadata(metadataRequest, metadataDeps(queries, project));
+      }
       // (After the actors kinds, which Hoglet also takes at the top level.)
       refuseUnknownKind(body.query);
       const read = readInsightQuery(body.query, 'query');
@@ -117,7 +127,10 @@ function mountQueryRoutes(app: HogletApp, services: Services, prefix: string, ta
       const query = overrides ? withDashboardFilters(read, overrides) : read;
       const mode = body.refresh === undefined && body.async === true ? 'async' : parseRefreshMode(body.refresh, 'blocking');
       const { project } = await services.insights.reader(principalOf(request), request.params.project_id);
-      const outcome = await services.results.get({ project, query, mode, clientQueryId: body.client_query_id });
+      const outcome = await services.results.get({ project, query, mode, clientQueryId: body.client_query_id }).catch(async (error: unknown) => {
+        // PostHog's 400 for a HogQL query says where and what tables (extra.hogql_metadata).
+        throw query.kind === 'HogQLQuery' ? await enrichHogQLError(error, query, metadataDeps(queries, project)) : error;
+      });
       const running = outcome.queryStatus !== null && !outcome.queryStatus.complete;
       const payload = outcome.response
         ? { ...responseBody(outcome.response, outcome.isCached), query_status: outcome.queryStatus, error: null, client_query_id: body.client_query_id ?? null }

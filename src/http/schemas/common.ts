@@ -7,6 +7,7 @@ export const ErrorBody = Type.Object(
     code: Type.String(),
     detail: Type.String(),
     attr: Type.Union([Type.String(), Type.Null()]),
+    extra: Type.Optional(Type.Object({}, { additionalProperties: true, description: "only where PostHog adds it: a HogQL query's hogql_metadata" })),
   },
   { $id: 'ErrorBody', description: "PostHog's error body" },
 );

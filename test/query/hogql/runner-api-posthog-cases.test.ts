@@ -239,12 +239,23 @@ describe('test_query.py: HogQLQuery through the API', () => {
     expect(body.detail).toContain('user_id');
   });
 
-  // Needs PostHog's HogQLMetadata on the error (extra.hogql_metadata: errors with positions and
-  // "Did you mean", tables referenced), which Hoglet does not produce.
-  it.skip('test_hogql_error_is_enriched_with_metadata', async () => {
-    const { body } = await post(api, { query: { kind: 'HogQLQuery', query: 'SELECT user_id FROM events LIMIT 1' } });
+  // PostHog's HogQLMetadata on the error: the tables in the detail, the error's position in extra.
+  it('test_hogql_error_is_enriched_with_metadata', async () => {
+    const { status, body } = await post(api, { query: { kind: 'HogQLQuery', query: 'SELECT user_id FROM events LIMIT 1' } });
+    expect(status).toBe(400);
     expect(body.detail).toContain('Tables referenced: events');
-    expect(body.extra.hogql_metadata).toMatchObject({ isValid: false, table_names: ['events'] });
+    expect(body.extra.hogql_metadata).toMatchObject({
+      isValid: false, table_names: ['events'], errors: [{ message: 'Unable to resolve field: user_id', start: 7, end: 14 }],
+    });
+    // The body is PostHog's, with no SQL Hoglet compiled.
+    expect(Object.keys(body).sort()).toEqual(['attr', 'code', 'detail', 'extra', 'type']);
+    expect(JSON.stringify(body)).not.toMatch(/team_id|\{p\d*:/);
+  });
+
+  it('a misspelt function: the hint as a line of the detail', async () => {
+    const { body } = await post(api, { query: { kind: 'HogQLQuery', query: 'SELECT nwo() FROM events' } });
+    expect(body.detail.split('\n')).toEqual(["Unsupported function call 'nwo(...)'. Perhaps you meant 'now(...)'?", 'Hint: now', 'Tables referenced: events']);
+    expect(body.extra.hogql_metadata.errors).toEqual([{ message: "Unsupported function call 'nwo(...)'. Perhaps you meant 'now(...)'?", start: 7, end: 10, fix: 'now' }]);
   });
 });
 
@@ -345,7 +356,8 @@ describe("{filters}' filterTestAccounts over the sessions table alone, as PostHo
       expect((await settings([filter])).statusCode).toBe(200);
       const { status, body } = await sessions(true);
       expect(status).toBe(400);
-      expect(body.detail).toBe(`Unable to resolve field: ${field}`);
+      // (The lines after the first are PostHog's enrichment: the tables referenced.)
+      expect(body.detail.split('\n')[0]).toBe(`Unable to resolve field: ${field}`);
     }
   });
 });
