@@ -3,7 +3,7 @@ import type { FlagDefinition, FlagFilters } from '../../src/core/flags/types.js'
 import type { FlagEvaluationContext, FlagSubject } from '../../src/core/flags/evaluation/index.js';
 import type { CohortDefinition } from '../../src/query/cohorts/schema.js';
 
-let nextId = 1;
+let nextId = 100_000; // above the ids tests give explicitly
 
 export function flag(key: string, filters: FlagFilters, extra: Partial<FlagDefinition> = {}): FlagDefinition {
   return {

@@ -19,9 +19,3 @@ export function flagHash(flagKey: string, identifier: string, salt = ''): number
 export function holdoutHash(identifier: string): number {
   return hashToUnit(`holdout-${identifier}`);
 }
-
-/** A rollout percentage lets the identifier in when its hash is at or below pct/100; null is 100. */
-export function inRollout(flagKey: string, identifier: string, rolloutPercentage: number | null | undefined): boolean {
-  if (rolloutPercentage === null || rolloutPercentage === undefined || rolloutPercentage >= 100) return true;
-  return flagHash(flagKey, identifier) <= rolloutPercentage / 100;
-}
