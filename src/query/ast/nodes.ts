@@ -102,6 +102,19 @@ export interface TableRef {
   readonly table: TableName;
   readonly alias: string;
   readonly teamId?: number;
+  /** HogQL's `SAMPLE size OFFSET offset`, on the events table only (printer/sample.ts). */
+  readonly sample?: TableSample;
+}
+
+/** A ratio ClickHouse's SAMPLE takes, exact: whole numbers as decimal text (0.1 is 1/10). */
+export interface SampleRatio {
+  readonly numerator: string;
+  readonly denominator: string;
+}
+
+export interface TableSample {
+  readonly size: SampleRatio;
+  readonly offset?: SampleRatio;
 }
 
 export interface SubqueryRef {

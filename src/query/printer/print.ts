@@ -2,12 +2,13 @@
 // code (checked against a strict pattern), functions from the allow-list and `{pN:Type}`
 // placeholders; every table carries the project guard, or printing fails.
 import { InternalError, QueryRejectedError } from '../../errors.js';
-import type { Expr, FrameBound, FromItem, Join, NumbersRef, OrderItem, Query, Select, TableName, TableRef, WindowFrame } from '../ast/nodes.js';
+import type { Expr, FrameBound, FromItem, Join, NumbersRef, OrderItem, Query, Select, TableName, TableRef, TableSample, WindowFrame } from '../ast/nodes.js';
 import { isAllowedFunction } from './functions.js';
 
 /** The type names a keyword may print (KeywordText), checked again here since it is printed as text. */
 const KEYWORD_TEXT = /^(Nullable\(String\)|Nullable\(Float64\)|String|Float64|Decimal64\((1[0-8]|[0-9])\))$/;
 import { ParamBag } from './params.js';
+import { sampleCondition } from './sample.js';
 
 export interface PrintedQuery {
   readonly sql: string;
@@ -167,7 +168,16 @@ class Printer {
   private fromItem(item: FromItem): string {
     if (item.kind === 'subquery') return `(${this.query(item.query)}) AS ${quoteIdentifier(item.alias)}`;
     if (item.kind === 'numbers') return this.numbers(item);
-    return `(SELECT * FROM ${this.tableName(item)} WHERE team_id = ${this.teamParam(item)}) AS ${quoteIdentifier(item.alias)}`;
+    const guard = `team_id = ${this.teamParam(item)}`;
+    const sampled = item.sample ? this.sample(item, item.sample) : undefined;
+    return `(SELECT * FROM ${this.tableName(item)} WHERE ${guard}${sampled ? ` AND ${sampled}` : ''}) AS ${quoteIdentifier(item.alias)}`;
+  }
+
+  /** SAMPLE on the events table: its rows by ClickHouse's rule for `SAMPLE BY cityHash64(distinct_id)`, inside the guard. */
+  private sample(item: TableRef, sample: TableSample): string | undefined {
+    if (item.table !== 'events') throw new PrintError(`SAMPLE on table "${item.table}"`);
+    const teamRows = () => `(SELECT count() FROM ${this.tableName(item)} WHERE team_id = ${this.teamParam(item)})`;
+    return sampleCondition(sample, 'cityHash64(distinct_id)', this.bag, teamRows);
   }
 
   /**

@@ -88,6 +88,9 @@ const TABLES = fc.oneof(
 /** A table alias: internal join names (always refused) only now and then. */
 const tableAliasName: Arb = fc.oneof({ arbitrary: fc.constantFrom(...NAMES), weight: 30 }, { arbitrary: fc.constantFrom(...INTERNAL_NAMES), weight: 1 });
 
+/** SAMPLE: the events table's rows in a hash range (printer/sample.ts), a row count past the end too; a 400 on other tables. */
+const sampleClause: Arb = fc.option(fc.constantFrom(' sample 1/2', ' sample 0.1 offset 1/10', ' sample 1', ' sample 5 offset 2', ' sample 1/3 offset 999'), { nil: '', freq: 4 });
+
 /** One SELECT over a table whose alias comes from the hostile names. */
 function flatSelect(g: Grammar, from: Arb = TABLES, prefix = ''): Arb {
   const id = fc.constantFrom(...g.teamIds).map(String);
@@ -96,7 +99,7 @@ function flatSelect(g: Grammar, from: Arb = TABLES, prefix = ''): Arb {
     const expr = hostileExpression(g, ref);
     const items = fc.array(fc.oneof({ arbitrary: expr, weight: 5 }, { arbitrary: fc.constantFrom('count()', 'groupArray(event)', '*'), weight: 1 }), { minLength: 1, maxLength: 2 });
     const join = fc.oneof(
-      tableAliasName.map((b) => ` join events ${b} on ${ref ?? 'uuid'}${ref ? '.uuid' : ''} = ${b}.uuid`),
+      fc.tuple(tableAliasName, sampleClause).map(([b, s]) => ` join events ${b}${s} on ${ref ?? 'uuid'}${ref ? '.uuid' : ''} = ${b}.uuid`),
       // A joined events table carries its own person, override and group joins (carried-joins.ts).
       tableAliasName.map((b) => ` join events ${b} on ${ref ?? 'events'}.person_id = ${b}.person_id and ${b}.person.properties.mark != 'zz'`),
       tableAliasName.map((b) => ` left join persons ${b} on ${b}.id = ${ref ? `${ref}.` : ''}person_id`),
@@ -112,8 +115,8 @@ function flatSelect(g: Grammar, from: Arb = TABLES, prefix = ''): Arb {
     );
     // Column names after the table alias (`events e (a, b)`) rename its first columns: hostile names too.
     const columnNames = fc.option(fc.array(anyName, { minLength: 1, maxLength: 3 }).map((names) => ` (${names.join(', ')})`), { nil: '', freq: 8 });
-    return fc.tuple(items, fc.option(join, { nil: undefined, freq: 3 }), where, columnNames)
-      .map(([xs, j, w, cols]) => `${prefix}select ${xs.join(', ')} from ${table}${tableAlias ? ` ${tableAlias}${cols}` : ''}${j ?? ''}${w} limit 20`);
+    return fc.tuple(items, fc.option(join, { nil: undefined, freq: 3 }), where, columnNames, sampleClause)
+      .map(([xs, j, w, cols, s]) => `${prefix}select ${xs.join(', ')} from ${table}${tableAlias ? ` ${tableAlias}${cols}` : ''}${s}${j ?? ''}${w} limit 20`);
   });
 }
 

@@ -53,9 +53,8 @@ export class CarriedJoins {
     return this.renamer.expr(expr);
   }
 
-  /** The table itself while nothing read a lazy join; else the subquery that carries `joins`. */
-  from(joins: Join[]): FromItem {
-    const events = table('events', this.eventsAlias);
+  /** The table itself while nothing read a lazy join; else the subquery that carries `joins`. `events`: the table as given (its SAMPLE). */
+  from(joins: Join[], events: FromItem = table('events', this.eventsAlias)): FromItem {
     if (joins.length === 0) return events;
     return subquery(select({
       select: [

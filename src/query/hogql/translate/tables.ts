@@ -2,7 +2,7 @@
 // (lazy joins included: an event's person, its pdi, its groups) reads in Hoglet's store. Each table
 // in a query's scope is one of these; it resolves field chains and lists the joins they needed.
 import { alias, and, binary, call, constant, eq, field, leftJoin, not, or, select, subquery, table } from '../../ast/build.js';
-import type { Expr, FromItem, Join, Select } from '../../ast/nodes.js';
+import type { Expr, FromItem, Join, Select, TableSample } from '../../ast/nodes.js';
 import { namesFor, type PropertyExtract } from '../../catalog/fields.js';
 import { latestPersons } from '../../catalog/latest.js';
 import { EventSource } from '../../filters/event-source.js';
@@ -22,6 +22,8 @@ export interface TableContext {
   readonly joined?: boolean;
   /** A property's type from its definition (property-types.ts); undefined reads it as text. */
   readonly propertyType?: (owner: PropertyOwner, name: string) => PropertyType | undefined;
+  /** The events table's SAMPLE (sample.ts); the printer keeps the sampled rows inside its guard. */
+  readonly sample?: TableSample;
 }
 
 /** A table (or subquery) in one SELECT's scope. */
@@ -163,7 +165,7 @@ class EventsTable implements ScopedTable {
   constructor(readonly alias: string, private readonly context: TableContext, events?: EventSource) {
     this.carried = context.joined && !events ? new CarriedJoins(alias) : undefined;
     this.events = events ?? (this.carried ? new CarriedEventSource(namesFor(alias), this.carried) : new EventSource(namesFor(alias)));
-    this.from = table('events', alias);
+    this.from = context.sample ? Object.freeze({ ...table('events', alias), sample: context.sample }) : table('events', alias);
     this.sessionAttached = events !== undefined;
     this.session = events ? events.attach('session', () => new EventSession(alias, context)) : new EventSession(alias, context);
   }
@@ -271,7 +273,7 @@ class EventsTable implements ScopedTable {
   }
 
   finalFrom(): FromItem {
-    return this.carried ? this.carried.from(this.ownJoins()) : this.from;
+    return this.carried ? this.carried.from(this.ownJoins(), this.from) : this.from;
   }
 
   private ownJoins(): Join[] {

@@ -16,6 +16,7 @@ import { STRING_PARSERS, type PropertyOwner, type PropertyTypeLookup } from '../
 import { HogQLNotSupportedError, HogQLQueryError } from '../errors.js';
 import { lookupHogQLFunction } from '../functions/index.js';
 import { userCall } from './calls.js';
+import { SAMPLE_TABLES_ONLY, sampleOf } from './sample.js';
 import { compare, compareInJoin } from './compare.js';
 import { isPropertyRead } from './property-equality.js';
 import { filterBeforeJoins } from './filter-first.js';
@@ -389,8 +390,6 @@ export class HogQLTranslator {
 
   /** `joined`: a table after the first, whose own ON clause must read its lazy joins too. */
   private fromItem(join: HogQLNode, scope: Scope, joined: boolean): FromItem {
-    // ClickHouse samples only a table declared with a sampling key; Hoglet's tables have none.
-    if (join['sample']) throw new HogQLQueryError('SAMPLE needs a table with a sampling key, and Hoglet\'s tables have none: filter on a hash instead (WHERE cityHash64(distinct_id) % 10 = 0)');
     if (join['table_final']) throw new HogQLQueryError('The FINAL keyword is not supported in HogQL as it causes slow queries');
     // `AS e (a, b, c)`: the source as usual, its first columns then answering to the new names.
     if (Array.isArray(join['column_aliases'])) {
@@ -406,6 +405,10 @@ export class HogQLTranslator {
     const given = typeof join['alias'] === 'string' ? join['alias'] : undefined;
     // `name(...)`: null when the table was written without parentheses.
     const tableArgs = Array.isArray(join['table_args']) ? join['table_args'].filter(isNode) : null;
+    // Only the events table samples: PostHog declares it SAMPLE BY cityHash64(distinct_id).
+    const sample = sampleOf(join);
+    const isEventsTable = source.node === 'Field' && tableArgs === null && chainOf(source).join('.') === 'events' && !scope.ctes.has('events');
+    if (sample && !isEventsTable) throw new HogQLQueryError(SAMPLE_TABLES_ONLY);
     if (source.node === 'Field') {
       const name = chainOf(source).join('.');
       const tableAlias = this.tableAlias(given ?? name, scope);
@@ -421,7 +424,7 @@ export class HogQLTranslator {
       if (tableArgs !== null && (name === 'range' || name === 'generate_series')) throw new HogQLQueryError(`${name}() is not supported in ClickHouse dialect`);
       if (tableArgs !== null) throw new HogQLQueryError(`Table '${name}' does not accept arguments`);
       if (!isHogQLTable(name)) throw new HogQLQueryError(this.expanding.includes(name) ? CTE_LOOP : `Unknown table \`${name}\`.`);
-      const table = scopedTable(name, tableAlias, { timezone: this.context.timezone, joined, propertyType: this.propertyType });
+      const table = scopedTable(name, tableAlias, { timezone: this.context.timezone, joined, propertyType: this.propertyType, ...(sample ? { sample } : {}) });
       if (name === 'groups') GROUPS_TABLES.add(table);
       scope.tables.set(tableAlias, table);
       return table.from;
