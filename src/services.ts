@@ -24,7 +24,10 @@ import { PersonProcessor, type PersonWarning } from './core/capture/persons/pers
 import { ProjectTokens } from './core/capture/project-tokens.js';
 import { CaptureService } from './core/capture/service.js';
 import { DefinitionsService } from './core/definitions/service.js';
-import type { GroupTypesOf } from './core/sdk/service.js';
+import type { FlagSources, GroupTypesOf } from './core/sdk/service.js';
+import { FlagDefinitionsCache } from './core/flags/definitions-cache.js';
+import { FlagPersonReads } from './core/flags/subjects/person-reads.js';
+import { FlagSubjectLoader } from './core/flags/subjects/loader.js';
 import { DemoDataRunner } from './core/demo/runner.js';
 import { ProjectsService } from './core/projects/service.js';
 import { DashboardsService } from './core/dashboards/service.js';
@@ -65,6 +68,8 @@ export interface Services {
   readonly definitions: DefinitionsService;
   /** A project's group types as capture numbered them. */
   readonly groupTypesOf: GroupTypesOf;
+  /** What /flags/ and the local-evaluation endpoints read: cached definitions and subjects. */
+  readonly flagSources: FlagSources;
   /** Trends and funnels (and /query/) for a caller's project. */
   readonly queries: InsightQueryService;
   /** The one executor every analytical statement runs through (limits, query ids, cancel). */
@@ -160,6 +165,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const eventsRepository = new EventsRepository(events);
   const personsRepository = new PersonsRepository(events);
   const tokens = new ProjectTokens(repositories);
+  // Set once capture is open; capture's person and group writes make its cached subjects stale.
+  let flagSubjects: FlagSubjectLoader | undefined;
 
   // Projects and demo data refer to each other (a demo project is filled by capture), hence `let`.
   let demo: DemoDataRunner | undefined;
@@ -181,6 +188,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     new GroupProcessor(personsRepository),
     async (written) => {
       void projects.markIngested(written.map((w) => w.teamId)).catch(onBackgroundError);
+      flagSubjects?.forgetProjects(written.map((w) => w.teamId));
       // Awaited, and a failure fails the flush: a result cached before these events must read as
       // outdated once they are acknowledged.
       const marks = written.flatMap((w) => w.days.map((day) => ({ team_id: w.teamId, day })));
@@ -214,6 +222,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
   }, onBackgroundError);
   const captureSettled = () => pipeline.inserter.visible(READ_WAITS_FOR_CAPTURE_MS);
   events.setReadBarrier(captureSettled);
+  flagSubjects = new FlagSubjectLoader(new FlagPersonReads(events, personsRepository), repositories.featureFlags, {
+    pending: (projectId) => pipeline.inserter.hasPendingDays(projectId, null, null),
+    settled: captureSettled,
+  });
+  const flagSources: FlagSources = { definitions: new FlagDefinitionsCache(repositories.featureFlags, repositories.cohorts, meta.db), subjects: flagSubjects };
   const capture = new CaptureService(tokens, pipeline.committer, new DecodeBudget(config.captureMemoryBytes), writerLease, pipeline.inserter);
   demo = new DemoDataRunner(capture, onBackgroundError);
   const actions = new ActionsService(repositories, access);
@@ -247,6 +260,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       await captureSettled();
       return personsRepository.groupTypes(teamId);
     },
+    flagSources,
     queries,
     executor,
     results,

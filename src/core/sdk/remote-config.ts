@@ -14,15 +14,15 @@ export function isWellFormedToken(token: string): boolean {
 }
 
 /** The config for a project with this capture token and these settings. */
-export function buildRemoteConfig(token: string, settings: ProjectSettings): RemoteConfig {
+export function buildRemoteConfig(token: string, settings: ProjectSettings, hasFeatureFlags: boolean): RemoteConfig {
   const networkTiming = settings.capture_performance_opt_in === true;
   const webVitalsOptIn = settings.autocapture_web_vitals_opt_in === true;
   const exceptions = settings.autocapture_exceptions_opt_in === true;
   return {
     token,
     supportedCompression: ['gzip', 'gzip-js'],
-    // Hoglet has no feature flags; `false` also spares posthog-js its start-up /flags call.
-    hasFeatureFlags: false,
+    // Whether the project has an active flag; `false` spares posthog-js its start-up /flags call.
+    hasFeatureFlags,
     // PostHog's default; Hoglet's project settings have no capture_dead_clicks.
     captureDeadClicks: false,
     // network_timing only feeds session recordings; web vitals arrive as $web_vitals events.

@@ -1,7 +1,8 @@
-// What the SDKs' start-up endpoints need from a project: its remote config by capture token, and
-// the project a /flags/ or /decide/ body names. Settings are read on every request (one lookup by
-// primary key), so a change in the Projects API shows in the next answer; the token itself is
-// resolved through the capture token cache, which forgets revoked tokens at once.
+// What the SDKs' start-up endpoints need from a project: its remote config by capture token, the
+// flags a /flags/ or /decide/ body asks for, evaluated, and posthog-node's definitions for local
+// evaluation. Settings are read on every request (one lookup by primary key), so a change in the
+// Projects API shows in the next answer; the token itself is resolved through the capture token
+// cache, which forgets revoked tokens at once; flag definitions come from FlagDefinitionsCache.
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { ProjectsRepository } from '../../storage/meta/repositories/projects.js';
 import type { Principal } from '../auth/principal.js';
@@ -10,13 +11,27 @@ import { decodeCaptureRequest, type CaptureRequestInput } from '../capture/decod
 import { InvalidProjectTokenError, type ProjectTokens } from '../capture/project-tokens.js';
 import type { ProjectsService } from '../projects/service.js';
 import { readSettings } from '../projects/view.js';
+import { DEFAULT_TIMEZONE } from '../projects/settings-catalog.js';
+import type { FlagDefinitionsCache } from '../flags/definitions-cache.js';
+import { evaluateFlags } from '../flags/evaluation/index.js';
+import type { FlagSubjectLoader } from '../flags/subjects/loader.js';
+import type { FlagDefinition } from '../flags/types.js';
+import type { EvaluatedFlag } from './flags-responses.js';
+import { readFlagsRequest } from './flags-request.js';
+import { selectFlags } from './flags-selection.js';
+import { flagDefinitionsBody, type FlagDefinitionsBody } from './local-evaluation.js';
 import { buildRemoteConfig, isWellFormedToken, type RemoteConfig } from './remote-config.js';
 
-/** posthog-node's local-evaluation answer: Hoglet has no flags or cohorts yet. */
-export interface FlagDefinitions {
-  flags: [];
-  group_type_mapping: Record<string, string>;
-  cohorts: Record<string, unknown>;
+/** The flag parts of the service: the definitions cache and the subject loader. */
+export interface FlagSources {
+  definitions: FlagDefinitionsCache;
+  subjects: FlagSubjectLoader;
+}
+
+/** A project's config and its flags evaluated for one request. */
+export interface FlagsAnswer {
+  config: RemoteConfig;
+  flags: EvaluatedFlag[];
 }
 
 /** A flags request is small; PostHog's flags service takes bodies of a few hundred kB. */
@@ -31,6 +46,7 @@ export class SdkConfigService {
     private readonly projectRows: ProjectsRepository,
     private readonly projects: ProjectsService,
     private readonly groupTypesOf: GroupTypesOf,
+    private readonly flagSources: FlagSources,
   ) {}
 
   /** `/array/<token>/config`: 400 for a malformed token, 404 for one no project has. */
@@ -45,46 +61,84 @@ export class SdkConfigService {
   }
 
   /**
-   * The remote config of the project a /flags/ or /decide/ request names (body `token`,
-   * `api_key` or `$token`, else `?token=`/`?api_key=`), in any body encoding capture accepts.
-   * 401 without a valid token, 400 without a distinct_id, as PostHog's flags service.
+   * A /flags/ or /decide/ request (body `token`, `api_key` or `$token`, else `?token=`/`?api_key=`,
+   * in any body encoding capture accepts): the project's remote config and its flags evaluated
+   * for the distinct id. 401 without a valid token, 400 for a body PostHog's flags service would
+   * not deserialise (no distinct_id, a field of the wrong type).
    */
-  async configOfFlagsRequest(input: CaptureRequestInput): Promise<RemoteConfig> {
+  async answerFlagsRequest(input: CaptureRequestInput): Promise<FlagsAnswer> {
     const body = await decodeFlagsBody(input);
     const token = body.token ?? body.api_key ?? body.$token ?? first(input.query.token) ?? first(input.query.api_key);
     if (token === undefined || token === null || token === '') throw new MissingApiKeyError();
     if (typeof token !== 'string') throw new InvalidApiKeyError();
-    const config = await this.configOf(token);
-    const distinctId = body.distinct_id;
-    if (distinctId === undefined || distinctId === null) {
-      throw new ValidationError('The distinct_id field is missing from the request. Please include a valid identifier.', 'distinct_id', 'required');
+    const projectId = await this.tokens.projectIdOf(token);
+    const row = await this.projectRows.findById(projectId);
+    if (!row) throw new InvalidProjectTokenError(); // deleted since the token was cached
+    const settings = readSettings(row);
+    const project = await this.flagSources.definitions.of(projectId);
+    const config = buildRemoteConfig(row.api_token, settings, hasActiveFlag(project.flags));
+    const request = readFlagsRequest(body);
+
+    const flags = selectFlags(project.flags, request);
+    if (flags.length === 0) return { config, flags: [] };
+    const continuityKeys = flags.filter((flag) => flag.ensureExperienceContinuity && flag.filters.aggregation_group_type_index == null).map((f) => f.key);
+    const subjects = this.flagSources.subjects;
+    if (request.anonDistinctId !== null && continuityKeys.length > 0) {
+      await subjects.writeHashKeyOverrides(projectId, request.distinctId, request.anonDistinctId, continuityKeys);
     }
-    if (String(distinctId).trim() === '') {
-      throw new ValidationError('The distinct_id field cannot be empty. Please provide a valid identifier.', 'distinct_id', 'blank');
-    }
-    return config;
+    const loaded = await subjects.load({ projectId, ...request }, project, continuityKeys);
+    const timezone = typeof settings.timezone === 'string' ? settings.timezone : DEFAULT_TIMEZONE;
+    const results = evaluateFlags(flags, loaded.subject, {
+      groupTypeMapping: loaded.groupTypeMapping,
+      cohorts: new Map([...project.cohorts].map(([id, cohort]) => [id, cohort.definition])),
+      timezone,
+      now: new Date(),
+    });
+    return { config, flags: flags.map((flag: FlagDefinition) => ({ flag, result: results.get(flag.key)! })) };
   }
 
   /**
    * posthog-node's flag definitions for local evaluation. The key must reach the project of
-   * `?token=` (or, without one, the caller's current project); the list is always empty, the
-   * group type mapping the project's ({"0": "company"}, as PostHog sends it).
+   * `?token=` (or, without one, the caller's current project): 404 otherwise, as for any project
+   * a key cannot see.
    */
-  async flagDefinitions(principal: Principal, token: string | undefined): Promise<FlagDefinitions> {
+  async flagDefinitions(principal: Principal, token: string | undefined, sendCohorts: boolean): Promise<FlagDefinitionsBody> {
     const projectParam = token === undefined || token === '' ? '@current' : String(await this.tokens.projectIdOf(token));
+    return this.flagDefinitionsOfProject(principal, projectParam, sendCohorts);
+  }
+
+  /** The same for `/api/projects/:id/feature_flags/local_evaluation/`. */
+  async flagDefinitionsOfProject(principal: Principal, projectParam: string, sendCohorts: boolean): Promise<FlagDefinitionsBody> {
     const project = await this.projects.get(principal, projectParam);
-    const types = await this.groupTypesOf(Number(project.id));
+    const projectId = Number(project.id);
+    const types = await this.groupTypesOf(projectId);
     const mapping = Object.fromEntries(types.map((type) => [String(type.group_type_index), type.group_type]));
-    return { flags: [], group_type_mapping: mapping, cohorts: {} };
+    return flagDefinitionsBody(await this.flagSources.definitions.of(projectId), mapping, sendCohorts);
+  }
+
+  /**
+   * posthog-node's `getRemoteConfigPayload`: the `"true"` payload (a JSON string, or null) of a
+   * remote-config flag named by key or id; 404 for any other flag.
+   */
+  async remoteConfigPayload(principal: Principal, projectParam: string, keyOrId: string): Promise<string | null> {
+    const project = await this.projects.get(principal, projectParam);
+    const flags = (await this.flagSources.definitions.of(Number(project.id))).flags;
+    const flag = flags.find((f) => f.key === keyOrId) ?? (/^\d+$/.test(keyOrId) ? flags.find((f) => f.id === Number(keyOrId)) : undefined);
+    if (!flag || !flag.isRemoteConfiguration) throw new NotFoundError();
+    return flag.filters.payloads?.true ?? null;
   }
 
   private async configOf(token: string): Promise<RemoteConfig> {
     const id = await this.tokens.projectIdOf(token);
     const row = await this.projectRows.findById(id);
     if (!row) throw new InvalidProjectTokenError(); // deleted since the token was cached
-    return buildRemoteConfig(row.api_token, readSettings(row));
+    const project = await this.flagSources.definitions.of(id);
+    return buildRemoteConfig(row.api_token, readSettings(row), hasActiveFlag(project.flags));
   }
 }
+
+/** PostHog's `hasFeatureFlags`: an active, non-deleted flag. */
+const hasActiveFlag = (flags: readonly FlagDefinition[]) => flags.some((flag) => flag.active && !flag.deleted);
 
 async function decodeFlagsBody(input: CaptureRequestInput): Promise<Record<string, unknown>> {
   const payload = await decodeCaptureRequest({ ...input, maxDecodedBytes: MAX_FLAGS_BODY_DECODED_BYTES });

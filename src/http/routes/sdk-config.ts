@@ -1,10 +1,12 @@
-// What PostHog's SDKs ask for at start-up: the remote config (`/array/<token>/config[.js]`),
-// flags (`/flags/`, and `/decide/` for older SDKs) and posthog-node's flag definitions. They
-// share capture's scope: raw bodies in any encoding, and CORS headers on every answer.
+// What PostHog's SDKs ask for: the remote config (`/array/<token>/config[.js]`), flags (`/flags/`,
+// and `/decide/` for older SDKs), posthog-node's flag definitions for local evaluation (ETag and
+// 304) and remote-config payloads. They share capture's scope: raw bodies in any encoding, and
+// CORS headers on every answer.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
 import { decideResponse, flagsResponse, minimalFlagsResponse, readFlagsQuery } from '../../core/sdk/flags-responses.js';
+import { definitionsEtag, etagMatches, wantsCohorts, type FlagDefinitionsBody } from '../../core/sdk/local-evaluation.js';
 import { remoteConfigScript } from '../../core/sdk/remote-config.js';
 import { SdkConfigService } from '../../core/sdk/service.js';
 import { principalOf } from '../auth.js';
@@ -36,8 +38,17 @@ function cacheHeaders(reply: FastifyReply): void {
   reply.header('vary', 'Origin, Referer');
 }
 
+/** The definitions with a weak ETag; a 304 with no body when If-None-Match names it. */
+function sendDefinitions(request: FastifyRequest, reply: FastifyReply, body: FlagDefinitionsBody) {
+  const text = JSON.stringify(body);
+  const etag = definitionsEtag(text);
+  reply.header('etag', etag);
+  if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  return reply.header('content-type', 'application/json').send(text);
+}
+
 export async function sdkConfigRoutes(app: HogletApp, services: Services): Promise<void> {
-  const sdk = new SdkConfigService(services.projectTokens, services.repositories.projects, services.projects, services.groupTypesOf);
+  const sdk = new SdkConfigService(services.projectTokens, services.repositories.projects, services.projects, services.groupTypesOf, services.flagSources);
 
   await sdkScope(app, (scope) => {
     scope.get(
@@ -87,34 +98,63 @@ export async function sdkConfigRoutes(app: HogletApp, services: Services): Promi
     // GET needs no token and answers PostHog's minimal, flag-less response.
     const minimal = async (request: FastifyRequest) => minimalFlagsResponse(readFlagsQuery(request.query as Record<string, unknown>));
 
-    scope.post('/flags', { schema: flagsSchema('Evaluate feature flags (Hoglet has none: always empty)'), bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, async (request) => {
-      const config = await sdk.configOfFlagsRequest(toInput(request));
-      return flagsResponse(readFlagsQuery(request.query as Record<string, unknown>), config);
+    scope.post('/flags', { schema: flagsSchema("Evaluate the project's active feature flags for a distinct id"), bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, async (request) => {
+      const answer = await sdk.answerFlagsRequest(toInput(request));
+      return flagsResponse(readFlagsQuery(request.query as Record<string, unknown>), answer.config, answer.flags);
     });
     scope.get('/flags', { schema: flagsSchema('Minimal flags answer (no token needed)') }, minimal);
     allowPreflight(scope, '/flags');
 
     scope.post('/decide', { schema: flagsSchema('Legacy flags and config for older SDKs (`v=1..4`)'), bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, async (request) => {
-      const config = await sdk.configOfFlagsRequest(toInput(request));
-      return decideResponse(readFlagsQuery(request.query as Record<string, unknown>), config);
+      const answer = await sdk.answerFlagsRequest(toInput(request));
+      return decideResponse(readFlagsQuery(request.query as Record<string, unknown>), answer.config, answer.flags);
     });
     scope.get('/decide', { schema: flagsSchema('Minimal decide answer (no token needed)') }, minimal);
     allowPreflight(scope, '/decide');
 
     // posthog-node's local evaluation polls these with a personal API key (>= 5.29.4 the first).
+    const definitionsSchema = (summary: string, params?: ReturnType<typeof Type.Object>) => ({
+      tags: ['sdk'],
+      summary,
+      ...(params ? { params } : {}),
+      querystring: Type.Object({
+        token: Type.Optional(Type.String({ description: "The project's capture token; the key's current project without it" })),
+        send_cohorts: Type.Optional(Type.String({ description: 'Present: include the trees of the dynamic cohorts the flags name' })),
+      }),
+      response: { 200: FlagDefinitionsAnswer, 304: Type.Null({ description: 'Unchanged since the ETag sent as If-None-Match' }) },
+    });
     for (const path of ['/flags/definitions', '/api/feature_flag/local_evaluation']) {
       scope.get(
         path,
+        { config: { scope: 'feature_flag:read' }, schema: definitionsSchema('Feature flag definitions for local evaluation') },
+        async (request, reply) => sendDefinitions(request, reply, await sdk.flagDefinitions(principalOf(request), request.query.token, wantsCohorts(request.query))),
+      );
+    }
+    for (const prefix of ['/api/projects', '/api/environments']) {
+      scope.get(
+        `${prefix}/:project_id/feature_flags/local_evaluation`,
+        { config: { scope: 'feature_flag:read' }, schema: definitionsSchema("The project's feature flag definitions for local evaluation", Type.Object({ project_id: Type.String() })) },
+        async (request, reply) => {
+          const { project_id } = request.params as { project_id: string };
+          return sendDefinitions(request, reply, await sdk.flagDefinitionsOfProject(principalOf(request), project_id, wantsCohorts(request.query as Record<string, unknown>)));
+        },
+      );
+      scope.get(
+        `${prefix}/:project_id/feature_flags/:key_or_id/remote_config`,
         {
           config: { scope: 'feature_flag:read' },
           schema: {
             tags: ['sdk'],
-            summary: 'Feature flag definitions for local evaluation (always none)',
-            querystring: Type.Object({ token: Type.Optional(Type.String({ description: "The project's capture token; the key's current project without it" })) }),
-            response: { 200: FlagDefinitionsAnswer },
+            summary: "A remote-config flag's payload (the JSON string, or null); 404 for other flags",
+            params: Type.Object({ project_id: Type.String(), key_or_id: Type.String({ description: "The flag's key or id" }) }),
+            response: { 200: Type.Union([Type.String(), Type.Null()]) },
           },
         },
-        async (request) => sdk.flagDefinitions(principalOf(request), request.query.token),
+        async (request, reply) => {
+          const { project_id, key_or_id } = request.params;
+          const payload = await sdk.remoteConfigPayload(principalOf(request), project_id, key_or_id);
+          return reply.header('content-type', 'application/json').send(JSON.stringify(payload));
+        },
       );
     }
   });

@@ -1,0 +1,61 @@
+// posthog-node's flag definitions for local evaluation (reference feature-flags.md 3.3): every
+// non-deleted flag but remote-config ones (inactive included, which SDKs read as off), the
+// project's group type mapping, and with `send_cohorts` the trees of the dynamic cohorts the flags
+// name, transitively. Static cohorts are left out: an SDK cannot decide them and asks the server.
+// Without `send_cohorts` the flags go as stored and `cohorts` is empty (PostHog would inline
+// simple person-property cohorts; Hoglet does not, so such a flag falls back to /flags/).
+import { createHash } from 'node:crypto';
+import type { ProjectFlags } from '../flags/definitions-cache.js';
+
+export interface FlagDefinitionsBody {
+  flags: Record<string, unknown>[];
+  group_type_mapping: Record<string, string>;
+  cohorts: Record<string, unknown>;
+}
+
+export function flagDefinitionsBody(project: ProjectFlags, groupTypeMapping: Record<string, string>, sendCohorts: boolean): FlagDefinitionsBody {
+  const flags = project.flags
+    .filter((flag) => !flag.deleted && !flag.isRemoteConfiguration)
+    .map((flag) => ({
+      id: flag.id,
+      team_id: flag.projectId,
+      name: flag.name,
+      key: flag.key,
+      filters: flag.filters,
+      deleted: flag.deleted,
+      active: flag.active,
+      ensure_experience_continuity: flag.ensureExperienceContinuity,
+      has_encrypted_payloads: flag.hasEncryptedPayloads,
+      version: flag.version,
+      evaluation_runtime: flag.evaluationRuntime,
+      bucketing_identifier: flag.bucketingIdentifier,
+      evaluation_tags: flag.evaluationTags,
+    }));
+  const cohorts: Record<string, unknown> = {};
+  if (sendCohorts) {
+    for (const [id, cohort] of project.cohorts) if (!cohort.definition.isStatic && cohort.properties !== null) cohorts[String(id)] = cohort.properties;
+  }
+  return { flags, group_type_mapping: groupTypeMapping, cohorts };
+}
+
+/** A weak validator of the body's text: SDKs send it back as If-None-Match and get a 304. */
+export function definitionsEtag(text: string): string {
+  return `W/"${createHash('sha1').update(text).digest('hex')}"`;
+}
+
+/** Whether an If-None-Match header names this ETag (a list, `*`, or the strong form). */
+export function etagMatches(header: string | string[] | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const bare = etag.replace(/^W\//, '');
+  return (Array.isArray(header) ? header.join(',') : header)
+    .split(',')
+    .map((part) => part.trim())
+    .some((part) => part === '*' || part.replace(/^W\//, '') === bare);
+}
+
+/** `send_cohorts` present (with no value, or any value but false/0) means yes. */
+export function wantsCohorts(query: Record<string, unknown>): boolean {
+  if (!('send_cohorts' in query)) return false;
+  const value = Array.isArray(query.send_cohorts) ? query.send_cohorts[0] : query.send_cohorts;
+  return !(typeof value === 'string' && ['false', '0'].includes(value.toLowerCase()));
+}
