@@ -4,6 +4,7 @@
 import { api, ApiError, qs } from '../api';
 import type { Page, QueryNode, UserBasic } from '../types';
 import type { Option } from './definitions';
+import { hogqlField, runQuery } from './run';
 
 export interface FlagProperty {
   key: string;
@@ -179,19 +180,34 @@ export function groupPropertyOptions(project: string, index: number) {
   };
 }
 
+/** Values seen for a group property, counted over the project's groups of that type (HogQL). */
+export function groupValueOptions(project: string, index: number, key: string) {
+  return async (search: string, signal: AbortSignal): Promise<Option[]> => {
+    if (!key) return [];
+    const where = ['index = {i}', 'isNotNull(v)', "v != ''"];
+    const values: Record<string, unknown> = { i: index };
+    if (search) { where.push('v ilike {q}'); values.q = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`; }
+    const query = `select toString(properties.${hogqlField(key)}) as v, count() as c from groups where ${where.join(' and ')} group by v order by c desc, v limit 50`;
+    const answer = await runQuery<{ results: [string, number][] }>(project, { kind: 'HogQLQuery', query, values }, signal);
+    return answer.results.map(([v, c]) => ({ value: v, label: v, hint: String(c) }));
+  };
+}
+
 /**
- * The project's group types: PostHog's groups_types endpoint where the server has it, else the
- * project's own `group_types` (both empty when capture has seen no `$groups`).
+ * The project's group types as capture numbered them: the `group_type_mapping` of the flag
+ * definitions SDKs poll for local evaluation ({"0": "company"}); none when capture has seen no
+ * `$groups` (or the caller may not read definitions).
  */
 export async function loadGroupTypes(project: string, signal?: AbortSignal): Promise<GroupType[]> {
   try {
-    const list = await api<GroupType[]>(`/api/projects/${project}/groups_types/`, { signal });
-    if (Array.isArray(list)) return list;
+    const definitions = await api<{ group_type_mapping?: Record<string, string> }>(`/api/projects/${project}/feature_flags/local_evaluation/`, { signal });
+    return Object.entries(definitions.group_type_mapping ?? {})
+      .map(([index, name]) => ({ group_type_index: Number(index), group_type: name }))
+      .sort((a, b) => a.group_type_index - b.group_type_index);
   } catch (e) {
-    if (!(e instanceof ApiError && (e.status === 404 || e.status === 405))) throw e;
+    if (e instanceof ApiError && e.status !== 401) return [];
+    throw e;
   }
-  const p = await api<{ group_types?: GroupType[] }>(`/api/projects/${project}/`, { signal });
-  return Array.isArray(p.group_types) ? p.group_types : [];
 }
 
 // ---- the flag's page
@@ -218,9 +234,10 @@ export interface FlagAnswer {
 }
 
 /** What posthog-js / posthog-node would get: POST /flags/?v=2 with the project's token. */
-export async function evaluateFlags(token: string, distinctId: string, personProperties: Record<string, unknown> | null): Promise<Record<string, FlagAnswer>> {
+export async function evaluateFlags(token: string, distinctId: string, personProperties: Record<string, unknown> | null, groups: Record<string, string> | null = null): Promise<Record<string, FlagAnswer>> {
   const body: Record<string, unknown> = { token, distinct_id: distinctId };
   if (personProperties) body.person_properties = personProperties;
+  if (groups) body.groups = groups;
   const answer = await api<{ flags?: Record<string, FlagAnswer> }>('/flags/?v=2', { method: 'POST', body, redirectOn401: false });
   return answer.flags ?? {};
 }

@@ -17,6 +17,8 @@ export function FeatureFlagPage({ project, id }: { project: string; id: string }
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const f = flag.data;
+  const groupIndex = f?.filters?.aggregation_group_type_index ?? null;
+  const groupTypeName = groupIndex === null ? null : groupTypes.data?.find((g) => g.group_type_index === groupIndex)?.group_type ?? null;
 
   const remove = async () => {
     if (!f) return;
@@ -61,7 +63,7 @@ export function FeatureFlagPage({ project, id }: { project: string; id: string }
           {problem && <p class="error" role="alert">{problem}</p>}
           <div class="flag-grid">
             <section class="card"><FlagSettings flag={f} groupTypes={groupTypes.data ?? []} cohortName={cohortName} /></section>
-            <FlagTester project={project} flagKey={f.key} active={f.active} />
+            <FlagTester project={project} flagKey={f.key} active={f.active} groupType={groupTypeName} />
           </div>
           <FlagUsage project={project} flagKey={f.key} />
         </>

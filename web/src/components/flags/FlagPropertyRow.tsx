@@ -4,7 +4,7 @@
 import { Combobox } from '../Combobox';
 import { propertyOptions, valueOptions } from '../../lib/definitions';
 import { OPERATORS, takesList, takesValue, valueFor, valuesOf, type Operator, type PropertyFilter } from '../../lib/filters';
-import { cohortOptions, describeProperty, groupPropertyOptions, type FlagProperty } from '../../lib/flags';
+import { cohortOptions, describeProperty, groupPropertyOptions, groupValueOptions, type FlagProperty } from '../../lib/flags';
 
 /** The app's operators plus the date ones flags evaluate. */
 const FLAG_OPERATORS: [string, string][] = [
@@ -12,8 +12,6 @@ const FLAG_OPERATORS: [string, string][] = [
   ['is_date_before', '< before date'],
   ['is_date_after', '> after date'],
 ];
-
-const noValues = async () => [];
 
 export function FlagPropertyRow({ project, label, property, cohortName, onChange, onRemove }: {
   project: string;
@@ -62,7 +60,7 @@ export function FlagPropertyRow({ project, label, property, cohortName, onChange
   const setValues = (next: string[]) => onChange({ ...property, operator, value: valueFor(operator, next) });
   const groupIndex = property.type === 'group' ? Number(property.group_type_index ?? 0) : null;
   const keys = groupIndex === null ? propertyOptions(project, 'person') : groupPropertyOptions(project, groupIndex);
-  const suggestions = groupIndex === null ? valueOptions(project, 'person', property.key) : noValues;
+  const suggestions = groupIndex === null ? valueOptions(project, 'person', property.key) : groupValueOptions(project, groupIndex, property.key);
   const list = takesValue(operator) && takesList(operator);
   return (
     <div class="filter-row" data-testid="flag-condition" data-type={property.type}>

@@ -6,8 +6,15 @@ import { evaluateFlags, type FlagAnswer } from '../../lib/flags';
 
 type Outcome = { answer: FlagAnswer | null } | { error: string };
 
-export function FlagTester({ project, flagKey, active }: { project: string; flagKey: string; active: boolean }) {
+export function FlagTester({ project, flagKey, active, groupType }: {
+  project: string;
+  flagKey: string;
+  active: boolean;
+  /** A group flag's group type name: the request names the group (`groups`), as SDKs send it. */
+  groupType: string | null;
+}) {
   const [distinctId, setDistinctId] = useState('');
+  const [groupKey, setGroupKey] = useState('');
   const [props, setProps] = useState('');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
@@ -27,7 +34,8 @@ export function FlagTester({ project, flagKey, active }: { project: string; flag
     setBusy(true);
     try {
       const project_ = await api<{ api_token: string }>(`/api/projects/${project}/`);
-      const flags = await evaluateFlags(project_.api_token, distinctId.trim(), parsed);
+      const groups = groupType && groupKey.trim() ? { [groupType]: groupKey.trim() } : null;
+      const flags = await evaluateFlags(project_.api_token, distinctId.trim(), parsed, groups);
       setOutcome({ answer: flags[flagKey] ?? null });
     } catch (err) {
       setOutcome({ error: err instanceof ApiError ? err.message : String(err) });
@@ -40,6 +48,7 @@ export function FlagTester({ project, flagKey, active }: { project: string; flag
       <h2>Test this flag</h2>
       <form class="inline" onSubmit={run}>
         <input aria-label="Distinct ID" placeholder="distinct id, e.g. user@example.com" value={distinctId} required onInput={(e) => setDistinctId((e.currentTarget as HTMLInputElement).value)} />
+        {groupType && <input aria-label={`Group key (${groupType})`} placeholder={`${groupType} key`} value={groupKey} onInput={(e) => setGroupKey((e.currentTarget as HTMLInputElement).value)} />}
         <textarea aria-label="Person properties (JSON)" rows={1} placeholder='optional: {"plan": "pro"}' value={props} onInput={(e) => setProps((e.currentTarget as HTMLTextAreaElement).value)} />
         <button type="submit" disabled={busy || !distinctId.trim() || propsProblem !== null}>Test</button>
       </form>

@@ -72,6 +72,9 @@ export function filtersOf(d: Draft, saved: FlagFilters = {}): FlagFilters {
   };
 }
 
+/** The fields PostHog compares for a conflicting edit. */
+const ORIGINAL_FIELDS = ['key', 'name', 'filters', 'active', 'deleted', 'ensure_experience_continuity', 'tags', 'evaluation_runtime', 'is_remote_configuration', 'version'];
+
 export function bodyOf(d: Draft, saved: FeatureFlag | null): Record<string, unknown> {
   const body: Record<string, unknown> = {
     key: d.key,
@@ -80,7 +83,11 @@ export function bodyOf(d: Draft, saved: FeatureFlag | null): Record<string, unkn
     ensure_experience_continuity: d.continuity,
     filters: filtersOf(d, saved?.filters),
   };
-  // The version read: a save over someone else's newer edit is PostHog's 409.
-  if (saved?.version !== undefined) body.version = saved.version;
+  // The version read and the flag as read (PostHog's `original_flag`): a save changing a field
+  // someone else changed meanwhile is PostHog's 409.
+  if (saved) {
+    if (saved.version !== undefined) body.version = saved.version;
+    body.original_flag = Object.fromEntries(ORIGINAL_FIELDS.filter((f) => f in saved).map((f) => [f, saved[f]]));
+  }
   return body;
 }
