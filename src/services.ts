@@ -7,6 +7,8 @@ import { ActionsService } from './core/actions/service.js';
 import { CohortCalculator } from './core/cohorts/calculation.js';
 import { CohortDefinitions } from './core/cohorts/definitions.js';
 import { CohortsService } from './core/cohorts/service.js';
+import { FlagDefinitions } from './core/flags/definitions.js';
+import { FeatureFlagsService } from './core/flags/service.js';
 import { StaticMembers } from './core/cohorts/static-members.js';
 import { StaticCohortsRepository } from './storage/events/static-cohorts-repository.js';
 import { AccountsService } from './core/accounts/service.js';
@@ -62,6 +64,10 @@ export interface Services {
   readonly actions: ActionsService;
   /** Cohorts: the API's use cases; queries evaluate them through CohortDefinitions. */
   readonly cohorts: CohortsService;
+  /** The feature flags API's use cases. */
+  readonly featureFlags: FeatureFlagsService;
+  /** A project's live flags as evaluation reads them, and its flags epoch (for the /flags endpoints). */
+  readonly flagDefinitions: FlagDefinitions;
   /** The persons resource (list, one person) for the web app and API clients. */
   readonly persons: PersonsService;
   /** Event and property definitions, computed from stored events and persons. */
@@ -253,6 +259,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     projects,
     actions,
     cohorts,
+    featureFlags: new FeatureFlagsService(repositories, access),
+    flagDefinitions: new FlagDefinitions(repositories.featureFlags),
     persons: new PersonsService(access, queries, executor),
     definitions: new DefinitionsService(access, new DefinitionsRepository(events, config.queryTimeoutSeconds)),
     // Read on capture's own lane (no read barrier there), so it waits for capture itself.

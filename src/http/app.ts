@@ -13,6 +13,7 @@ import type { HogletApp } from './hoglet-app.js';
 import { RouteIndex } from './route-index.js';
 import { actionRoutes } from './routes/actions.js';
 import { cohortRoutes } from './routes/cohorts.js';
+import { featureFlagRoutes } from './routes/feature-flags.js';
 import { captureRoutes } from './routes/capture.js';
 import { dashboardRoutes } from './routes/dashboards.js';
 import { definitionRoutes } from './routes/definitions.js';
@@ -110,6 +111,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   projectRoutes(app, services);
   actionRoutes(app, services);
   await cohortRoutes(app, services);
+  featureFlagRoutes(app, services);
   definitionRoutes(app, services);
   personRoutes(app, services);
   queryRoutes(app, services);
