@@ -2,10 +2,11 @@
 // non-deleted flag but remote-config ones (inactive included, which SDKs read as off), the
 // project's group type mapping, and with `send_cohorts` the trees of the dynamic cohorts the flags
 // name, transitively. Static cohorts are left out: an SDK cannot decide them and asks the server.
-// Without `send_cohorts` the flags go as stored and `cohorts` is empty (PostHog would inline
-// simple person-property cohorts; Hoglet does not, so such a flag falls back to /flags/).
+// Without `send_cohorts` `cohorts` is empty and a flag's one plain person-property cohort is
+// written out as person conditions (cohort-inlining.ts), as PostHog does for older SDKs.
 import { createHash } from 'node:crypto';
 import type { ProjectFlags } from '../flags/definitions-cache.js';
+import { inlineSimpleCohort } from './cohort-inlining.js';
 
 export interface FlagDefinitionsBody {
   flags: Record<string, unknown>[];
@@ -21,7 +22,7 @@ export function flagDefinitionsBody(project: ProjectFlags, groupTypeMapping: Rec
       team_id: flag.projectId,
       name: flag.name,
       key: flag.key,
-      filters: flag.filters,
+      filters: sendCohorts ? flag.filters : inlineSimpleCohort(flag.filters, project.cohorts),
       deleted: flag.deleted,
       active: flag.active,
       ensure_experience_continuity: flag.ensureExperienceContinuity,

@@ -14,7 +14,10 @@ describe.each(META_STORES)('flag definitions for local evaluation on %s', (store
   let stranger: Credentials;
   const flags: Record<string, CreatedFlag> = {};
   const cohorts: Record<string, number> = {};
-  const plan = { type: 'OR', values: [{ type: 'AND', values: [{ key: 'plan', type: 'person', operator: 'exact', value: 'pro' }] }] };
+  const planLeaf = { key: 'plan', type: 'person', operator: 'exact', value: 'pro' };
+  const plan = { type: 'OR', values: [{ type: 'AND', values: [planLeaf] }] };
+  const emailLeaf = { key: 'email', type: 'person', operator: 'icontains', value: '@corp' };
+  const ageLeaf = { key: 'age', type: 'person', operator: 'gt', value: '30' };
 
   const get = (key: string | null, url: string, headers: Record<string, string> = {}) => t.request(key, { method: 'GET', url, headers });
   const cohort = async (payload: Record<string, unknown>): Promise<number> => {
@@ -36,11 +39,16 @@ describe.each(META_STORES)('flag definitions for local evaluation on %s', (store
     });
     cohorts.unused = await cohort({ name: 'Unused', filters: { properties: plan } });
     cohorts.static = await cohort({ name: 'Listed', is_static: true });
+    cohorts.either = await cohort({ name: 'Pro or corporate adults', filters: { properties: { type: 'OR', values: [{ type: 'AND', values: [planLeaf] }, { type: 'AND', values: [emailLeaf, ageLeaf] }] } } });
     flags.boolean = await createFlag(t, owner, { key: 'beta', name: 'Beta', filters: { groups: [personCondition('plan', 'pro', 'exact', 50)], payloads: { true: '{"x": 1}' } } });
     flags.inactive = await createFlag(t, owner, { key: 'paused', active: false });
     flags.cohort = await createFlag(t, owner, {
       key: 'cohorted',
       filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: cohorts.nested }], rollout_percentage: 100 }, { properties: [{ key: 'id', type: 'cohort', value: cohorts.static }], rollout_percentage: 100 }] },
+    });
+    flags.inlined = await createFlag(t, owner, {
+      key: 'inlined',
+      filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: cohorts.either }], rollout_percentage: 40 }, personCondition('beta', 'yes')] },
     });
     flags.remote = await createFlag(t, owner, { key: 'theme-config', is_remote_configuration: true, filters: { groups: [{ properties: [], rollout_percentage: 100 }], payloads: { true: '{"theme": "dark"}' } } });
     flags.gone = await createFlag(t, owner, { key: 'gone' });
@@ -54,7 +62,7 @@ describe.each(META_STORES)('flag definitions for local evaluation on %s', (store
       const res = await get(owner.key, `/flags/definitions?token=${owner.projectApiToken}`);
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
-      expect(body.flags.map((f: { key: string }) => f.key).sort()).toEqual(['beta', 'cohorted', 'paused']);
+      expect(body.flags.map((f: { key: string }) => f.key).sort()).toEqual(['beta', 'cohorted', 'inlined', 'paused']);
       expect(body.group_type_mapping).toEqual({ 0: 'company' });
       expect(body.cohorts).toEqual({});
       expect(body.flags.find((f: { key: string }) => f.key === 'beta')).toEqual({
@@ -79,11 +87,26 @@ describe.each(META_STORES)('flag definitions for local evaluation on %s', (store
       const res = await get(owner.key, url);
       expect(res.statusCode, url).toBe(200);
       const { cohorts: trees, flags: entries } = res.json();
-      expect(Object.keys(trees).sort(), url).toEqual([String(cohorts.plan), String(cohorts.nested)].sort());
+      expect(Object.keys(trees).sort(), url).toEqual([String(cohorts.plan), String(cohorts.nested), String(cohorts.either)].sort());
       expect(trees[String(cohorts.plan)]).toEqual(plan);
       expect(trees[String(cohorts.nested)].values[0].values[0]).toEqual({ key: 'id', type: 'cohort', value: cohorts.plan });
-      expect(entries).toHaveLength(3);
+      expect(entries).toHaveLength(4);
+      // With the trees at hand, filters go as stored.
+      expect(entries.find((f: { key: string }) => f.key === 'inlined').filters.groups[0].properties[0]).toEqual({ key: 'id', type: 'cohort', value: cohorts.either });
     }
+  });
+
+  it("without send_cohorts, writes a flag's one plain person-property cohort out as condition sets, as PostHog does", async () => {
+    const { flags: entries, cohorts: trees } = (await get(owner.key, `/api/feature_flag/local_evaluation/?token=${owner.projectApiToken}`)).json();
+    expect(trees).toEqual({});
+    // OR of ANDs: one set per branch, with the cohort condition's rollout, after the other sets.
+    expect(entries.find((f: { key: string }) => f.key === 'inlined').filters.groups).toEqual([
+      personCondition('beta', 'yes'),
+      { properties: [planLeaf], rollout_percentage: 40 },
+      { properties: [emailLeaf, ageLeaf], rollout_percentage: 40 },
+    ]);
+    // Two cohorts (one nested in the other) and a static one: left as stored.
+    expect(entries.find((f: { key: string }) => f.key === 'cohorted').filters.groups[0].properties[0]).toEqual({ key: 'id', type: 'cohort', value: cohorts.nested });
   });
 
   it('sends a weak ETag and answers 304 to If-None-Match until a flag changes', async () => {
