@@ -5,17 +5,27 @@ import { DateTime } from 'luxon';
 
 const RELATIVE = /^-?(\d+)([hdwmy])$/;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const ZONED = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?([Zz]|GMT|UTC|[+-]\d{2}:?\d{2})$/;
 const NAIVE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
 
 interface Wall { year: number; month: number; day: number; hour: number; minute: number; second: number; millisecond: number }
 
 const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
-/** A wall-clock time in `zone` as an instant; null in a spring-forward gap (as chrono's LocalResult::None). */
+const sameWall = (time: DateTime, wall: Wall): boolean => time.day === wall.day && time.hour === wall.hour && time.minute === wall.minute;
+
+/**
+ * A wall-clock time in `zone` as an instant, as chrono's `from_local_datetime` is read by the Rust
+ * service: null in a spring-forward gap, the earliest instant when a fall-back repeats the time.
+ */
 function wallToInstant(wall: Wall, zone: string): number | null {
   const local = DateTime.fromObject(wall, { zone });
-  if (!local.isValid) return null;
-  if (local.hour !== wall.hour || local.minute !== wall.minute || local.day !== wall.day) return null;
+  if (!local.isValid || !sameWall(local, wall)) return null;
+  // Luxon picks the later of two repeated instants; look for the same wall clock before it.
+  for (const shift of [7_200_000, 3_600_000, 1_800_000]) {
+    const earlier = DateTime.fromMillis(local.toMillis() - shift, { zone });
+    if (sameWall(earlier, wall) && earlier.second === local.second) return earlier.toMillis();
+  }
   return local.toMillis();
 }
 
@@ -65,7 +75,14 @@ export function parseDateText(text: string, zone: string, now: Date): number | n
       second: Number(s ?? 0), millisecond: frac ? Math.floor(Number(`0.${frac}`) * 1000) : 0,
     }, zone);
   }
-  // PostHog falls back to a lenient parser that reads other forms as UTC; ISO forms are the ones kept.
+  // PostHog falls back to a lenient parser (Rust `dateparser`): a datetime with a spaced or named
+  // offset ("2022-04-05 12:34:12 +01:00", "2022-04-29 23:59:00 GMT"), other ISO forms as UTC.
+  const offset = ZONED.exec(text);
+  if (offset) {
+    const zone = /^(z|gmt|utc)$/i.test(offset[2]!) ? 'utc' : `UTC${offset[2]!.length === 5 ? `${offset[2]!.slice(0, 3)}:${offset[2]!.slice(3)}` : offset[2]}`;
+    const parsed = DateTime.fromISO(offset[1]!.replace(' ', 'T'), { zone });
+    return parsed.isValid ? parsed.toMillis() : null;
+  }
   const iso = DateTime.fromISO(text, { zone: 'utc' });
   return iso.isValid ? iso.toMillis() : null;
 }
