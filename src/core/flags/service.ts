@@ -161,7 +161,8 @@ export class FeatureFlagsService {
         await repos.featureFlags.removeDeletedWithKey(project.id, changes.key);
       }
       const after: FeatureFlagRow = { ...current, ...changes, version: current.version + 1, last_modified_by: principal.userId, updated_at: nowIso() };
-      await repos.featureFlags.update(project.id, id, { ...changes, version: after.version, last_modified_by: after.last_modified_by, updated_at: after.updated_at });
+      const written = await repos.featureFlags.updateAtVersion(project.id, id, current.version, { ...changes, version: after.version, last_modified_by: after.last_modified_by, updated_at: after.updated_at });
+      if (!written) throw new ConflictError('The feature flag was updated by another request since you started editing it. Please refresh and try again.');
       await repos.featureFlags.bumpEpoch(project.id);
       const activityChanges = diffChanges(FLAG_ACTIVITY_SCOPE, LOGGED_FIELDS, loggedValues(current), loggedValues(after));
       await this.logActivity(repos, principal, project, after, updateActivity(current.deleted === 1, after.deleted === 1), activityChanges);

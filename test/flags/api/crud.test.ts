@@ -350,4 +350,12 @@ describe.each(META_STORES)('feature flags API (PostHog test_feature_flag.py) on 
     const flag = await api.create({ key: 'no-usage-dashboard', _should_create_usage_dashboard: false });
     expect(flag).toMatchObject({ key: 'no-usage-dashboard', name: '', usage_dashboard: null });
   });
+  it('racing PATCHes: every accepted change has its own version, none is lost', async () => {
+    const flag = await api.create({ key: 'raced' });
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => api.patch(flag.id, { name: `edit ${i}` })));
+    expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true);
+    const versions = answers.filter((a) => a.status === 200).map((a) => a.body.version);
+    expect(new Set(versions).size).toBe(versions.length);
+    expect((await api.get(`${flag.id}/`)).body.version).toBe(1 + versions.length);
+  });
 });

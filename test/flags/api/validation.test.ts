@@ -190,4 +190,16 @@ describe.each(META_STORES)('feature flag validation (PostHog test_feature_flag.p
     const tagged = await api.create({ key: 'b5', tags: [' Beta ', 'beta', 'web'], ensure_experience_continuity: true });
     expect(tagged).toMatchObject({ tags: ['beta', 'web'], ensure_experience_continuity: true });
   });
+  it('bodies that are no object: no body, a list, text; never a 5xx', async () => {
+    const url = `/api/projects/${alice.projectId}/feature_flags/`;
+    const none = await t.request(alice.key, { method: 'POST', url });
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toMatchObject({ type: 'validation_error' });
+    const list = await t.request(alice.key, { method: 'POST', url, payload: [{ key: 'x' }] as never });
+    expect(list.statusCode).toBe(400);
+    const text = await t.request(alice.key, { method: 'POST', url, payload: 'key=x', headers: { 'content-type': 'text/plain' } });
+    expect(text.statusCode).toBeLessThan(500);
+    const broken = await t.request(alice.key, { method: 'POST', url, payload: '{"key": ', headers: { 'content-type': 'application/json' } });
+    expect(broken.statusCode).toBe(400);
+  });
 });

@@ -84,6 +84,14 @@ export class FeatureFlagsRepository {
     await this.db.updateTable('feature_flags').set(changes).where('team_id', '=', teamId).where('id', '=', id).execute();
   }
 
+  /** Changes the flag only if it is still at `version` (two racing edits: one wins, one is told). */
+  async updateAtVersion(teamId: number, id: number, version: number, changes: FeatureFlagChanges): Promise<boolean> {
+    const result = await this.db.updateTable('feature_flags').set(changes)
+      .where('team_id', '=', teamId).where('id', '=', id).where('version', '=', version)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   /** The project's flags epoch: it moves whenever any of its flags changes (0 before the first). */
   async epoch(teamId: number): Promise<number> {
     const row = await this.db.selectFrom('feature_flag_epochs').select('epoch').where('team_id', '=', teamId).executeTakeFirst();
