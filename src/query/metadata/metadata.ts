@@ -11,6 +11,7 @@ import { HogQLTranslator } from '../hogql/translate/translate.js';
 import type { HogQLQuery } from '../nodes/schema.js';
 import { hogqlFilterDate, hogqlFiltersExpr } from '../runners/hogql/filters.js';
 import { readHogQLQuery } from '../runners/hogql/read.js';
+import { hoverNotices } from './hover-notices.js';
 import { errorNotice, type HogQLNotice } from './notices.js';
 import type { HogQLMetadataRequest } from './read.js';
 import { isValidView, tableNames } from './table-names.js';
@@ -33,7 +34,7 @@ export interface MetadataDeps {
 }
 
 /** A SELECT's translation, as the HogQLQuery runner sets it up (minus property types). */
-function translate(root: HogQLNode, query: HogQLQuery, context: QueryContext): void {
+function translate(root: HogQLNode, query: HogQLQuery, context: QueryContext): QueryContext {
   new HogQLTranslator({
     timezone: context.project.timezone,
     weekStartDay: context.project.weekStartDay,
@@ -45,12 +46,16 @@ function translate(root: HogQLNode, query: HogQLQuery, context: QueryContext): v
     actions: context.actions,
     ...(context.hogql ? { hogql: context.hogql } : {}),
   }).statement(root);
+  return context;
 }
+
+/** PostHog's hover notices, for a tree that translated (a refused one answers with its error). */
+const noticesOf = (root: HogQLNode, context: QueryContext) => hoverNotices(root, context.cohorts ?? new Map(), context.cohortNames ?? new Map());
 
 const EVENTS_SOURCE = 'select * from events';
 
 export async function hogqlMetadata(request: HogQLMetadataRequest, deps: MetadataDeps): Promise<HogQLMetadataResponse> {
-  const response = { query: request.query, isValid: true, isValidView: false, errors: [] as HogQLNotice[], warnings: [], notices: [], table_names: [] as string[] };
+  const response = { query: request.query, isValid: true, isValidView: false, errors: [] as HogQLNotice[], warnings: [], notices: [] as HogQLNotice[], table_names: [] as string[] };
   if (request.language === 'hog' || request.language === 'hogTemplate') {
     // Hoglet has no Hog compiler; PostHog's words for a language it cannot check.
     return { ...response, isValid: false, errors: [{ message: `Unsupported language: ${request.language}`, start: null, end: null, fix: null }] };
@@ -62,7 +67,7 @@ export async function hogqlMetadata(request: HogQLMetadataRequest, deps: Metadat
       response.table_names = tableNames(root);
       response.isValidView = isValidView(root);
       const query = readHogQLQuery({ query: request.query, filters: request.filters, values: request.values }, 'query');
-      translate(root, query, await deps.contextFor(query));
+      response.notices = noticesOf(root, translate(root, query, await deps.contextFor(query)));
     } else {
       // PostHog appends the expression to its source's SELECT list (SELECT * FROM events without one).
       root = await deps.parser.parse('expr', request.query, deps.projectId);
@@ -71,7 +76,9 @@ export async function hogqlMetadata(request: HogQLMetadataRequest, deps: Metadat
       if (source.node !== 'SelectQuery') throw new TypeError('the source query is not one SELECT');
       const select = Array.isArray(source['select']) ? source['select'] : [];
       const query = readHogQLQuery({ query: sourceText }, 'query');
-      translate({ ...source, select: [...select, root] }, query, await deps.contextFor(query));
+      const context = translate({ ...source, select: [...select, root] }, query, await deps.contextFor(query));
+      // Only the expression's notices: the source's offsets are in another text.
+      response.notices = noticesOf({ ...source, select: [root] }, context);
     }
   } catch (error) {
     response.errors.push(errorNotice(error, root));
