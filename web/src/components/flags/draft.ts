@@ -63,13 +63,13 @@ export function filtersOf(d: Draft, saved: FlagFilters = {}): FlagFilters {
     for (const v of d.variants) if (v.payload.trim() !== '') payloads[v.variant.key] = v.payload;
   } else if (d.truePayload.trim() !== '') payloads['true'] = d.truePayload;
   const groups = d.sets.map((set) => ({ ...set, properties: (set.properties ?? []).filter(completeProperty) }));
-  return {
-    ...saved,
-    groups,
-    multivariate: d.multivariate ? { ...(saved.multivariate ?? {}), variants: d.variants.map((v) => v.variant) } : null,
-    payloads,
-    aggregation_group_type_index: d.groupIndex,
-  };
+  const next: FlagFilters = { ...saved, groups };
+  // A key the saved filters lack and the form leaves empty stays absent (the flag reads back as it was).
+  if (Object.keys(payloads).length > 0 || 'payloads' in saved) next.payloads = payloads;
+  if (d.multivariate) next.multivariate = { ...(saved.multivariate ?? {}), variants: d.variants.map((v) => v.variant) };
+  else if ('multivariate' in saved) next.multivariate = null;
+  if (d.groupIndex !== null || 'aggregation_group_type_index' in saved) next.aggregation_group_type_index = d.groupIndex;
+  return next;
 }
 
 /** The fields PostHog compares for a conflicting edit. */
