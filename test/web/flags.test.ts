@@ -138,6 +138,8 @@ describe.skipIf(!hasChromium)('feature flags in Chromium', () => {
     expect(await sum.getAttribute('data-value')).toBe('100');
 
     await page.getByRole('button', { name: '+ Add variant' }).click();
+    await page.getByLabel('Variant 3 key').fill('test');
+    await expect.poll(() => page.getByTestId('save-blocked').textContent()).toBe('Variant keys must be unique.');
     await page.getByLabel('Variant 3 key').fill('third');
     await page.getByLabel('Variant 1 rollout').fill('40');
     await expect.poll(() => sum.getAttribute('data-value')).toBe('90');

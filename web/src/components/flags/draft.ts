@@ -47,8 +47,11 @@ export function draftOf(flag: FeatureFlag | null): Draft {
 export function draftProblem(d: Draft): string | null {
   const key = keyProblem(d.key);
   if (key) return key;
+  if (d.key.length > 400) return 'Ensure this field has no more than 400 characters.';
   if (d.multivariate) {
     if (d.variants.some((v) => !v.variant.key)) return 'Every variant needs a key.';
+    const keys = d.variants.map((v) => v.variant.key);
+    if (new Set(keys).size !== keys.length) return 'Variant keys must be unique.';
     const sum = variantSum(d.variants.map((v) => v.variant));
     if (sum !== 100) return `The variants' rollout percentages add up to ${sum}%, not 100%.`;
     if (d.variants.some((v) => payloadProblem(v.payload))) return 'A payload is not valid JSON.';
@@ -62,7 +65,12 @@ export function filtersOf(d: Draft, saved: FlagFilters = {}): FlagFilters {
   if (d.multivariate) {
     for (const v of d.variants) if (v.payload.trim() !== '') payloads[v.variant.key] = v.payload;
   } else if (d.truePayload.trim() !== '') payloads['true'] = d.truePayload;
-  const groups = d.sets.map((set) => ({ ...set, properties: (set.properties ?? []).filter(completeProperty) }));
+  // A boolean flag has no variants to override with.
+  const groups = d.sets.map((set) => ({
+    ...set,
+    properties: (set.properties ?? []).filter(completeProperty),
+    ...(!d.multivariate && set.variant ? { variant: null } : {}),
+  }));
   const next: FlagFilters = { ...saved, groups };
   // A key the saved filters lack and the form leaves empty stays absent (the flag reads back as it was).
   if (Object.keys(payloads).length > 0 || 'payloads' in saved) next.payloads = payloads;
