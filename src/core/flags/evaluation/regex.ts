@@ -1,7 +1,9 @@
 // `regex` / `not_regex` run user patterns through re2js (RE2 semantics, linear time), never through
 // JavaScript's backtracking RegExp: one flag's pattern must not stall the server for every project.
 // PostHog uses fancy_regex with a backtrack limit; constructs RE2 cannot compile (lookaround,
-// backreferences) are treated like PostHog's invalid patterns: neither operator matches.
+// backreferences) are treated like PostHog's invalid patterns: neither operator matches. RE2's
+// \d, \w and \b are ASCII where Rust's regex is Unicode-aware; patterns over 4096 characters are
+// refused, and the compared text is capped (values.ts).
 import { LRUCache } from 'lru-cache';
 import { RE2JS } from 're2js';
 
