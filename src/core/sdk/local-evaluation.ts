@@ -44,14 +44,16 @@ export function definitionsEtag(text: string): string {
   return `W/"${createHash('sha1').update(text).digest('hex')}"`;
 }
 
-/** Whether an If-None-Match header names this ETag (a list, `*`, or the strong form). */
+/** An entity tag without its weak prefix and quotes (PostHog also takes a client's unquoted value). */
+const opaque = (tag: string) => tag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+
+/** Whether an If-None-Match header names this ETag (a list, `*`, weak, strong or unquoted). */
 export function etagMatches(header: string | string[] | undefined, etag: string): boolean {
   if (header === undefined) return false;
-  const bare = etag.replace(/^W\//, '');
+  const wanted = opaque(etag);
   return (Array.isArray(header) ? header.join(',') : header)
     .split(',')
-    .map((part) => part.trim())
-    .some((part) => part === '*' || part.replace(/^W\//, '') === bare);
+    .some((part) => part.trim() === '*' || opaque(part) === wanted);
 }
 
 /** `send_cohorts` present (with no value, or any value but false/0) means yes. */

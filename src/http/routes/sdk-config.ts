@@ -43,6 +43,8 @@ function sendDefinitions(request: FastifyRequest, reply: FastifyReply, body: Fla
   const text = JSON.stringify(body);
   const etag = definitionsEtag(text);
   reply.header('etag', etag);
+  // PostHog's: SDKs and proxies may keep it, but must ask again with If-None-Match.
+  reply.header('cache-control', 'private, must-revalidate');
   if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
   return reply.header('content-type', 'application/json').send(text);
 }
