@@ -86,4 +86,29 @@ describe('posthog-node reads Hoglet flags', () => {
     }
     expect(errors).toEqual([]);
   });
+  it('local evaluation asks /flags/ for what it cannot decide (static cohort, continuity), and onlyEvaluateLocally does not', async () => {
+    const listed = await t.request(owner.key, { method: 'POST', url: `/api/projects/${owner.projectId}/cohorts/`, payload: { name: 'Listed', is_static: true } });
+    expect(listed.statusCode, listed.body).toBe(201);
+    await createFlag(t, owner, { key: 'listed-only', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: listed.json().id }], rollout_percentage: 100 }, { properties: [], rollout_percentage: 30 }] } });
+    await createFlag(t, owner, { key: 'sticky-half', ensure_experience_continuity: true, filters: { groups: [{ properties: [], rollout_percentage: 50 }] } });
+    await createFlag(t, owner, { key: 'fallback-marker', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } });
+    const local = client({ personalApiKey: owner.key, featureFlagsPollingInterval: 100 });
+    const errors: unknown[] = [];
+    local.on('error', (error) => errors.push(error));
+    // The poller may have loaded the definitions before these flags existed: wait until it has them.
+    const deadline = Date.now() + 10_000;
+    while ((await local.getAllFlags('probe', { onlyEvaluateLocally: true }))['fallback-marker'] === undefined) {
+      if (Date.now() > deadline) throw new Error('definitions without the new flags');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    for (let i = 0; i < 20; i++) {
+      const id = `fallback-${i}`;
+      const server = await flagsFor(t, owner, id);
+      for (const key of ['listed-only', 'sticky-half']) {
+        expect(await local.getFeatureFlag(key, id), `${key} ${id}`).toBe(valueOf(server[key]));
+        expect(await local.getFeatureFlag(key, id, { onlyEvaluateLocally: true })).toBeUndefined();
+      }
+    }
+    expect(errors).toEqual([]);
+  });
 });
