@@ -47,6 +47,8 @@ export interface QueryContext {
   readonly cohorts?: ReadonlyMap<number, CohortDefinition>;
   /** HogQL's IN COHORT 'name': the live cohort each name stands for. */
   readonly cohortNames?: ReadonlyMap<string, number>;
+  /** HogQL's cohort_people table: the dynamic cohorts its rows hold (query/cohorts/people-table.ts). */
+  readonly cohortPeople?: readonly number[];
   /** The query's HogQL expressions (math_hogql, hogql filters and breakdowns), parsed, by text. */
   readonly hogql?: ReadonlyMap<string, HogQLNode>;
   /** The types of the properties those expressions read (hogql/property-types.ts: propertyRefKey), null when unknown. */

@@ -40,6 +40,11 @@ export class CohortDefinitions {
     return ids;
   }
 
+  /** The project's live dynamic cohorts (HogQL's cohort_people holds their members). */
+  async liveDynamicIds(projectId: number): Promise<number[]> {
+    return (await this.cohorts.liveDynamicCriteria(projectId)).map((row) => row.id);
+  }
+
   /** The named cohorts and all they name, by id; and the actions their conditions use. */
   async resolve(projectId: number, named: readonly NamedCohort[]): Promise<{ cohorts: Map<number, CohortDefinition>; actionIds: number[] }> {
     const cohorts = new Map<number, CohortDefinition>();

@@ -10,6 +10,7 @@ import type { CohortDefinitions } from '../cohorts/definitions.js';
 import { cohortsNamedIn } from '../../query/cohorts/named.js';
 import { actionMentionsIn, actionMentionsInNodes } from '../../query/hogql/action-mentions.js';
 import { cohortMentionsIn } from '../../query/hogql/cohort-mentions.js';
+import { cohortPeopleIds } from '../../query/cohorts/people-table.js';
 import type { Principal } from '../auth/principal.js';
 import { readSettings } from '../projects/view.js';
 import type { ActionDefinition, QueryContext } from '../../query/context.js';
@@ -196,12 +197,13 @@ export class InsightQueryService {
     // Only a query that filters test accounts depends on the filters.
     const stored = rangedPart(query)?.filterTestAccounts ? readSettings(project).test_account_filters : null;
     const testAccountFilters = readProperties(typeof stored === 'object' ? stored : null, 'test_account_filters');
-    const inHogQL = query.kind === 'HogQLQuery' ? await cohortMentionsIn(query.query, project.id, query.values) : { ids: [], names: [] };
+    const inHogQL = query.kind === 'HogQLQuery' ? await cohortMentionsIn(query.query, project.id, query.values) : { ids: [], names: [], cohortPeople: null };
     const cohortNames = await this.cohorts.idsByName(project.id, inHogQL.names);
+    const cohortPeople = inHogQL.cohortPeople === null ? null : cohortPeopleIds(inHogQL.cohortPeople, await this.cohorts.liveDynamicIds(project.id));
     const named = [
       ...cohortsNamedIn(query, 'query'),
       ...cohortsNamedIn(testAccountFilters, 'test_account_filters'),
-      ...[...inHogQL.ids, ...cohortNames.values()].map((id) => ({ id, path: 'query.query' })),
+      ...[...inHogQL.ids, ...cohortNames.values(), ...(cohortPeople ?? [])].map((id) => ({ id, path: 'query.query' })),
     ];
     const cohorts = named.length > 0 ? await this.cohorts.resolve(project.id, named) : null;
     // Test-account filters may hold HogQL filters too.
@@ -209,7 +211,7 @@ export class InsightQueryService {
     const actionIds = [...kindOf(query).actionIds(query), ...(cohorts?.actionIds ?? []), ...(await this.actionsInHogQL(project, query, hogql))];
     const rules = kindOf(query).appliesPathCleaning?.(query) ? pathCleaningRules(readSettings(project).path_cleaning_filters) : [];
     const context = await this.definitionsContext(project, testAccountFilters, actionIds, cohorts?.cohorts ?? null, rules);
-    const resolved = { ...context, ...(hogql ? { hogql } : {}), ...(cohortNames.size > 0 ? { cohortNames } : {}) };
+    const resolved = { ...context, ...(hogql ? { hogql } : {}), ...(cohortNames.size > 0 ? { cohortNames } : {}), ...(cohortPeople ? { cohortPeople } : {}) };
     // The types of the properties those expressions read (typed as PostHog types them).
     return hogql ? withHogQLPropertyTypes(resolved, this.executor.start(project.id)) : resolved;
   }

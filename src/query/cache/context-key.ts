@@ -19,6 +19,8 @@ export function definitionsOf(context: QueryContext): Record<Exclude<keyof Query
     // Definitions and versions (a static cohort's list moves its version), by id.
     cohorts: [...(context.cohorts?.values() ?? [])].sort((a, b) => a.id - b.id),
     cohortNames: [...(context.cohortNames ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    // Which cohorts cohort_people reads (their definitions are in `cohorts`).
+    cohortPeople: context.cohortPeople,
     // Parsed from texts the query node holds, so the node's own key already covers them.
     hogql: undefined,
     // What the data said a property is: a new type reads the property otherwise, so it is a new result.

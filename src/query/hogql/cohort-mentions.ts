@@ -4,17 +4,20 @@ import type { HogQLNode } from './translate/hogql-ast.js';
 import { walkObjects } from '../tree/walk.js';
 import { sharedHogQLParser } from './parse/index.js';
 import { placeholderValue } from './placeholder-value.js';
+import { cohortPeopleWanted } from '../cohorts/people-table.js';
 
 export const IN_COHORT_OPERATORS: ReadonlySet<string> = new Set(['in cohort', 'not in cohort']);
 
 export interface HogQLCohortMentions {
   readonly ids: number[];
   readonly names: string[];
+  /** The cohorts its cohort_people reads can need (cohorts/people-table.ts); null without such a read. */
+  readonly cohortPeople: number[] | 'all' | null;
 }
 
 /** The cohort ids and names after IN COHORT in a HogQL SELECT: constants, or placeholders' values. */
 export async function cohortMentionsIn(text: string, projectId: number, values: Readonly<Record<string, unknown>> = {}): Promise<HogQLCohortMentions> {
-  if (!/\bcohort\b/i.test(text)) return { ids: [], names: [] };
+  if (!/\bcohort(?:_people|_membership)?\b/i.test(text)) return { ids: [], names: [], cohortPeople: null };
   const root = await sharedHogQLParser().parse('select', text, projectId);
   const ids = new Set<number>();
   const names = new Set<string>();
@@ -27,5 +30,5 @@ export async function cohortMentionsIn(text: string, projectId: number, values: 
     }
     return 'descend';
   });
-  return { ids: [...ids], names: [...names] };
+  return { ids: [...ids], names: [...names], cohortPeople: cohortPeopleWanted(root) };
 }

@@ -23,6 +23,7 @@ const COLUMN_TYPES: Readonly<Record<string, Readonly<Record<string, string>>>> =
   person_distinct_ids: { distinct_id: 'String', person_id: 'String' },
   groups: GROUP_COLUMNS,
   cohort_people: { person_id: 'String', cohort_id: 'Integer' },
+  cohort_membership: { person_id: 'String', cohort_id: 'Integer' },
   numbers: { number: 'Integer' },
 };
 

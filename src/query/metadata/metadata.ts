@@ -4,6 +4,7 @@
 // property types are not looked up (they change how a query prints, never whether it is valid).
 // An editor asks on every keystroke, so this stays that cheap.
 import { cohortMembers } from '../cohorts/members.js';
+import { cohortPeopleRows } from '../cohorts/people-table.js';
 import type { QueryContext } from '../context.js';
 import type { HogQLParser } from '../hogql/parse/index.js';
 import type { HogQLNode } from '../hogql/translate/hogql-ast.js';
@@ -43,6 +44,7 @@ function translate(root: HogQLNode, query: HogQLQuery, context: QueryContext): Q
     filterDate: (bound) => hogqlFilterDate(query, context, bound),
     cohortMembers: (id) => cohortMembers(id, context),
     cohortIdByName: (name) => context.cohortNames?.get(name),
+    ...(context.cohortPeople ? { cohortPeople: () => cohortPeopleRows(context) } : {}),
     actions: context.actions,
     ...(context.hogql ? { hogql: context.hogql } : {}),
   }).statement(root);

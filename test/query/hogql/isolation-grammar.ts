@@ -80,7 +80,7 @@ export function hostileExpression(g: Grammar, tableAlias?: string): Arb {
 // Mostly events, so most field readers resolve and the query runs; the other tables still come up.
 const TABLES = fc.oneof(
   { arbitrary: fc.constant('events'), weight: 12 },
-  { arbitrary: fc.constantFrom('persons', 'person_distinct_ids', 'groups', 'sessions'), weight: 1 },
+  { arbitrary: fc.constantFrom('persons', 'person_distinct_ids', 'groups', 'sessions', 'cohort_people'), weight: 1 },
   { arbitrary: fc.constant('(select event, distinct_id, properties, person_id, uuid, timestamp from events)'), weight: 1 },
   // The one FROM item without a team guard: it must stay one that reads no stored rows.
   { arbitrary: fc.constant('numbers(3)'), weight: 1 },
@@ -104,6 +104,8 @@ function flatSelect(g: Grammar, from: Arb = TABLES, prefix = ''): Arb {
       tableAliasName.map((b) => ` join events ${b} on ${ref ?? 'events'}.person_id = ${b}.person_id and ${b}.person.properties.mark != 'zz'`),
       tableAliasName.map((b) => ` left join persons ${b} on ${b}.id = ${ref ? `${ref}.` : ''}person_id`),
       tableAliasName.map((b) => ` cross join persons ${b}`),
+      // cohort_people: each of the project's cohorts calculated in the query, and their persons.
+      tableAliasName.map((b) => ` left join cohort_people ${b} on ${b}.person_id = ${ref ? `${ref}.` : ''}person_id and ${b}.person.properties.mark != 'zz'`),
       tableAliasName.map((b) => ` join (select distinct_id from events) ${b} using (distinct_id)`),
       fc.tuple(tableAliasName, anyName, id).map(([b, c, n]) => ` left join (select JSONExtract('{"team_id":${n}}', 'Tuple(team_id UInt64)') as ${c}, distinct_id from events) ${b} on ${b}.distinct_id = ${ref ? `${ref}.` : ''}distinct_id`),
     );

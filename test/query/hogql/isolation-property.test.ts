@@ -40,6 +40,11 @@ beforeAll(async () => {
     me: [ev('mine', '2024-01-01T09:00:00Z', { mark: 'own', $session_id: 's1', $set: { mark: 'own' } }), ev('$pageview', '2024-01-02T09:00:00Z', { mark: 'own', $groups: { company: 'acme' } })],
     you: [ev('mine', '2024-01-02T12:00:00Z', { mark: 'own', $set: { mark: 'own' } })],
   });
+  // Cohorts everywhere, so cohort_people has foreign members to leak (and the caller's own to read).
+  for (const [who, mark] of [[theirs, MARK], [others, MARK], [mine, 'own']] as const) {
+    const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/cohorts/`, payload: { name: `marked ${mark}`, groups: [{ properties: [{ key: 'mark', value: mark, type: 'person' }] }] } });
+    expect(res.statusCode, res.body).toBe(201);
+  }
   // The team ids the generator plays with: every project on this server, and some beyond.
   grammar = { teamIds: [theirs.projectId, mine.projectId, others.projectId, 0, 99] };
 });
@@ -76,6 +81,8 @@ describe('HogQL statements from a hostile grammar', () => {
       `select e.event, JSONExtract('{"team_id":${mine.projectId}}', 'Tuple(team_id UInt64)') as e from events e`,
       `select groupArray(event), tuple(${mine.projectId}) as events from events`,
       'select events.* from events',
+      'select *, person.properties.mark, person.properties.email from cohort_people',
+      `select count() from cohort_people where cohort_id in (select cohort_id from cohort_people) or team_id = ${mine.projectId}`,
     ]) {
       holds(query, await ask(queryUrl(), { query: { kind: 'HogQLQuery', query } }));
     }

@@ -49,7 +49,8 @@ export function fromItem(t: Translator, join: HogQLNode, scope: Scope, joined: b
   if (sample && !isEventsTable) throw new HogQLQueryError(SAMPLE_TABLES_ONLY);
   if (source.node === 'Field') {
     const name = chainOf(source).join('.');
-    const alias = tableAlias(given ?? name, scope);
+    // posthog.cohort_membership reads as cohort_membership, as PostHog names it.
+    const alias = tableAlias(given ?? (name === 'posthog.cohort_membership' ? 'cohort_membership' : name), scope);
     const cte = tableArgs === null ? scope.ctes.get(name) : undefined;
     if (cte && !cte.column) return t.budget.expandingCte(name, () => subqueryTable(t, cte.node, alias, scope, cte.visible));
     const tableFunction = Object.hasOwn(TABLE_FUNCTIONS, name) ? TABLE_FUNCTIONS[name] : undefined;
@@ -62,7 +63,8 @@ export function fromItem(t: Translator, join: HogQLNode, scope: Scope, joined: b
     if (tableArgs !== null && (name === 'range' || name === 'generate_series')) throw new HogQLQueryError(`${name}() is not supported in ClickHouse dialect`);
     if (tableArgs !== null) throw new HogQLQueryError(`Table '${name}' does not accept arguments`);
     if (!isHogQLTable(name)) throw new HogQLQueryError(t.budget.isExpanding(name) ? CTE_LOOP : `Unknown table \`${name}\`.`);
-    const table = scopedTable(name, alias, { timezone: t.context.timezone, joined, propertyType: t.propertyType, ...(sample ? { sample } : {}) });
+    const cohortPeople = t.context.cohortPeople;
+    const table = scopedTable(name, alias, { timezone: t.context.timezone, joined, propertyType: t.propertyType, ...(sample ? { sample } : {}), ...(cohortPeople ? { cohortPeople } : {}) });
     if (name === 'groups') GROUPS_TABLES.add(table);
     scope.tables.set(alias, table);
     return table.from;

@@ -10,6 +10,7 @@ import { HogQLQueryError } from '../errors.js';
 import { CarriedEventSource, CarriedJoins } from './carried-joins.js';
 import { withPropertyReads, type PropertyReads } from './property-equality.js';
 import { EventSession, SessionsTable } from './sessions.js';
+import { CohortPeopleTable, type CohortPeopleRows } from './cohort-people.js';
 import { typed, typeOf, type HogQLType } from './types.js';
 import type { PropertyType } from '../../catalog/property-type.js';
 import { asPropertyType, type PropertyOwner } from '../property-types.js';
@@ -24,6 +25,8 @@ export interface TableContext {
   readonly propertyType?: (owner: PropertyOwner, name: string) => PropertyType | undefined;
   /** The events table's SAMPLE (sample.ts); the printer keeps the sampled rows inside its guard. */
   readonly sample?: TableSample;
+  /** cohort_people's rows (cohort-people.ts); absent where no cohorts were resolved for it. */
+  readonly cohortPeople?: CohortPeopleRows;
 }
 
 /** A table (or subquery) in one SELECT's scope. */
@@ -48,7 +51,7 @@ export interface ScopedTable {
   finalFrom?(): FromItem;
 }
 
-export const HOGQL_TABLES = ['events', 'persons', 'person_distinct_ids', 'groups', 'sessions'] as const;
+export const HOGQL_TABLES = ['events', 'persons', 'person_distinct_ids', 'groups', 'sessions', 'cohort_people', 'cohort_membership', 'posthog.cohort_membership'] as const;
 export type HogQLTableName = (typeof HOGQL_TABLES)[number];
 
 export function isHogQLTable(name: string): name is HogQLTableName {
@@ -68,6 +71,10 @@ export function scopedTable(name: HogQLTableName, tableAlias: string, context: T
       return new LatestRowsTable(tableAlias, context, latestGroupRows, GROUP_FIELDS, ['index', 'key', 'created_at', 'properties']);
     case 'sessions':
       return new SessionsTable(tableAlias, context);
+    case 'cohort_people':
+    case 'cohort_membership':
+    case 'posthog.cohort_membership':
+      return new CohortPeopleTable(tableAlias, context);
   }
 }
 
@@ -387,7 +394,7 @@ class LatestRowsTable implements ScopedTable {
 }
 
 /** person_distinct_ids: each distinct id's current person, with the person as a lazy join. */
-class DistinctIdsTable implements ScopedTable {
+export class DistinctIdsTable implements ScopedTable {
   readonly from: FromItem;
   private personNeeded = false;
 

@@ -6,7 +6,7 @@
 // HogQLTranslator holds one statement's state; each clause is translated in its own module:
 // select.ts (select list, limits, ORDER BY), set-query.ts, from.ts (tables and joins), fields.ts,
 // expr.ts, function-call.ts, windows.ts, placeholders.ts; budget.ts bounds them all.
-import type { Expr, Query, Select } from '../../ast/nodes.js';
+import type { Expr, Query, Select, Union } from '../../ast/nodes.js';
 import type { EventSource } from '../../filters/event-source.js';
 import type { PropertySource } from '../../filters/properties.js';
 import { InternalError } from '../../../errors.js';
@@ -42,6 +42,8 @@ export interface TranslateContext {
   readonly cohortMembers?: (cohortId: number) => Select;
   /** IN COHORT 'name': the live cohort of that name (QueryContext.cohortNames). */
   readonly cohortIdByName?: (name: string) => number | undefined;
+  /** The cohort_people table's rows (query/cohorts/people-table.ts: QueryContext.cohortPeople). */
+  readonly cohortPeople?: () => Select | Union;
   /** Property definitions' types: a typed property reads as its type (property-types.ts). */
   readonly propertyTypes?: PropertyTypeLookup;
   /** matchesAction: the actions the query names, resolved before the run (QueryContext.actions). */

@@ -3,6 +3,7 @@
 // PostHog does (no LIMIT: 100 rows and `hasMore`; any LIMIT at most 50,000), run, and answer in
 // PostHog's HogQLQueryResponse shape.
 import { cohortMembers } from '../../cohorts/members.js';
+import { cohortPeopleRows } from '../../cohorts/people-table.js';
 import type { QueryContext } from '../../context.js';
 import type { QueryRun } from '../../execute.js';
 import type { HogQLNode } from '../../hogql/translate/hogql-ast.js';
@@ -66,6 +67,7 @@ export async function runHogQL(query: HogQLQuery, context: QueryContext, run: Qu
     filterDate: (bound) => hogqlFilterDate(query, context, bound),
     cohortMembers: (id) => cohortMembers(id, context),
     cohortIdByName: (name) => context.cohortNames?.get(name),
+    ...(context.cohortPeople ? { cohortPeople: () => cohortPeopleRows(context) } : {}),
     actions: context.actions,
     ...(context.hogql ? { hogql: context.hogql } : {}),
     propertyTypes,
