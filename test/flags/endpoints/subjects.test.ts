@@ -58,6 +58,7 @@ describe('/flags/ subjects: stored persons, request properties, cohorts, groups,
     });
     await createFlag(t, owner, { key: 'sticky', ensure_experience_continuity: true, filters: { groups: [{ properties: [], rollout_percentage: 50 }] } });
     await createFlag(t, owner, { key: 'not-sticky', filters: { groups: [{ properties: [], rollout_percentage: 50 }] } });
+    await createFlag(t, owner, { key: 'by-device', bucketing_identifier: 'device_id', filters: { groups: [{ properties: [], rollout_percentage: 50 }] } });
   });
   afterAll(() => t.close());
 
@@ -120,5 +121,14 @@ describe('/flags/ subjects: stored persons, request properties, cohorts, groups,
     const user = idWithin('sticky', 'user-', false);
     const otherAnon = idWithin('sticky', 'other-anon-', false);
     expect(valueOf((await flagsFor(t, owner, user, { $anon_distinct_id: otherAnon })).sticky)).toBe(true);
+  });
+  it("device bucketing hashes the request's $device_id (alias device_id, or person_properties.$device_id) whatever the distinct id", async () => {
+    const inside = idWithin('by-device', 'device-', true);
+    const outside = idWithin('by-device', 'device-', false);
+    for (const [device, expected] of [[inside, true], [outside, false]] as const) {
+      expect((await flagsFor(t, owner, 'someone', { $device_id: device }))['by-device'].enabled).toBe(expected);
+      expect((await flagsFor(t, owner, 'someone-else', { device_id: device }))['by-device'].enabled).toBe(expected);
+      expect((await flagsFor(t, owner, 'a-third', { person_properties: { $device_id: device } }))['by-device'].enabled).toBe(expected);
+    }
   });
 });
