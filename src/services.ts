@@ -192,9 +192,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     personsRepository,
     new PersonProcessor(personsRepository, options.onPersonWarning),
     new GroupProcessor(personsRepository),
-    async (written) => {
+    async (written, writes) => {
       void projects.markIngested(written.map((w) => w.teamId)).catch(onBackgroundError);
-      flagSubjects?.forgetProjects(written.map((w) => w.teamId));
+      flagSubjects?.forgetWritten(writes);
       // Awaited, and a failure fails the flush: a result cached before these events must read as
       // outdated once they are acknowledged.
       const marks = written.flatMap((w) => w.days.map((day) => ({ team_id: w.teamId, day })));
@@ -231,6 +231,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   flagSubjects = new FlagSubjectLoader(new FlagPersonReads(events, personsRepository), repositories.featureFlags, {
     pending: (projectId) => pipeline.inserter.hasPendingDays(projectId, null, null),
     settled: captureSettled,
+    writesHere: () => writerLease.holds(),
   });
   const flagSources: FlagSources = { definitions: new FlagDefinitionsCache(repositories.featureFlags, repositories.cohorts, meta.db), subjects: flagSubjects };
   const capture = new CaptureService(tokens, pipeline.committer, new DecodeBudget(config.captureMemoryBytes), writerLease, pipeline.inserter);

@@ -32,9 +32,10 @@ export class EventWriter {
     private readonly groups: GroupProcessor,
     /**
      * Told, as the last step of a write, which projects had events stored and for which UTC days
-     * (sets `ingested_event`, and marks cached results over those days as outdated).
+     * (sets `ingested_event`, and marks cached results over those days as outdated), and which
+     * person, distinct id and group rows were written (their cached copies are stale).
      */
-    private readonly onStored: (written: StoredDays[]) => Promise<void>,
+    private readonly onStored: (written: StoredDays[], writes: PersonWrites) => Promise<void>,
   ) {}
 
   async write(items: readonly TeamEvents[]): Promise<void> {
@@ -65,7 +66,7 @@ export class EventWriter {
     try {
       await withRetries(() => this.personsRepository.write(writes));
       // Repeats are marked too: a retry of a request whose marks failed marks them now.
-      await withRetries(() => this.onStored(days));
+      await withRetries(() => this.onStored(days, writes));
     } catch (error) {
       this.forget();
       throw new IncompleteWriteError(error);

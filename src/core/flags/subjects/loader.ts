@@ -3,20 +3,34 @@
 // the static cohorts they are in, the named groups' properties, and experience continuity's hash
 // key overrides.
 //
-// Persons and groups are kept in a short-lived cache (FLAG_SUBJECT_TTL_MS): a cold person read
-// costs an event-store statement (several ms) against about 1 ms for a whole cached request. Capture is the only writer of persons and groups, and
-// it runs in one process (the capture writer lease): its writes forget the project's entries in
-// that process (forgetProjects), and a request for a project with acknowledged events not yet
-// stored first waits for them, so a person identified a moment ago is read with their `$set`
-// properties. Other processes see a change within the TTL. Static cohort membership is dropped
-// with the flag definitions (a membership change bumps the cohort's version, hence the epoch).
+// Persons and groups are kept in a cache: a cold person read
+// costs an event-store statement (several ms; concurrent cold reads share one, TickBatcher)
+// against well under 1 ms for a whole cached request. Capture is the only writer of persons and
+// groups, and it runs in one process (the capture writer lease): its writes forget exactly the
+// distinct ids, persons and groups they wrote in that process (forgetWritten), and a request for
+// a project with acknowledged events not yet stored first waits for them, so a person identified a
+// moment ago is read with their `$set` properties. So the process holding the capture writer lease
+// keeps entries until they are written (FLAG_SUBJECT_WRITER_TTL_MS only bounds a missed case);
+// any other process reads them again after FLAG_SUBJECT_TTL_MS.
+// Static cohort membership is dropped with the flag definitions (a membership change bumps the
+// cohort's version, hence the epoch).
 import { LRUCache } from 'lru-cache';
 import type { FeatureFlagsRepository } from '../../../storage/meta/repositories/feature-flags.js';
 import type { ProjectFlags } from '../definitions-cache.js';
 import type { FlagSubject } from '../evaluation/index.js';
+import type { PersonWrites } from '../../../storage/events/persons-repository.js';
 import type { FlagPersonReads, StoredPerson } from './person-reads.js';
+import { TickBatcher } from './tick-batcher.js';
 
+/**
+ * How stale another process's answer may be: capture runs in one process, and only that one is
+ * told what it wrote; a /flags/ server elsewhere reads a changed person again after this long.
+ * Ten seconds keeps a returning visitor's requests (an SDK asks again on page load) mostly
+ * cached, while a property set on one page shows on one of the next.
+ */
 export const FLAG_SUBJECT_TTL_MS = 10_000;
+/** In the capture writer's process, where every write is seen: a safety net only. */
+export const FLAG_SUBJECT_WRITER_TTL_MS = 10 * 60_000;
 
 export interface SubjectRequest {
   projectId: number;
@@ -39,28 +53,67 @@ export interface LoadedSubject {
 
 interface CachedPerson {
   person: StoredPerson | null;
+  /** Null when read without them (no flag of the project named a static cohort then). */
   staticCohorts: ReadonlySet<number> | null;
-  /** The definitions it was read with: new definitions (a cohort changed) make it stale. */
+  /** The definitions it was read with: new definitions (a cohort changed) make its cohorts stale. */
   definitions: ProjectFlags;
-  /** The project's write generation when it was read. */
-  generation: number;
+  stamp: Stamp;
 }
+
+interface CachedGroup {
+  properties: Record<string, unknown>;
+  stamp: Stamp;
+}
+
+/** When a cached entry was read: writes after that make it stale. */
+interface Stamp {
+  /** The write sequence number when the read started. */
+  seq: number;
+  /** The project's generation then (grows when a write could not be remembered precisely). */
+  generation: number;
+  /** Date.now() then: outside the writer's process, entries live FLAG_SUBJECT_TTL_MS. */
+  at: number;
+}
+
+interface ColdPerson {
+  person: StoredPerson | null;
+  staticCohorts: ReadonlySet<number> | null;
+}
+
+const NOBODY: ColdPerson = { person: null, staticCohorts: null };
 
 export interface CaptureWatch {
   /** Whether acknowledged events of the project are not in the event store yet. */
   pending(projectId: number): boolean;
   /** Resolves once what was acknowledged before the call is stored (or after a bounded wait). */
   settled(): Promise<void>;
+  /** Whether this process holds the capture writer lease (so every person write is seen here). */
+  writesHere(): boolean;
 }
 
 const NO_COHORTS: ReadonlySet<number> = new Set();
 
 export class FlagSubjectLoader {
-  private readonly persons = new LRUCache<string, CachedPerson>({ max: 100_000, ttl: FLAG_SUBJECT_TTL_MS });
-  private readonly groupRows = new LRUCache<string, { properties: Record<string, unknown>; generation: number }>({ max: 50_000, ttl: FLAG_SUBJECT_TTL_MS });
-  /** Per project, grows with each capture write: entries read under an older one are stale (O(1) to forget a project). */
+  private readonly persons = new LRUCache<string, CachedPerson>({ max: 100_000, ttl: FLAG_SUBJECT_WRITER_TTL_MS });
+  private readonly groupRows = new LRUCache<string, CachedGroup>({ max: 50_000, ttl: FLAG_SUBJECT_WRITER_TTL_MS });
+  /** Grows with each capture write. */
+  private seq = 0;
+  /**
+   * What capture wrote in the last TTL (`d:`, `p:`, `g:` keys with the project id), with the write's
+   * sequence number: older cache entries of those keys are stale. A mark pushed out before its
+   * TTL takes its whole project with it (the generation), so no write is ever forgotten.
+   */
+  private readonly written = new LRUCache<string, { seq: number; projectId: number }>({
+    max: 200_000,
+    ttl: FLAG_SUBJECT_WRITER_TTL_MS,
+    dispose: (mark, _key, reason) => {
+      if (reason === 'evict') this.generations.set(mark.projectId, this.generationOf(mark.projectId) + 1);
+    },
+  });
   private readonly generations = new Map<number, number>();
   private readonly groupTypes = new LRUCache<number, { mapping: Map<string, number> }>({ max: 10_000, ttl: FLAG_SUBJECT_TTL_MS });
+  private readonly coldPersons = new TickBatcher<ColdPerson>(NOBODY);
+  private readonly coldGroups = new TickBatcher<Record<string, unknown>>({});
 
   constructor(
     private readonly reads: FlagPersonReads,
@@ -68,16 +121,30 @@ export class FlagSubjectLoader {
     private readonly capture: CaptureWatch,
   ) {}
 
-  /** Capture stored persons or groups of these projects in this process. */
-  forgetProjects(projectIds: readonly number[]): void {
-    for (const id of projectIds) {
-      this.generations.set(id, this.generationOf(id) + 1);
-      this.groupTypes.delete(id);
-    }
+  /** Capture stored these rows in this process: forget what was read of them before. */
+  forgetWritten(writes: PersonWrites): void {
+    const seq = ++this.seq;
+    const mark = (key: string, projectId: number) => this.written.set(key, { seq, projectId });
+    for (const row of [...writes.distinctIds, ...writes.overrides]) mark(`d:${row.team_id}:${row.distinct_id}`, row.team_id);
+    for (const row of writes.persons) mark(`p:${row.team_id}:${row.id}`, row.team_id);
+    for (const row of writes.groups) mark(`g:${row.team_id}:${row.group_type_index}:${row.group_key}`, row.team_id);
+    for (const row of writes.groupTypes) this.groupTypes.delete(row.team_id);
   }
 
   private generationOf(projectId: number): number {
     return this.generations.get(projectId) ?? 0;
+  }
+
+  private stampOf(projectId: number): Stamp {
+    return { seq: this.seq, generation: this.generationOf(projectId), at: Date.now() };
+  }
+
+  /** Whether a write of any of these keys came after the stamp. */
+  private isStale(projectId: number, stamp: Stamp, keys: readonly string[]): boolean {
+    if (stamp.generation !== this.generationOf(projectId)) return true;
+    if (!this.capture.writesHere() && Date.now() - stamp.at > FLAG_SUBJECT_TTL_MS) return true;
+    if (stamp.seq === this.seq) return false;
+    return keys.some((key) => (this.written.get(key)?.seq ?? 0) > stamp.seq);
   }
 
   /**
@@ -143,23 +210,36 @@ export class FlagSubjectLoader {
 
   private async person(projectId: number, distinctId: string, definitions: ProjectFlags, needsStaticCohorts: boolean): Promise<CachedPerson> {
     const cacheKey = `${projectId}:${distinctId}`;
-    const generation = this.generationOf(projectId);
     const hit = this.persons.get(cacheKey);
-    if (hit && hit.definitions === definitions && hit.generation === generation) return hit;
-    const person = await this.reads.personOf(projectId, distinctId);
-    const staticCohorts = person && needsStaticCohorts ? new Set(await this.reads.staticCohortsOf(projectId, person.id)) : null;
-    const entry = { person, staticCohorts, definitions, generation };
+    if (hit && !(needsStaticCohorts && (hit.staticCohorts === null || hit.definitions !== definitions))) {
+      const keys = hit.person ? [`d:${cacheKey}`, `p:${projectId}:${hit.person.id}`] : [`d:${cacheKey}`];
+      if (!this.isStale(projectId, hit.stamp, keys)) return hit;
+    }
+    const stamp = this.stampOf(projectId);
+    const cold = await this.coldPersons.load(`${projectId}:${needsStaticCohorts}`, distinctId, (ids) => this.readPersons(projectId, ids, needsStaticCohorts));
+    const entry = { ...cold, definitions, stamp };
     this.persons.set(cacheKey, entry);
     return entry;
   }
 
+  /** One batch of cold persons, with their static cohorts when some flag names one. */
+  private async readPersons(projectId: number, distinctIds: readonly string[], needsStaticCohorts: boolean): Promise<Map<string, ColdPerson>> {
+    const persons = await this.reads.personsOf(projectId, distinctIds);
+    const cohorts = needsStaticCohorts ? await this.reads.staticCohortsOf(projectId, [...new Set([...persons.values()].map((p) => p.id))]) : null;
+    const answer = new Map<string, ColdPerson>();
+    for (const [distinctId, person] of persons) {
+      answer.set(distinctId, { person, staticCohorts: cohorts ? new Set(cohorts.get(person.id) ?? []) : null });
+    }
+    return answer;
+  }
+
   private async group(projectId: number, index: number, key: string): Promise<Record<string, unknown>> {
     const cacheKey = `${projectId}:${index}:${key}`;
-    const generation = this.generationOf(projectId);
     const hit = this.groupRows.get(cacheKey);
-    if (hit && hit.generation === generation) return hit.properties;
-    const properties = await this.reads.groupProperties(projectId, index, key);
-    this.groupRows.set(cacheKey, { properties, generation });
+    if (hit && !this.isStale(projectId, hit.stamp, [`g:${cacheKey}`])) return hit.properties;
+    const stamp = this.stampOf(projectId);
+    const properties = await this.coldGroups.load(`${projectId}:${index}`, key, (keys) => this.reads.groupProperties(projectId, index, keys));
+    this.groupRows.set(cacheKey, { properties, stamp });
     return properties;
   }
 

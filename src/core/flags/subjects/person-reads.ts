@@ -18,26 +18,34 @@ export class FlagPersonReads {
   ) {}
 
   /**
-   * The person a distinct id points at now, or null (never seen, or only anonymous events). One
-   * statement (mapping and person together): a cold read is the cost of a /flags/ cache miss.
+   * The persons these distinct ids point at now, by distinct id (absent: never seen, or only
+   * anonymous events). One statement (mappings and persons together) for the whole list: a cold
+   * read is the cost of a /flags/ cache miss, shared by the requests of a tick (TickBatcher).
    */
-  async personOf(teamId: number, distinctId: string): Promise<StoredPerson | null> {
+  async personsOf(teamId: number, distinctIds: readonly string[]): Promise<Map<string, StoredPerson>> {
+    const found = new Map<string, StoredPerson>();
+    if (distinctIds.length === 0) return found;
     const db = this.store.layout.database;
-    const [row] = await this.store.query<{ id: string; properties: string }>(
-      `SELECT toString(id) AS id, latest_properties AS properties FROM (
-         SELECT id, argMax(properties, version) AS latest_properties, argMax(is_deleted, version) AS gone
-         FROM ${db}.${TABLES.persons}
+    const rows = await this.store.query<{ distinct_id: string; id: string; properties: string }>(
+      `SELECT m.distinct_id AS distinct_id, toString(p.id) AS id, p.latest_properties AS properties
+       FROM (
+         SELECT distinct_id, argMax(person_id, version) AS person_id FROM ${db}.${TABLES.personDistinctIds}
+         WHERE team_id = {team:UInt64} AND distinct_id IN {ids:Array(String)}
+         GROUP BY distinct_id HAVING NOT argMax(is_deleted, version)
+       ) AS m
+       INNER JOIN (
+         SELECT id, argMax(properties, version) AS latest_properties FROM ${db}.${TABLES.persons}
          WHERE team_id = {team:UInt64} AND id IN (
-           SELECT argMax(person_id, version) FROM ${db}.${TABLES.personDistinctIds}
-           WHERE team_id = {team:UInt64} AND distinct_id = {distinct:String}
-           GROUP BY distinct_id HAVING NOT argMax(is_deleted, version)
+           SELECT person_id FROM ${db}.${TABLES.personDistinctIds}
+           WHERE team_id = {team:UInt64} AND distinct_id IN {ids:Array(String)}
          )
-         GROUP BY id
-       ) WHERE NOT gone`,
-      { team: teamId, distinct: distinctId },
+         GROUP BY id HAVING NOT argMax(is_deleted, version)
+       ) AS p ON p.id = m.person_id`,
+      { team: teamId, ids: distinctIds },
       { lane: 'ingest' },
     );
-    return row ? { id: row.id, properties: parseProperties(row.properties) } : null;
+    for (const row of rows) found.set(row.distinct_id, { id: row.id, properties: parseProperties(row.properties) });
+    return found;
   }
 
   /** The current persons of these distinct ids (those that have one). */
@@ -46,16 +54,23 @@ export class FlagPersonReads {
     return [...new Set(mappings.map((m) => m.person_id))];
   }
 
-  /** The static cohorts holding this person now. */
-  async staticCohortsOf(teamId: number, personId: string): Promise<number[]> {
-    const rows = await this.store.query<{ cohort: string | number }>(
-      `SELECT cohort_id AS cohort FROM ${this.store.layout.database}.${TABLES.staticCohortPeople}
-       WHERE team_id = {team:UInt64} AND person_id = {person:UUID}
-       GROUP BY cohort_id HAVING argMax(is_deleted, version) = false`,
-      { team: teamId, person: personId },
+  /** The static cohorts holding each of these persons now (persons in none are absent). */
+  async staticCohortsOf(teamId: number, personIds: readonly string[]): Promise<Map<string, number[]>> {
+    const cohorts = new Map<string, number[]>();
+    if (personIds.length === 0) return cohorts;
+    const rows = await this.store.query<{ person: string; cohort: string | number }>(
+      `SELECT toString(person_id) AS person, cohort_id AS cohort FROM ${this.store.layout.database}.${TABLES.staticCohortPeople}
+       WHERE team_id = {team:UInt64} AND person_id IN {persons:Array(UUID)}
+       GROUP BY person_id, cohort_id HAVING argMax(is_deleted, version) = false`,
+      { team: teamId, persons: personIds },
       { lane: 'ingest' },
     );
-    return rows.map((r) => Number(r.cohort));
+    for (const row of rows) {
+      const list = cohorts.get(row.person);
+      if (list) list.push(Number(row.cohort));
+      else cohorts.set(row.person, [Number(row.cohort)]);
+    }
+    return cohorts;
   }
 
   async groupTypes(teamId: number): Promise<Map<string, number>> {
@@ -63,10 +78,10 @@ export class FlagPersonReads {
     return new Map(rows.map((r) => [r.group_type, r.group_type_index]));
   }
 
-  /** A group's stored properties ({} for a group capture has not seen). */
-  async groupProperties(teamId: number, groupTypeIndex: number, key: string): Promise<Record<string, unknown>> {
-    const [group] = await this.persons.groups(teamId, groupTypeIndex, [key]);
-    return group ? parseProperties(group.properties) : {};
+  /** These groups' stored properties, by key (absent: a group capture has not seen). */
+  async groupProperties(teamId: number, groupTypeIndex: number, keys: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+    const groups = await this.persons.groups(teamId, groupTypeIndex, keys);
+    return new Map(groups.map((group) => [group.group_key, parseProperties(group.properties)]));
   }
 }
 

@@ -1,0 +1,115 @@
+// What /flags/ reads of the event store, counted on the real app (persons made by capture through
+// /batch/): concurrent cold requests share one person read, a capture write forgets only the
+// persons and groups it wrote, and another project's person never answers.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { TABLES } from '../../../src/storage/events/tables.js';
+import { createFlag, flagsFor, personCondition, postJson } from './helpers.js';
+
+describe('/flags/ subject cache: coalesced cold reads, precise invalidation', () => {
+  let t: TestApp;
+  let owner: Credentials;
+  let other: Credentials;
+  let statements: string[] = [];
+
+  const capture = async (who: Credentials, events: { event: string; distinct_id: string; properties: Record<string, unknown> }[]) => {
+    const batch = events.map((e) => ({ ...e, timestamp: new Date().toISOString() }));
+    const res = await postJson(t, '/batch/', { api_key: who.projectApiToken, batch });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  /** Event-store statements that read persons or groups, since the last call. */
+  const subjectReads = () => {
+    const reads = statements.filter((sql) => sql.includes(TABLES.personDistinctIds) || sql.includes(`.${TABLES.groups}`));
+    statements = [];
+    return reads.length;
+  };
+  /** Waits until capture stored what it acknowledged (a /flags/ request does), reading nothing: `settle` is cached. */
+  const settle = async () => {
+    await flagsFor(t, owner, 'settle');
+    subjectReads();
+  };
+  const plan = async (who: Credentials, distinctId: string, groups?: Record<string, string>) => {
+    const flags = await flagsFor(t, who, distinctId, groups ? { groups } : {});
+    return { pro: flags['pro-plan'].enabled as boolean, tech: flags['tech-companies']?.enabled as boolean | undefined };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    owner = await t.bootstrap('flag-cache@example.com');
+    other = await t.bootstrap('flag-cache-other@example.com');
+    const people = Array.from({ length: 20 }, (_, n) => ({ event: '$identify', distinct_id: `user-${n}`, properties: { $set: { plan: n % 2 === 0 ? 'pro' : 'free' } } }));
+    await capture(owner, [
+      ...people,
+      { event: '$groupidentify', distinct_id: 'user-0', properties: { $group_type: 'company', $group_key: 'acme', $group_set: { industry: 'tech' } } },
+      ...['shoes', 'bikes', 'cars', 'boats', 'maps'].map((key) => ({ event: '$groupidentify', distinct_id: 'user-0', properties: { $group_type: 'company', $group_key: key, $group_set: { industry: 'retail' } } })),
+    ]);
+    // The same distinct id in another project, with the opposite plan.
+    await capture(other, [{ event: '$identify', distinct_id: 'user-0', properties: { $set: { plan: 'free' } } }]);
+    for (const who of [owner, other]) await createFlag(t, who, { key: 'pro-plan', filters: { groups: [personCondition('plan', 'pro')] } });
+    await createFlag(t, owner, {
+      key: 'tech-companies',
+      filters: { aggregation_group_type_index: 0, groups: [{ properties: [{ key: 'industry', type: 'group', group_type_index: 0, operator: 'exact', value: 'tech' }], rollout_percentage: 100 }] },
+    });
+    await flagsFor(t, owner, 'settle');
+    const query = t.services.events.query.bind(t.services.events);
+    vi.spyOn(t.services.events, 'query').mockImplementation((sql, ...rest) => {
+      statements.push(sql);
+      return query(sql, ...rest);
+    });
+  });
+  afterAll(() => t.close());
+
+  it('reads the persons of 20 concurrent cold requests with one statement, each answer its own', async () => {
+    await settle();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => plan(owner, `user-${n}`)));
+    expect(answers.map((a) => a.pro)).toEqual(Array.from({ length: 20 }, (_, n) => n % 2 === 0));
+    expect(subjectReads()).toBe(1);
+    // Cached now: no read at all.
+    await Promise.all(Array.from({ length: 20 }, (_, n) => plan(owner, `user-${n}`)));
+    expect(subjectReads()).toBe(0);
+  });
+
+  it('reads concurrent cold groups of one type together', async () => {
+    await settle();
+    const companies = ['acme', 'shoes', 'bikes', 'cars', 'boats', 'maps'];
+    const answers = await Promise.all(companies.map((company, n) => plan(owner, `user-${n}`, { company })));
+    expect(answers.map((a) => a.tech)).toEqual([true, false, false, false, false, false]);
+    // The persons are cached already; the first group's tick, then the others together.
+    expect(subjectReads()).toBeLessThanOrEqual(2);
+    await Promise.all([plan(owner, 'user-2', { company: 'acme' }), plan(owner, 'user-3', { company: 'shoes' })]);
+    expect(subjectReads()).toBe(0);
+  });
+
+  it("forgets only the person a capture write touched: the next answer has their $set, others stay cached", async () => {
+    await Promise.all([plan(owner, 'user-4'), plan(owner, 'user-5')]);
+    await capture(owner, [{ event: '$set', distinct_id: 'user-4', properties: { $set: { plan: 'free' } } }]);
+    await settle();
+    expect((await plan(owner, 'user-4')).pro).toBe(false);
+    expect(subjectReads()).toBe(1);
+    expect((await plan(owner, 'user-5')).pro).toBe(false);
+    expect((await plan(owner, 'user-6')).pro).toBe(true);
+    expect(subjectReads()).toBe(0);
+  });
+
+  it("forgets a merged person's distinct ids, and only a written group", async () => {
+    await capture(owner, [{ event: '$pageview', distinct_id: 'anon-7', properties: { $set: { plan: 'pro' } } }]);
+    expect((await plan(owner, 'anon-7')).pro).toBe(true);
+    await Promise.all([plan(owner, 'user-7'), plan(owner, 'user-9', { company: 'acme' })]);
+    // The anonymous person (plan pro) merges into user-7's (plan free): anon-7 now answers as user-7.
+    await capture(owner, [{ event: '$identify', distinct_id: 'user-7', properties: { $anon_distinct_id: 'anon-7' } }]);
+    expect((await plan(owner, 'anon-7')).pro).toBe(false);
+    await capture(owner, [{ event: '$groupidentify', distinct_id: 'user-0', properties: { $group_type: 'company', $group_key: 'acme', $group_set: { industry: 'retail' } } }]);
+    await settle();
+    expect((await plan(owner, 'user-9', { company: 'acme' })).tech).toBe(false);
+    expect(subjectReads()).toBe(1); // the group; user-9 is still cached
+    expect((await plan(owner, 'user-9', { company: 'shoes' })).tech).toBe(false);
+    expect(subjectReads()).toBe(0);
+  });
+
+  it("never answers with another project's person of the same distinct id", async () => {
+    expect((await plan(owner, 'user-0')).pro).toBe(true);
+    expect((await plan(other, 'user-0')).pro).toBe(false);
+    const both = await Promise.all([plan(owner, 'user-10'), plan(other, 'user-10'), plan(owner, 'user-12'), plan(other, 'user-0')]);
+    expect(both.map((a) => a.pro)).toEqual([true, false, true, false]);
+  });
+});
