@@ -83,14 +83,15 @@ export function cohortPeopleWanted(root: HogQLNode): number[] | 'all' | null {
     if (!isNode(node) || node.node !== 'SelectQuery') return 'descend';
     const joins: HogQLNode[] = [];
     for (let join = child(node, 'select_from'); join; join = child(join, 'next_join')) joins.push(join);
-    const ownSubqueries = joins.some((join) => child(join, 'table')?.node !== 'Field');
+    // A bare cohort_id may be a subquery's column, or the SELECT's own alias (WHERE may read it).
+    const bareIsOthers = joins.some((join) => child(join, 'table')?.node !== 'Field')
+      || children(node, 'select').some((item) => item.node === 'Alias' && item['alias'] === 'cohort_id');
     joins.forEach((join, index) => {
       if (!isCohortPeople(child(join, 'table'))) return;
       reads += 1;
       const written = chainOf(child(join, 'table')!).join('.');
       const name = typeof join['alias'] === 'string' ? join['alias'] : written === 'posthog.cohort_membership' ? 'cohort_membership' : written;
-      // A bare cohort_id is this table's when no subquery in the same FROM may have one too.
-      const names = new Set([`${name}.cohort_id`, ...(ownSubqueries ? [] : ['cohort_id'])]);
+      const names = new Set([`${name}.cohort_id`, ...(bareIsOthers ? [] : ['cohort_id'])]);
       const type = String(join['join_type'] ?? '');
       const onNarrows = index > 0 && !/RIGHT|FULL|CROSS/i.test(type);
       const parts = [...conjuncts(child(node, 'where')), ...(onNarrows ? conjuncts(child(child(join, 'constraint') ?? { node: 'x' }, 'expr')) : [])];

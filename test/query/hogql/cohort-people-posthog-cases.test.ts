@@ -109,6 +109,8 @@ describe('cohort_people in Hoglet', () => {
   it('narrowed by constants (=, IN, an ON of a join), it reads those cohorts only, with the same rows', async () => {
     expect(await hogqlRows(t, who, `SELECT person.properties.plan FROM cohort_people WHERE cohort_id IN (${second}) AND 1 = 1`)).toEqual([['free']]);
     expect(await hogqlRows(t, who, `SELECT count() FROM persons p JOIN cohort_people c ON c.person_id = p.id AND c.cohort_id = ${first}`)).toEqual([[2]]);
+    // A SELECT alias named cohort_id is not the column: it does not narrow.
+    expect(await hogqlRows(t, who, `SELECT ${first} AS cohort_id FROM cohort_people WHERE cohort_id = ${first}`)).toHaveLength(3);
     // An OR does not narrow: every cohort is read.
     expect(await hogqlRows(t, who, `SELECT count() FROM cohort_people WHERE cohort_id = ${first} OR cohort_id = ${second}`)).toEqual([[3]]);
   });
