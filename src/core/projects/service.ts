@@ -154,6 +154,11 @@ export class ProjectsService {
     return fullProjectView(project, project.membership_level);
   }
 
+  /** The id of a project the caller may see (404 otherwise), without building its view: the SDK polls ask many times a second. */
+  async visibleId(principal: Principal, projectParam: string): Promise<number> {
+    return (await this.access.project(principal, projectParam)).id;
+  }
+
   async update(principal: Principal, projectParam: string, organizationParam: string | undefined, input: ProjectInput) {
     const project = await this.access.project(principal, projectParam, organizationParam);
     const settings = validateSettings(input);

@@ -6,8 +6,21 @@ import type { FlagsRequest } from './flags-request.js';
 
 type Narrowing = Pick<FlagsRequest, 'flagKeys' | 'disableFlags' | 'evaluationRuntime' | 'evaluationContexts'>;
 
-export function selectFlags(all: readonly FlagDefinition[], request: Narrowing): FlagDefinition[] {
+/** The usual selection (no keys, no contexts) per cached list and runtime, frozen so evaluation can prepare it once. */
+const usual = new WeakMap<readonly FlagDefinition[], Map<string | null, readonly FlagDefinition[]>>();
+
+export function selectFlags(all: readonly FlagDefinition[], request: Narrowing): readonly FlagDefinition[] {
   if (request.disableFlags) return [];
+  if (request.flagKeys !== null || (request.evaluationContexts?.length ?? 0) > 0 || !Object.isFrozen(all)) return select(all, request);
+  let byRuntime = usual.get(all);
+  if (!byRuntime) usual.set(all, (byRuntime = new Map()));
+  const runtime = request.evaluationRuntime === 'server' || request.evaluationRuntime === 'client' ? request.evaluationRuntime : null;
+  let flags = byRuntime.get(runtime);
+  if (!flags) byRuntime.set(runtime, (flags = Object.freeze(select(all, { ...request, evaluationRuntime: runtime }))));
+  return flags;
+}
+
+function select(all: readonly FlagDefinition[], request: Narrowing): FlagDefinition[] {
   let flags = all.filter((flag) => flag.active && !flag.deleted);
   flags = flags.filter((flag) => runsIn(flag, request.evaluationRuntime) && taggedFor(flag, request.evaluationContexts));
   if (request.flagKeys !== null) flags = withDependencies(flags, new Set(request.flagKeys));

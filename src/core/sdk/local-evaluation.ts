@@ -39,6 +39,29 @@ export function flagDefinitionsBody(project: ProjectFlags, groupTypeMapping: Rec
   return { flags, group_type_mapping: groupTypeMapping, cohorts };
 }
 
+/** The answer's text and its ETag, as sent. */
+export interface PreparedDefinitions {
+  text: string;
+  etag: string;
+}
+
+/** Built once per cached definitions (a new object at every flag or cohort change), mapping and form. */
+const prepared = new WeakMap<ProjectFlags, Map<string, PreparedDefinitions>>();
+
+/** The answer to a poll, from memory unless the definitions or the group types changed since the last. */
+export function preparedDefinitions(project: ProjectFlags, groupTypeMapping: Record<string, string>, sendCohorts: boolean): PreparedDefinitions {
+  let forms = prepared.get(project);
+  if (!forms) prepared.set(project, (forms = new Map()));
+  const key = `${sendCohorts}\u0000${JSON.stringify(groupTypeMapping)}`;
+  let answer = forms.get(key);
+  if (!answer) {
+    const text = JSON.stringify(flagDefinitionsBody(project, groupTypeMapping, sendCohorts));
+    if (forms.size >= 4) forms.clear(); // old group type mappings' answers
+    forms.set(key, (answer = { text, etag: definitionsEtag(text) }));
+  }
+  return answer;
+}
+
 /** A weak validator of the body's text: SDKs send it back as If-None-Match and get a 304. */
 export function definitionsEtag(text: string): string {
   return `W/"${createHash('sha1').update(text).digest('hex')}"`;

@@ -12,14 +12,15 @@ import { InvalidProjectTokenError, type ProjectTokens } from '../capture/project
 import type { ProjectsService } from '../projects/service.js';
 import { readSettings } from '../projects/view.js';
 import { DEFAULT_TIMEZONE } from '../projects/settings-catalog.js';
-import type { FlagDefinitionsCache } from '../flags/definitions-cache.js';
+import type { FlagDefinitionsCache, ProjectFlags } from '../flags/definitions-cache.js';
+import type { CohortDefinition } from '../../query/cohorts/schema.js';
 import { evaluateFlags } from '../flags/evaluation/index.js';
 import type { FlagSubjectLoader } from '../flags/subjects/loader.js';
 import type { FlagDefinition } from '../flags/types.js';
 import type { EvaluatedFlag } from './flags-responses.js';
 import { readFlagsRequest } from './flags-request.js';
 import { selectFlags } from './flags-selection.js';
-import { flagDefinitionsBody, type FlagDefinitionsBody } from './local-evaluation.js';
+import { preparedDefinitions, type PreparedDefinitions } from './local-evaluation.js';
 import { buildRemoteConfig, isWellFormedToken, type RemoteConfig } from './remote-config.js';
 
 /** The flag parts of the service: the definitions cache and the subject loader. */
@@ -45,7 +46,6 @@ export class SdkConfigService {
     private readonly tokens: ProjectTokens,
     private readonly projectRows: ProjectsRepository,
     private readonly projects: ProjectsService,
-    private readonly groupTypesOf: GroupTypesOf,
     private readonly flagSources: FlagSources,
   ) {}
 
@@ -90,7 +90,7 @@ export class SdkConfigService {
     const timezone = typeof settings.timezone === 'string' ? settings.timezone : DEFAULT_TIMEZONE;
     const results = evaluateFlags(flags, loaded.subject, {
       groupTypeMapping: loaded.groupTypeMapping,
-      cohorts: new Map([...project.cohorts].map(([id, cohort]) => [id, cohort.definition])),
+      cohorts: cohortDefinitionsOf(project),
       timezone,
       now: new Date(),
     });
@@ -102,18 +102,16 @@ export class SdkConfigService {
    * `?token=` (or, without one, the caller's current project): 404 otherwise, as for any project
    * a key cannot see.
    */
-  async flagDefinitions(principal: Principal, token: string | undefined, sendCohorts: boolean): Promise<FlagDefinitionsBody> {
+  async flagDefinitions(principal: Principal, token: string | undefined, sendCohorts: boolean): Promise<PreparedDefinitions> {
     const projectParam = token === undefined || token === '' ? '@current' : String(await this.tokens.projectIdOf(token));
     return this.flagDefinitionsOfProject(principal, projectParam, sendCohorts);
   }
 
   /** The same for `/api/projects/:id/feature_flags/local_evaluation/`. */
-  async flagDefinitionsOfProject(principal: Principal, projectParam: string, sendCohorts: boolean): Promise<FlagDefinitionsBody> {
-    const project = await this.projects.get(principal, projectParam);
-    const projectId = Number(project.id);
-    const types = await this.groupTypesOf(projectId);
-    const mapping = Object.fromEntries(types.map((type) => [String(type.group_type_index), type.group_type]));
-    return flagDefinitionsBody(await this.flagSources.definitions.of(projectId), mapping, sendCohorts);
+  async flagDefinitionsOfProject(principal: Principal, projectParam: string, sendCohorts: boolean): Promise<PreparedDefinitions> {
+    const projectId = await this.projects.visibleId(principal, projectParam);
+    const mapping = await this.flagSources.subjects.groupTypeNames(projectId);
+    return preparedDefinitions(await this.flagSources.definitions.of(projectId), mapping, sendCohorts);
   }
 
   /**
@@ -135,6 +133,15 @@ export class SdkConfigService {
     const project = await this.flagSources.definitions.of(id);
     return buildRemoteConfig(row.api_token, readSettings(row), hasActiveFlag(project.flags));
   }
+}
+
+const cohortDefinitions = new WeakMap<ProjectFlags, ReadonlyMap<number, CohortDefinition>>();
+
+/** The cohorts' parsed definitions, once per cached definitions. */
+function cohortDefinitionsOf(project: ProjectFlags): ReadonlyMap<number, CohortDefinition> {
+  let definitions = cohortDefinitions.get(project);
+  if (!definitions) cohortDefinitions.set(project, (definitions = new Map([...project.cohorts].map(([id, cohort]) => [id, cohort.definition]))));
+  return definitions;
 }
 
 /** PostHog's `hasFeatureFlags`: an active, non-deleted flag. */

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
 import { decideResponse, flagsResponse, minimalFlagsResponse, readFlagsQuery } from '../../core/sdk/flags-responses.js';
-import { definitionsEtag, etagMatches, wantsCohorts, type FlagDefinitionsBody } from '../../core/sdk/local-evaluation.js';
+import { etagMatches, wantsCohorts, type PreparedDefinitions } from '../../core/sdk/local-evaluation.js';
 import { remoteConfigScript } from '../../core/sdk/remote-config.js';
 import { SdkConfigService } from '../../core/sdk/service.js';
 import { principalOf } from '../auth.js';
@@ -39,9 +39,7 @@ function cacheHeaders(reply: FastifyReply): void {
 }
 
 /** The definitions with a weak ETag; a 304 with no body when If-None-Match names it. */
-function sendDefinitions(request: FastifyRequest, reply: FastifyReply, body: FlagDefinitionsBody) {
-  const text = JSON.stringify(body);
-  const etag = definitionsEtag(text);
+function sendDefinitions(request: FastifyRequest, reply: FastifyReply, { text, etag }: PreparedDefinitions) {
   reply.header('etag', etag);
   // PostHog's: SDKs and proxies may keep it, but must ask again with If-None-Match.
   reply.header('cache-control', 'private, must-revalidate');
@@ -50,7 +48,7 @@ function sendDefinitions(request: FastifyRequest, reply: FastifyReply, body: Fla
 }
 
 export async function sdkConfigRoutes(app: HogletApp, services: Services): Promise<void> {
-  const sdk = new SdkConfigService(services.projectTokens, services.repositories.projects, services.projects, services.groupTypesOf, services.flagSources);
+  const sdk = new SdkConfigService(services.projectTokens, services.repositories.projects, services.projects, services.flagSources);
 
   await sdkScope(app, (scope) => {
     scope.get(
@@ -100,9 +98,11 @@ export async function sdkConfigRoutes(app: HogletApp, services: Services): Promi
     // GET needs no token and answers PostHog's minimal, flag-less response.
     const minimal = async (request: FastifyRequest) => minimalFlagsResponse(readFlagsQuery(request.query as Record<string, unknown>));
 
-    scope.post('/flags', { schema: flagsSchema("Evaluate the project's active feature flags for a distinct id"), bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, async (request) => {
+    // Sent as text: the schema is open (documentation only), so Fastify's serializer would only add work.
+    scope.post('/flags', { schema: flagsSchema("Evaluate the project's active feature flags for a distinct id"), bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, async (request, reply) => {
       const answer = await sdk.answerFlagsRequest(toInput(request));
-      return flagsResponse(readFlagsQuery(request.query as Record<string, unknown>), answer.config, answer.flags);
+      const body = flagsResponse(readFlagsQuery(request.query as Record<string, unknown>), answer.config, answer.flags);
+      return reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
     });
     scope.get('/flags', { schema: flagsSchema('Minimal flags answer (no token needed)') }, minimal);
     allowPreflight(scope, '/flags');

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
 import { TABLES } from '../../../src/storage/events/tables.js';
-import { createFlag, flagsFor, personCondition, postJson } from './helpers.js';
+import { createFlag, eventually, flagsFor, personCondition, postJson } from './helpers.js';
 
 describe('/flags/ subject cache: coalesced cold reads, precise invalidation', () => {
   let t: TestApp;
@@ -104,6 +104,24 @@ describe('/flags/ subject cache: coalesced cold reads, precise invalidation', ()
     expect(subjectReads()).toBe(1); // the group; user-9 is still cached
     expect((await plan(owner, 'user-9', { company: 'shoes' })).tech).toBe(false);
     expect(subjectReads()).toBe(0);
+  });
+
+  it('answers the local-evaluation poll from memory (no event-store statement, the same ETag) until a flag or group type changes', async () => {
+    const poll = () => t.request(owner.key, { method: 'GET', url: `/api/projects/${owner.projectId}/feature_flags/local_evaluation/?send_cohorts` });
+    const first = await poll();
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().group_type_mapping).toEqual({ '0': 'company' });
+    await settle();
+    const again = await poll();
+    expect([again.statusCode, again.headers.etag, again.body]).toEqual([200, first.headers.etag, first.body]);
+    expect(statements).toEqual([]);
+    await capture(owner, [{ event: '$groupidentify', distinct_id: 'user-0', properties: { $group_type: 'team', $group_key: 'core', $group_set: {} } }]);
+    const withTeam = await poll();
+    expect(withTeam.json().group_type_mapping).toEqual({ '0': 'company', '1': 'team' });
+    expect(withTeam.headers.etag).not.toBe(first.headers.etag);
+    await createFlag(t, owner, { key: 'later', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } });
+    // Flag writes are seen within a second (the definitions epoch).
+    await eventually(async () => expect((await poll()).json().flags.map((f: { key: string }) => f.key)).toContain('later'));
   });
 
   it("never answers with another project's person of the same distinct id", async () => {

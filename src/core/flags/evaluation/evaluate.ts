@@ -139,22 +139,44 @@ function evaluateOne(pass: Pass, flag: FlagDefinition): FlagResult {
   return off;
 }
 
-function startPass(flags: readonly FlagDefinition[], subject: FlagSubject, context: FlagEvaluationContext): Pass {
+/** What depends on the flags alone, worked out once per (cached, frozen) list of flags. */
+interface Prepared {
+  byId: ReadonlyMap<number, FlagDefinition>;
+  byKey: ReadonlyMap<string, FlagDefinition>;
+  plan: ReturnType<typeof planEvaluation>;
+}
+
+const prepared = new WeakMap<readonly FlagDefinition[], Prepared>();
+
+function prepare(flags: readonly FlagDefinition[]): Prepared {
+  let ready = prepared.get(flags);
+  if (!ready) {
+    const byId = new Map(flags.map((flag) => [flag.id, flag]));
+    const byKey = new Map(flags.map((flag) => [flag.key, flag]));
+    ready = { byId, byKey, plan: planEvaluation(flags, byId, byKey) };
+    // Only frozen lists: one that may still change must not keep an old plan.
+    if (Object.isFrozen(flags)) prepared.set(flags, ready);
+  }
+  return ready;
+}
+
+function startPass(ready: Prepared, subject: FlagSubject, context: FlagEvaluationContext): Pass {
   return {
     subject,
     context,
     options: { timezone: context.timezone, now: context.now },
     personProperties: withInitialProperties(subject.personProperties),
     results: new Map(),
-    byId: new Map(flags.map((flag) => [flag.id, flag])),
-    byKey: new Map(flags.map((flag) => [flag.key, flag])),
+    byId: ready.byId,
+    byKey: ready.byKey,
   };
 }
 
 /** Every flag's result for one subject, keyed by flag key; dependencies are evaluated first. */
 export function evaluateFlags(flags: readonly FlagDefinition[], subject: FlagSubject, context: FlagEvaluationContext): Map<string, FlagResult> {
-  const pass = startPass(flags, subject, context);
-  const plan = planEvaluation(flags, pass.byId, pass.byKey);
+  const ready = prepare(flags);
+  const pass = startPass(ready, subject, context);
+  const plan = ready.plan;
   for (const flag of plan.order) {
     pass.results.set(flag, plan.missingDependency.has(flag)
       ? result(flag, false, null, 'missing_dependency', null, null)

@@ -1,13 +1,22 @@
 // PostHog's bucketing hash (reference feature-flags.md 2.2): the first 15 hex digits of
 // SHA-1("<flag key>.<identifier><salt>") over 0xFFFFFFFFFFFFFFF, a number in [0, 1).
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 
 const LONG_SCALE = Number(0xfffffffffffffffn);
 
-/** The same integer-to-double rounding as the Rust service (`u64 as f64`), so boundaries agree. */
+/** One-shot SHA-1 (crypto.hash, Node >= 20.12: no Hash object per call; /flags/ hashes ~100 times a request). */
+const sha1Hex: (input: string) => string =
+  typeof crypto.hash === 'function'
+    ? (input) => crypto.hash('sha1', input, 'hex')
+    : (input) => crypto.createHash('sha1').update(input, 'utf8').digest('hex');
+
+/**
+ * The same integer-to-double rounding as the Rust service (`u64 as f64`), so boundaries agree:
+ * the 60-bit value as high 32 bits times 2^28 (exact) plus the low 28 bits, rounded once.
+ */
 function hashToUnit(input: string): number {
-  const hex = createHash('sha1').update(input, 'utf8').digest('hex').slice(0, 15);
-  return Number(BigInt(`0x${hex}`)) / LONG_SCALE;
+  const hex = sha1Hex(input);
+  return (parseInt(hex.slice(0, 8), 16) * 2 ** 28 + parseInt(hex.slice(8, 15), 16)) / LONG_SCALE;
 }
 
 /** Rollout (salt "") and variant (salt "variant") hash of one flag for one identifier. */

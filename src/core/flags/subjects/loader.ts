@@ -243,6 +243,13 @@ export class FlagSubjectLoader {
     return properties;
   }
 
+  /** The project's group types, index -> name, as local evaluation sends them (cached as for /flags/). */
+  async groupTypeNames(projectId: number): Promise<Record<string, string>> {
+    if (this.capture.pending(projectId)) await this.capture.settled();
+    const mapping = await this.groupTypeMapping(projectId);
+    return Object.fromEntries([...mapping].map(([name, index]) => [String(index), name]));
+  }
+
   private async groupTypeMapping(projectId: number): Promise<Map<string, number>> {
     const hit = this.groupTypes.get(projectId);
     if (hit) return hit.mapping;
