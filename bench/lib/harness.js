@@ -279,14 +279,14 @@ export async function bootstrapHoglet(dataDir, requiredKeys, timeoutMs) {
  * returns the latency of every 2xx response in milliseconds with sub-millisecond precision:
  * autocannon's histogram keeps whole milliseconds only, which reads as "0 ms" for anything this fast.
  */
-export async function runAutocannon(options, graceMs) {
+export async function runAutocannon(options, graceMs, { counted = (statusCode) => statusCode >= 200 && statusCode < 300 } = {}) {
   let instance;
   const latencies = [];
   const run = new Promise((resolve, reject) => {
     instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
   });
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    if (counted(statusCode)) latencies.push(responseTime);
   });
   const limitMs = options.duration * 1000 + graceMs;
   let timer;
