@@ -30,6 +30,7 @@ import type { FlagSources, GroupTypesOf } from './core/sdk/service.js';
 import { FlagDefinitionsCache } from './core/flags/definitions-cache.js';
 import { FlagPersonReads } from './core/flags/subjects/person-reads.js';
 import { FlagSubjectLoader } from './core/flags/subjects/loader.js';
+import { ProjectRowCache } from './core/sdk/project-rows.js';
 import { DemoDataRunner } from './core/demo/runner.js';
 import { ProjectsService } from './core/projects/service.js';
 import { DashboardsService } from './core/dashboards/service.js';
@@ -176,8 +177,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
 
   // Projects and demo data refer to each other (a demo project is filled by capture), hence `let`.
   let demo: DemoDataRunner | undefined;
+  const projectRows = new ProjectRowCache(repositories.projects, meta.db);
   const projects = new ProjectsService(repositories, access, {
     tokenRevoked: () => tokens.invalidate(),
+    changed: () => projectRows.clear(),
     // Events acknowledged before the token was revoked may still be on their way to the store.
     purgeEvents: async (projectId) => {
       await pipeline.committer.drain();
@@ -233,7 +236,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     settled: captureSettled,
     writesHere: () => writerLease.holds(),
   });
-  const flagSources: FlagSources = { definitions: new FlagDefinitionsCache(repositories.featureFlags, repositories.cohorts, meta.db), subjects: flagSubjects };
+  const flagSources: FlagSources = { definitions: new FlagDefinitionsCache(repositories.featureFlags, repositories.cohorts, meta.db), subjects: flagSubjects, projectRows };
   const capture = new CaptureService(tokens, pipeline.committer, new DecodeBudget(config.captureMemoryBytes), writerLease, pipeline.inserter);
   demo = new DemoDataRunner(capture, onBackgroundError);
   const actions = new ActionsService(repositories, access);

@@ -70,6 +70,8 @@ export interface ProjectEffects {
   /** Starts filling a new demo project in the background. */
   startDemoData(projectId: number): void;
   isGeneratingDemoData(projectId: number): boolean;
+  /** A project's row changed (settings, name, token) or it was deleted: caches of rows forget it. */
+  changed?(): void;
 }
 
 export class ProjectsService {
@@ -178,6 +180,7 @@ export class ProjectsService {
       await this.logChanges(repos, principal.userId, project, row);
       return row;
     });
+    this.effects.changed?.();
     return fullProjectView(updated, project.membership_level);
   }
 
@@ -185,6 +188,7 @@ export class ProjectsService {
     const project = await this.access.project(principal, projectParam, organizationParam);
     requireAdmin(project.membership_level, "You don't have sufficient permissions in the project.");
     await this.repositories.transaction((repos) => repos.projects.delete(project.id, project.organization_id));
+    this.effects.changed?.();
     await this.effects.tokenRevoked();
     await this.effects.purgeEvents(project.id);
   }
@@ -199,6 +203,7 @@ export class ProjectsService {
       await this.logChanges(repos, principal.userId, project, row);
       return row;
     });
+    this.effects.changed?.();
     await this.effects.tokenRevoked();
     return fullProjectView(updated, project.membership_level);
   }

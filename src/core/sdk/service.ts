@@ -1,10 +1,9 @@
 // What the SDKs' start-up endpoints need from a project: its remote config by capture token, the
 // flags a /flags/ or /decide/ body asks for, evaluated, and posthog-node's definitions for local
-// evaluation. Settings are read on every request (one lookup by primary key), so a change in the
-// Projects API shows in the next answer; the token itself is resolved through the capture token
+// evaluation. Settings come from ProjectRowCache (this process's project writes clear it, so a
+// change in the Projects API shows in the next answer; others' within a second); the token itself is resolved through the capture token
 // cache, which forgets revoked tokens at once; flag definitions come from FlagDefinitionsCache.
 import { NotFoundError, ValidationError } from '../../errors.js';
-import type { ProjectsRepository } from '../../storage/meta/repositories/projects.js';
 import type { Principal } from '../auth/principal.js';
 import { InvalidApiKeyError, MissingApiKeyError } from '../capture/capture-errors.js';
 import { decodeCaptureRequest, type CaptureRequestInput } from '../capture/decode.js';
@@ -16,6 +15,7 @@ import type { FlagDefinitionsCache, ProjectFlags } from '../flags/definitions-ca
 import type { CohortDefinition } from '../../query/cohorts/schema.js';
 import { evaluateFlags } from '../flags/evaluation/index.js';
 import type { FlagSubjectLoader } from '../flags/subjects/loader.js';
+import type { ProjectRowCache } from './project-rows.js';
 import type { FlagDefinition } from '../flags/types.js';
 import type { EvaluatedFlag } from './flags-responses.js';
 import { readFlagsRequest } from './flags-request.js';
@@ -23,10 +23,11 @@ import { selectFlags } from './flags-selection.js';
 import { preparedDefinitions, type PreparedDefinitions } from './local-evaluation.js';
 import { buildRemoteConfig, isWellFormedToken, type RemoteConfig } from './remote-config.js';
 
-/** The flag parts of the service: the definitions cache and the subject loader. */
+/** The cached parts of the service: flag definitions, subjects, and the project rows. */
 export interface FlagSources {
   definitions: FlagDefinitionsCache;
   subjects: FlagSubjectLoader;
+  projectRows: ProjectRowCache;
 }
 
 /** A project's config and its flags evaluated for one request. */
@@ -44,7 +45,6 @@ export type GroupTypesOf = (teamId: number) => Promise<readonly { group_type: st
 export class SdkConfigService {
   constructor(
     private readonly tokens: ProjectTokens,
-    private readonly projectRows: ProjectsRepository,
     private readonly projects: ProjectsService,
     private readonly flagSources: FlagSources,
   ) {}
@@ -72,7 +72,7 @@ export class SdkConfigService {
     if (token === undefined || token === null || token === '') throw new MissingApiKeyError();
     if (typeof token !== 'string') throw new InvalidApiKeyError();
     const projectId = await this.tokens.projectIdOf(token);
-    const row = await this.projectRows.findById(projectId);
+    const row = await this.flagSources.projectRows.row(projectId);
     if (!row) throw new InvalidProjectTokenError(); // deleted since the token was cached
     const settings = readSettings(row);
     const project = await this.flagSources.definitions.of(projectId);
@@ -128,7 +128,7 @@ export class SdkConfigService {
 
   private async configOf(token: string): Promise<RemoteConfig> {
     const id = await this.tokens.projectIdOf(token);
-    const row = await this.projectRows.findById(id);
+    const row = await this.flagSources.projectRows.row(id);
     if (!row) throw new InvalidProjectTokenError(); // deleted since the token was cached
     const project = await this.flagSources.definitions.of(id);
     return buildRemoteConfig(row.api_token, readSettings(row), hasActiveFlag(project.flags));

@@ -48,7 +48,7 @@ function sendDefinitions(request: FastifyRequest, reply: FastifyReply, { text, e
 }
 
 export async function sdkConfigRoutes(app: HogletApp, services: Services): Promise<void> {
-  const sdk = new SdkConfigService(services.projectTokens, services.repositories.projects, services.projects, services.flagSources);
+  const sdk = new SdkConfigService(services.projectTokens, services.projects, services.flagSources);
 
   await sdkScope(app, (scope) => {
     scope.get(

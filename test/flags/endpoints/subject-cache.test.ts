@@ -124,6 +124,23 @@ describe('/flags/ subject cache: coalesced cold reads, precise invalidation', ()
     await eventually(async () => expect((await poll()).json().flags.map((f: { key: string }) => f.key)).toContain('later'));
   });
 
+  it("keeps the project's row: a Projects API change shows in the next answer, another process's within a second", async () => {
+    const networkTiming = async () => {
+      const res = await postJson(t, '/flags/?v=2&config=true', { token: owner.projectApiToken, distinct_id: 'user-1' });
+      return res.json().capturePerformance?.network_timing ?? false;
+    };
+    const patch = (value: boolean) => t.request(owner.key, { method: 'PATCH', url: `/api/projects/${owner.projectId}/`, payload: { capture_performance_opt_in: value } });
+    expect((await patch(true)).statusCode).toBe(200);
+    expect(await networkTiming()).toBe(true);
+    expect((await patch(false)).statusCode).toBe(200);
+    expect(await networkTiming()).toBe(false);
+    // Another process: the row written straight to the metadata store, as its ProjectsService would.
+    const row = (await t.services.repositories.projects.findById(owner.projectId))!;
+    const settings = { ...JSON.parse(row.settings), capture_performance_opt_in: true };
+    await t.services.repositories.projects.update(row.id, row.organization_id, { settings: JSON.stringify(settings), updated_at: new Date().toISOString() });
+    await eventually(async () => expect(await networkTiming()).toBe(true));
+  });
+
   it("never answers with another project's person of the same distinct id", async () => {
     expect((await plan(owner, 'user-0')).pro).toBe(true);
     expect((await plan(other, 'user-0')).pro).toBe(false);
