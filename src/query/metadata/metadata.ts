@@ -3,14 +3,12 @@
 // list) exactly as a HogQLQuery would, and stops there: nothing is sent to the engine, and
 // property types are not looked up (they change how a query prints, never whether it is valid).
 // An editor asks on every keystroke, so this stays that cheap.
-import { cohortMembers } from '../cohorts/members.js';
-import { cohortPeopleRows } from '../cohorts/people-table.js';
 import type { QueryContext } from '../context.js';
 import type { HogQLParser } from '../hogql/parse/index.js';
 import type { HogQLNode } from '../hogql/translate/hogql-ast.js';
 import { HogQLTranslator } from '../hogql/translate/translate.js';
 import type { HogQLQuery } from '../nodes/schema.js';
-import { hogqlFilterDate, hogqlFiltersExpr } from '../runners/hogql/filters.js';
+import { hogqlTranslateContext } from '../runners/hogql/translator-context.js';
 import { readHogQLQuery } from '../runners/hogql/read.js';
 import { hoverNotices } from './hover-notices.js';
 import { errorNotice, type HogQLNotice } from './notices.js';
@@ -36,18 +34,7 @@ export interface MetadataDeps {
 
 /** A SELECT's translation, as the HogQLQuery runner sets it up (minus property types). */
 function translate(root: HogQLNode, query: HogQLQuery, context: QueryContext): QueryContext {
-  new HogQLTranslator({
-    timezone: context.project.timezone,
-    weekStartDay: context.project.weekStartDay,
-    values: query.values,
-    filters: (target) => hogqlFiltersExpr(query, context, target),
-    filterDate: (bound) => hogqlFilterDate(query, context, bound),
-    cohortMembers: (id) => cohortMembers(id, context),
-    cohortIdByName: (name) => context.cohortNames?.get(name),
-    ...(context.cohortPeople ? { cohortPeople: () => cohortPeopleRows(context) } : {}),
-    actions: context.actions,
-    ...(context.hogql ? { hogql: context.hogql } : {}),
-  }).statement(root);
+  new HogQLTranslator(hogqlTranslateContext(query, context)).statement(root);
   return context;
 }
 

@@ -2,8 +2,6 @@
 // query AST (team guard, bound parameters and allow-list apply from there), page the top level as
 // PostHog does (no LIMIT: 100 rows and `hasMore`; any LIMIT at most 50,000), run, and answer in
 // PostHog's HogQLQueryResponse shape.
-import { cohortMembers } from '../../cohorts/members.js';
-import { cohortPeopleRows } from '../../cohorts/people-table.js';
 import type { QueryContext } from '../../context.js';
 import type { QueryRun } from '../../execute.js';
 import type { HogQLNode } from '../../hogql/translate/hogql-ast.js';
@@ -14,7 +12,7 @@ import { withPropertyTypes } from '../../hogql/property-type-lookup.js';
 import type { Query, Select } from '../../ast/nodes.js';
 import type { HogQLQuery } from '../../nodes/schema.js';
 import type { RunOutput } from '../kind.js';
-import { hogqlFilterDate, hogqlFiltersExpr } from './filters.js';
+import { hogqlTranslateContext } from './translator-context.js';
 import { DEFAULT_ROWS, MAX_ROWS, roundedSeconds } from './run-select.js';
 import { readRows } from './values.js';
 
@@ -59,19 +57,7 @@ export async function runHogQL(query: HogQLQuery, context: QueryContext, run: Qu
   const parseMs = performance.now() - parseStarted;
   const translateStarted = performance.now();
   // Typed properties (Numeric, DateTime, Boolean definitions) read as their types, as PostHog's.
-  const translated = await withPropertyTypes(run, (propertyTypes) => new HogQLTranslator({
-    timezone: context.project.timezone,
-    weekStartDay: context.project.weekStartDay,
-    values: query.values,
-    filters: (target) => hogqlFiltersExpr(query, context, target),
-    filterDate: (bound) => hogqlFilterDate(query, context, bound),
-    cohortMembers: (id) => cohortMembers(id, context),
-    cohortIdByName: (name) => context.cohortNames?.get(name),
-    ...(context.cohortPeople ? { cohortPeople: () => cohortPeopleRows(context) } : {}),
-    actions: context.actions,
-    ...(context.hogql ? { hogql: context.hogql } : {}),
-    propertyTypes,
-  }).statement(root));
+  const translated = await withPropertyTypes(run, (propertyTypes) => new HogQLTranslator({ ...hogqlTranslateContext(query, context), propertyTypes }).statement(root));
   const { query: tree, text, page } = paged(translated.query, root);
   const translateMs = performance.now() - translateStarted;
   const table = await run.table(tree);
