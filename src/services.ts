@@ -203,6 +203,13 @@ export async function createServices(config: Config, options: ServiceOptions = {
       const marks = written.flatMap((w) => w.days.map((day) => ({ team_id: w.teamId, day })));
       await repositories.queryCache.markWritten(marks, new Date().toISOString());
     },
+    // Experience continuity (reference 2.10): a merged person's flag hash key overrides go to the
+    // survivor, whose own win. A failure is logged; the events are stored already.
+    async (merges) => {
+      for (const merge of merges) {
+        await repositories.featureFlags.moveHashKeyOverrides(merge.teamId, merge.fromPersonId, merge.intoPersonId).catch(onBackgroundError);
+      }
+    },
   );
   const writerLease = new CaptureWriterLease(repositories.captureWriterLeases, eventDataSetKey(config.events), DEFAULT_LEASE_TIMING, onBackgroundError);
   let pipeline: Awaited<ReturnType<typeof openCapturePipeline>>;

@@ -4,13 +4,15 @@
 // of the events they come from. Persons are processed for repeated events too (a re-sent event
 // re-applies what it says, as in PostHog, where nothing is de-duplicated), so a write whose
 // person rows failed after its events were stored catches up when the inserter retries it. Any
-// failure forgets cached person state, because memory may then be ahead of the store.
+// failure forgets cached person state, because memory may then be ahead of the store. Person
+// merges are told once their rows are written (metadata that follows a person, such as flag
+// overrides, moves then); that step is bounded and cannot fail a write.
 import type { EventRow, EventsRepository } from '../../storage/events/events-repository.js';
 import type { PersonsRepository, PersonWrites } from '../../storage/events/persons-repository.js';
 import { formatMicros } from '../../storage/events/time.js';
 import { InsertRefusedError } from '../../storage/events/write-failure.js';
 import type { GroupProcessor } from './persons/group-processor.js';
-import type { PersonProcessor } from './persons/person-processor.js';
+import type { PersonMerge, PersonProcessor } from './persons/person-processor.js';
 import type { CapturedEvent } from './types.js';
 
 export interface TeamEvents {
@@ -36,12 +38,15 @@ export class EventWriter {
      * person, distinct id and group rows were written (their cached copies are stale).
      */
     private readonly onStored: (written: StoredDays[], writes: PersonWrites) => Promise<void>,
+    /** Told of the persons merged in a write, after its person rows; must not throw. */
+    private readonly onPersonsMerged: (merges: PersonMerge[]) => Promise<void> = async () => {},
   ) {}
 
   async write(items: readonly TeamEvents[]): Promise<void> {
     const writes: PersonWrites = { persons: [], distinctIds: [], overrides: [], groups: [], groupTypes: [] };
     const rows: EventRow[] = [];
     const days: StoredDays[] = [];
+    const merges: PersonMerge[] = [];
     try {
       for (const [teamId, events] of byTeam(items)) {
         // First write wins: a uuid earlier in this batch is dropped here, a stored one below.
@@ -49,7 +54,7 @@ export class EventWriter {
         const unique = events.filter((e) => !seen.has(e.uuid) && seen.add(e.uuid));
         const stored = await this.events.existingUuids(teamId, [...seen]);
         const groupKeys = await this.groups.process(teamId, unique, writes);
-        const personIds = await this.persons.process(teamId, unique, writes);
+        const personIds = await this.persons.process(teamId, unique, writes, merges);
         const createdAt = formatMicros(Date.now() * 1000);
         unique.forEach((event, i) => {
           if (!stored.has(event.uuid)) rows.push(toRow(teamId, event, personIds[i]!, groupKeys[i]!, createdAt));
@@ -65,6 +70,7 @@ export class EventWriter {
     }
     try {
       await withRetries(() => this.personsRepository.write(writes));
+      if (merges.length > 0) await tellMerged(this.onPersonsMerged(merges));
       // Repeats are marked too: a retry of a request whose marks failed marks them now.
       await withRetries(() => this.onStored(days, writes));
     } catch (error) {
@@ -88,6 +94,20 @@ export class IncompleteWriteError extends Error {
     super('events were stored, but their persons or cache marks were not', { cause });
     this.name = 'IncompleteWriteError';
   }
+}
+
+/** How long a write waits for what follows person merges before going on without it. */
+const MERGE_HOOK_WAIT_MS = 2_000;
+
+/** Waits for the merge hook at most MERGE_HOOK_WAIT_MS: capture never stalls on it. */
+async function tellMerged(hook: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, MERGE_HOOK_WAIT_MS);
+    timer.unref();
+  });
+  await Promise.race([hook.catch(() => {}), waited]);
+  clearTimeout(timer);
 }
 
 /** A write that failed is tried twice more (after 50 and 200 ms) before the flush gives up. */

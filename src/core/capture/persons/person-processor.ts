@@ -39,12 +39,20 @@ export interface PersonWarning {
   distinctIds: [string, string];
 }
 
+/** A person folded into another (the survivor). */
+export interface PersonMerge {
+  teamId: number;
+  fromPersonId: string;
+  intoPersonId: string;
+}
+
 /** The work of one team's slice of a batch: person ids per event and rows to write. */
 class TeamBatch {
   readonly dirty = new Map<string, PersonState>();
   readonly deleted: PersonRow[] = [];
   readonly mappings = new Map<string, Mapping>();
   readonly overrides = new Map<string, Mapping>();
+  readonly merges: PersonMerge[] = [];
 
   constructor(readonly teamId: number) {}
 }
@@ -62,13 +70,17 @@ export class PersonProcessor {
     this.persons = new LRUCache({ max: cacheSize });
   }
 
-  /** Person id of each event, in order, and the person rows to write first. */
-  async process(teamId: number, events: readonly CapturedEvent[], writes: PersonWrites): Promise<string[]> {
+  /**
+   * Person id of each event, in order, and the person rows to write first; `merges` receives the
+   * stored persons merged away (what else refers to a person, e.g. flag overrides, follows them).
+   */
+  async process(teamId: number, events: readonly CapturedEvent[], writes: PersonWrites, merges: PersonMerge[] = []): Promise<string[]> {
     const batch = new TeamBatch(teamId);
     await this.prefetch(teamId, events);
     const personIds: string[] = [];
     for (const event of events) personIds.push(await this.processEvent(batch, event));
     this.collectWrites(batch, writes);
+    merges.push(...batch.merges);
     return personIds;
   }
 
@@ -159,6 +171,8 @@ export class PersonProcessor {
     batch.dirty.delete(other.id);
     this.persons.delete(key(teamId, other.id));
     if (other.version >= 0) batch.deleted.push(this.personRow(teamId, other, other.version + 1, true));
+    // Told even for a person of this batch: an earlier merge in it may have given it overrides.
+    batch.merges.push({ teamId, fromPersonId: other.id, intoPersonId: into.id });
   }
 
   private attach(batch: TeamBatch, distinctId: string, person: PersonState): void {
