@@ -172,7 +172,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const eventsRepository = new EventsRepository(events);
   const personsRepository = new PersonsRepository(events);
   const tokens = new ProjectTokens(repositories);
-  // Set once capture is open; capture's person and group writes make its cached subjects stale.
+  // Set once capture is open; capture's person writes fill its cached subjects, group writes make them stale.
   let flagSubjects: FlagSubjectLoader | undefined;
 
   // Projects and demo data refer to each other (a demo project is filled by capture), hence `let`.
@@ -197,7 +197,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     new GroupProcessor(personsRepository),
     async (written, writes) => {
       void projects.markIngested(written.map((w) => w.teamId)).catch(onBackgroundError);
-      flagSubjects?.forgetWritten(writes);
+      flagSubjects?.rememberWritten(writes);
       // Awaited, and a failure fails the flush: a result cached before these events must read as
       // outdated once they are acknowledged.
       const marks = written.flatMap((w) => w.days.map((day) => ({ team_id: w.teamId, day })));
@@ -243,7 +243,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     settled: captureSettled,
     writesHere: () => writerLease.holds(),
   });
-  const flagSources: FlagSources = { definitions: new FlagDefinitionsCache(repositories.featureFlags, repositories.cohorts, meta.db), subjects: flagSubjects, projectRows };
+  // This process's flag and cohort writes clear it at once; another's are seen within a second.
+  const flagDefinitionsCache = new FlagDefinitionsCache(repositories.featureFlags, repositories.cohorts, meta.db);
+  const flagSources: FlagSources = { definitions: flagDefinitionsCache, subjects: flagSubjects, projectRows };
   const capture = new CaptureService(tokens, pipeline.committer, new DecodeBudget(config.captureMemoryBytes), writerLease, pipeline.inserter);
   demo = new DemoDataRunner(capture, onBackgroundError);
   const actions = new ActionsService(repositories, access);
@@ -258,7 +260,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   });
   const insights = new InsightsService(repositories, access, queries, results);
   const cohortCalculator = new CohortCalculator(repositories.cohorts, queries, onBackgroundError);
-  const cohorts = new CohortsService(repositories, access, cohortCalculator, new StaticMembers(new StaticCohortsRepository(events), queries));
+  const cohorts = new CohortsService(repositories, access, cohortCalculator, new StaticMembers(new StaticCohortsRepository(events), queries), () => flagDefinitionsCache.clear());
   const authenticatorOptions = options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {};
   return {
     config,
@@ -270,7 +272,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     projects,
     actions,
     cohorts,
-    featureFlags: new FeatureFlagsService(repositories, access),
+    featureFlags: new FeatureFlagsService(repositories, access, () => flagDefinitionsCache.clear()),
     flagDefinitions: new FlagDefinitions(repositories.featureFlags),
     persons: new PersonsService(access, queries, executor),
     definitions: new DefinitionsService(access, new DefinitionsRepository(events, config.queryTimeoutSeconds)),

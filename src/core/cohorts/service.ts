@@ -49,6 +49,8 @@ export class CohortsService {
     private readonly access: AccessResolver,
     private readonly calculator: CohortCalculator,
     private readonly members: StaticMembers,
+    /** A cohort or its static members were written: caches of flag definitions forget them at once. */
+    private readonly changed: () => void = () => {},
   ) {}
 
   async list(principal: Principal, projectParam: string, filter: CohortListFilter) {
@@ -87,6 +89,7 @@ export class CohortsService {
     // A static cohort's persons go in before it is announced; if they cannot, the cohort goes too.
     const row = isStatic ? await this.withMembers(project, inserted, () => this.members.put(project, inserted.id, persons)) : inserted;
     await this.logActivity(this.repositories, principal, project, row, 'created', []);
+    this.changed();
     if (!isStatic) this.calculator.schedule(project, row.id, row.version);
     return (await this.views(project, [row]))[0]!;
   }
@@ -148,6 +151,7 @@ export class CohortsService {
       }
       return after;
     });
+    this.changed();
     if (recalculate) this.calculator.schedule(project, id, updated.version);
     return (await this.views(project, [updated]))[0]!;
   }
@@ -191,6 +195,7 @@ export class CohortsService {
     }));
     const row = await this.withMembers(project, inserted, () => this.members.copy(project, source.id, inserted.id));
     await this.logActivity(this.repositories, principal, project, row, 'created', []);
+    this.changed();
     return (await this.views(project, [row]))[0]!;
   }
 
@@ -201,6 +206,7 @@ export class CohortsService {
       await repos.cohorts.update(project.id, row.id, { ...counted(count), version: current.version + 1, updated_at: nowIso() });
       await this.logActivity(repos, principal, project, current, activity, [{ type: COHORT_ACTIVITY_SCOPE, action: 'changed', field: 'people', before: null, after: null }]);
     });
+    this.changed();
   }
 
   /** Stores a new static cohort's persons and count; on failure the cohort row is removed again. */

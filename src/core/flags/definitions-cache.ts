@@ -3,7 +3,7 @@
 // of any project changes. The epoch is a fingerprint of the per-project flag epochs (bumped by
 // every flag write) and of the cohorts table (count, versions, deletions, last update), read at
 // most once a second, so a write in another process is seen within a second; this process's own
-// flag writes clear it at once (clear()).
+// flag and cohort writes clear it at once (clear(), called by the flags and cohorts services).
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { EpochCache } from '../epoch-cache.js';

@@ -74,6 +74,8 @@ export class FeatureFlagsService {
   constructor(
     private readonly repositories: Repositories,
     private readonly access: AccessResolver,
+    /** A flag was written: caches of definitions (the SDK endpoints') forget them at once. */
+    private readonly changed: () => void = () => {},
   ) {}
 
   async list(principal: Principal, projectParam: string, filter: FlagListFilter): Promise<{ count: number; results: FlagView[] }> {
@@ -111,6 +113,7 @@ export class FeatureFlagsService {
       await this.logActivity(repos, principal, project, inserted, 'created', []);
       return inserted;
     }).catch((error: unknown) => this.duplicateKey(error, project.id, key));
+    this.changed();
     return (await this.views(project, [row]))[0]!;
   }
 
@@ -168,6 +171,7 @@ export class FeatureFlagsService {
       await this.logActivity(repos, principal, project, after, updateActivity(current.deleted === 1, after.deleted === 1), activityChanges);
       return after;
     }).catch((error: unknown) => this.duplicateKey(error, project.id, key));
+    this.changed();
     return (await this.views(project, [updated]))[0]!;
   }
 

@@ -6,20 +6,23 @@
 // Persons and groups are kept in a cache: a cold person read
 // costs an event-store statement (several ms; concurrent cold reads share one, TickBatcher)
 // against well under 1 ms for a whole cached request. Capture is the only writer of persons and
-// groups, and it runs in one process (the capture writer lease): its writes forget exactly the
-// distinct ids, persons and groups they wrote in that process (forgetWritten), and a request for
-// a project with acknowledged events not yet stored first waits for them, so a person identified a
-// moment ago is read with their `$set` properties. So the process holding the capture writer lease
-// keeps entries until they are written (FLAG_SUBJECT_WRITER_TTL_MS only bounds a missed case);
-// any other process reads them again after FLAG_SUBJECT_TTL_MS.
-// Static cohort membership is dropped with the flag definitions (a membership change bumps the
-// cohort's version, hence the epoch).
+// groups, and it runs in one process (the capture writer lease): in that process every person and
+// distinct-id row capture writes goes into the cache as the stored state (rememberWritten), so a
+// person's first /flags/ request after capture made them reads nothing; the groups it writes are
+// forgotten. A request for a project with acknowledged events not yet stored first waits for them,
+// so a person identified a moment ago is answered with their `$set` properties. Distinct ids and
+// persons are cached apart (a merge moves ids to the survivor; a deleted person answers as nobody).
+// The process holding the capture writer lease keeps entries until they are written
+// (FLAG_SUBJECT_WRITER_TTL_MS only bounds a missed case); any other process reads them again after
+// FLAG_SUBJECT_TTL_MS. Static cohort membership is read when a flag names a static cohort and kept
+// with the flag definitions it was read with (a membership change bumps the cohort's version,
+// hence new definitions).
 import { LRUCache } from 'lru-cache';
 import type { FeatureFlagsRepository } from '../../../storage/meta/repositories/feature-flags.js';
 import type { ProjectFlags } from '../definitions-cache.js';
 import type { FlagSubject } from '../evaluation/index.js';
 import type { PersonWrites } from '../../../storage/events/persons-repository.js';
-import type { FlagPersonReads, StoredPerson } from './person-reads.js';
+import { parseProperties, type FlagPersonReads, type StoredPerson } from './person-reads.js';
 import { TickBatcher } from './tick-batcher.js';
 
 /**
@@ -51,13 +54,24 @@ export interface LoadedSubject {
   groupTypeMapping: ReadonlyMap<number, string>;
 }
 
-interface CachedPerson {
-  person: StoredPerson | null;
-  /** Null when read without them (no flag of the project named a static cohort then). */
-  staticCohorts: ReadonlySet<number> | null;
-  /** The definitions it was read with: new definitions (a cohort changed) make its cohorts stale. */
-  definitions: ProjectFlags;
+/** A distinct id's person (null: none, or deleted) as read or as capture wrote it. */
+interface CachedId {
+  personId: string | null;
   stamp: Stamp;
+}
+
+/** A person as read or as capture wrote it (then with its properties as written, parsed when asked). */
+interface CachedPerson {
+  id: string;
+  /** Null for a deleted person. */
+  properties: Record<string, unknown> | string | null;
+  /** Null when not read (no flag of the project named a static cohort then, or written by capture). */
+  staticCohorts: ReadonlySet<number> | null;
+  /** The definitions the cohorts were read with: new definitions (a cohort changed) make them stale. */
+  definitions: ProjectFlags | null;
+  stamp: Stamp;
+  /** Roughly its memory, for the cache's byte bound. */
+  size: number;
 }
 
 interface CachedGroup {
@@ -82,6 +96,12 @@ interface ColdPerson {
 
 const NOBODY: ColdPerson = { person: null, staticCohorts: null };
 
+/** Bounds of the subject cache: entries, and the persons' properties by (UTF-16) length. */
+export const FLAG_SUBJECT_CACHE_ENTRIES = 100_000;
+const FLAG_PERSON_CACHE_CHARS = 128 * 1024 * 1024;
+/** What an entry costs besides its properties. */
+const ENTRY_OVERHEAD = 200;
+
 export interface CaptureWatch {
   /** Whether acknowledged events of the project are not in the event store yet. */
   pending(projectId: number): boolean;
@@ -94,7 +114,15 @@ export interface CaptureWatch {
 const NO_COHORTS: ReadonlySet<number> = new Set();
 
 export class FlagSubjectLoader {
-  private readonly persons = new LRUCache<string, CachedPerson>({ max: 100_000, ttl: FLAG_SUBJECT_WRITER_TTL_MS });
+  /** `projectId:distinctId` -> person id. */
+  private readonly ids = new LRUCache<string, CachedId>({ max: FLAG_SUBJECT_CACHE_ENTRIES, ttl: FLAG_SUBJECT_WRITER_TTL_MS });
+  /** `projectId:personId` -> person. */
+  private readonly people = new LRUCache<string, CachedPerson>({
+    max: FLAG_SUBJECT_CACHE_ENTRIES,
+    maxSize: FLAG_PERSON_CACHE_CHARS,
+    sizeCalculation: (entry) => entry.size,
+    ttl: FLAG_SUBJECT_WRITER_TTL_MS,
+  });
   private readonly groupRows = new LRUCache<string, CachedGroup>({ max: 50_000, ttl: FLAG_SUBJECT_WRITER_TTL_MS });
   /** Grows with each capture write. */
   private seq = 0;
@@ -114,6 +142,7 @@ export class FlagSubjectLoader {
   private readonly groupTypes = new LRUCache<number, { mapping: Map<string, number> }>({ max: 10_000, ttl: FLAG_SUBJECT_TTL_MS });
   private readonly coldPersons = new TickBatcher<ColdPerson>(NOBODY);
   private readonly coldGroups = new TickBatcher<Record<string, unknown>>({});
+  private readonly coldCohorts = new TickBatcher<number[]>([]);
 
   constructor(
     private readonly reads: FlagPersonReads,
@@ -121,14 +150,29 @@ export class FlagSubjectLoader {
     private readonly capture: CaptureWatch,
   ) {}
 
-  /** Capture stored these rows in this process: forget what was read of them before. */
-  forgetWritten(writes: PersonWrites): void {
+  /**
+   * Capture stored these rows in this process: what was read of them before is stale, and the
+   * persons and distinct ids written are cached as written (the newest state: capture writes one
+   * batch at a time, in order). A row stores the person whole, so no read is needed.
+   */
+  rememberWritten(writes: PersonWrites): void {
     const seq = ++this.seq;
     const mark = (key: string, projectId: number) => this.written.set(key, { seq, projectId });
     for (const row of [...writes.distinctIds, ...writes.overrides]) mark(`d:${row.team_id}:${row.distinct_id}`, row.team_id);
     for (const row of writes.persons) mark(`p:${row.team_id}:${row.id}`, row.team_id);
     for (const row of writes.groups) mark(`g:${row.team_id}:${row.group_type_index}:${row.group_key}`, row.team_id);
     for (const row of writes.groupTypes) this.groupTypes.delete(row.team_id);
+    const at = Date.now();
+    const stampOf = (projectId: number): Stamp => ({ seq, generation: this.generationOf(projectId), at });
+    for (const row of writes.distinctIds) {
+      this.ids.set(`${row.team_id}:${row.distinct_id}`, { personId: row.is_deleted ? null : row.person_id, stamp: stampOf(row.team_id) });
+    }
+    for (const row of writes.persons) {
+      const properties = row.is_deleted ? null : row.properties;
+      this.people.set(`${row.team_id}:${row.id}`, {
+        id: row.id, properties, staticCohorts: null, definitions: null, stamp: stampOf(row.team_id), size: ENTRY_OVERHEAD + (properties?.length ?? 0),
+      });
+    }
   }
 
   private generationOf(projectId: number): number {
@@ -208,18 +252,38 @@ export class FlagSubjectLoader {
     );
   }
 
-  private async person(projectId: number, distinctId: string, definitions: ProjectFlags, needsStaticCohorts: boolean): Promise<CachedPerson> {
-    const cacheKey = `${projectId}:${distinctId}`;
-    const hit = this.persons.get(cacheKey);
-    if (hit && !(needsStaticCohorts && (hit.staticCohorts === null || hit.definitions !== definitions))) {
-      const keys = hit.person ? [`d:${cacheKey}`, `p:${projectId}:${hit.person.id}`] : [`d:${cacheKey}`];
-      if (!this.isStale(projectId, hit.stamp, keys)) return hit;
+  private async person(projectId: number, distinctId: string, definitions: ProjectFlags, needsStaticCohorts: boolean): Promise<ColdPerson> {
+    const idKey = `${projectId}:${distinctId}`;
+    const id = this.ids.get(idKey);
+    if (id && !this.isStale(projectId, id.stamp, [`d:${idKey}`])) {
+      if (id.personId === null) return NOBODY;
+      const personKey = `${projectId}:${id.personId}`;
+      const hit = this.people.get(personKey);
+      if (hit && !this.isStale(projectId, hit.stamp, [`p:${personKey}`])) {
+        const person = storedPerson(hit);
+        if (!person) return NOBODY;
+        if (!needsStaticCohorts) return { person, staticCohorts: hit.staticCohorts };
+        if (hit.staticCohorts !== null && hit.definitions === definitions) return { person, staticCohorts: hit.staticCohorts };
+        // Only the person's static cohorts are missing (or from older definitions): read those alone.
+        const cohorts = new Set(await this.coldCohorts.load(String(projectId), person.id, (ids) => this.reads.staticCohortsOf(projectId, ids)));
+        const current = this.people.get(personKey);
+        if (current === hit) this.people.set(personKey, { ...hit, staticCohorts: cohorts, definitions });
+        return { person, staticCohorts: cohorts };
+      }
     }
     const stamp = this.stampOf(projectId);
     const cold = await this.coldPersons.load(`${projectId}:${needsStaticCohorts}`, distinctId, (ids) => this.readPersons(projectId, ids, needsStaticCohorts));
-    const entry = { ...cold, definitions, stamp };
-    this.persons.set(cacheKey, entry);
-    return entry;
+    // Capture may have written this id or person while the read ran: its entry is newer, keep it.
+    const newer = (entry: { stamp: Stamp } | undefined) => entry !== undefined && entry.stamp.seq > stamp.seq;
+    if (!newer(this.ids.get(idKey))) this.ids.set(idKey, { personId: cold.person?.id ?? null, stamp });
+    if (cold.person) {
+      const personKey = `${projectId}:${cold.person.id}`;
+      if (!newer(this.people.get(personKey))) {
+        const size = ENTRY_OVERHEAD + JSON.stringify(cold.person.properties).length;
+        this.people.set(personKey, { id: cold.person.id, properties: cold.person.properties, staticCohorts: cold.staticCohorts, definitions, stamp, size });
+      }
+    }
+    return cold;
   }
 
   /** One batch of cold persons, with their static cohorts when some flag names one. */
@@ -257,4 +321,11 @@ export class FlagSubjectLoader {
     this.groupTypes.set(projectId, { mapping });
     return mapping;
   }
+}
+
+/** The cached person as evaluation reads it (properties capture wrote are parsed once, when first asked). */
+function storedPerson(entry: CachedPerson): StoredPerson | null {
+  if (entry.properties === null) return null;
+  if (typeof entry.properties === 'string') entry.properties = parseProperties(entry.properties);
+  return { id: entry.id, properties: entry.properties };
 }

@@ -85,7 +85,7 @@ export class FlagPersonReads {
   }
 }
 
-function parseProperties(text: string): Record<string, unknown> {
+export function parseProperties(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
