@@ -8,14 +8,15 @@ import { captureNow, getApi, hasChromium, legendItems, openPage, pick, queryApi,
 
 const TIMEOUT = 90_000;
 
-/** PostHog's per-flag usage trend (its generated usage dashboard), which the flag's page draws. */
-const usageQuery = (key: string) => ({
+/** PostHog's per-flag usage trends (its generated usage dashboard), which the flag's page draws. */
+const usageQuery = (key: string, math: 'total' | 'dau' = 'total') => ({
   kind: 'TrendsQuery',
-  series: [{ kind: 'EventsNode', event: '$feature_flag_called', name: '$feature_flag_called', math: 'total' }],
+  series: [{ kind: 'EventsNode', event: '$feature_flag_called', name: '$feature_flag_called', math }],
   properties: [{ key: '$feature_flag', type: 'event', value: [key], operator: 'exact' }],
   breakdownFilter: { breakdown: '$feature_flag_response', breakdown_type: 'event' },
   dateRange: { date_from: '-30d', date_to: null },
   interval: 'day',
+  ...(math === 'dau' ? { trendsFilter: { display: 'ActionsTable' } } : {}),
 });
 
 describe.skipIf(!hasChromium)('feature flags in Chromium', () => {
@@ -324,6 +325,11 @@ describe.skipIf(!hasChromium)('feature flags in Chromium', () => {
     const usage = page.getByTestId('flag-usage');
     const items = await legendItems(usage);
     expect(Object.fromEntries(items.map((i) => [i.label.split(' · ')[1], Number(i.value)]))).toEqual(byResponse);
+    // The dashboard's second trend: unique users per response, as a table of totals.
+    const dau = await queryApi(w, usageQuery('new-checkout', 'dau'));
+    const usersByResponse = Object.fromEntries((dau.results as { breakdown_value: unknown; aggregated_value: number }[]).map((r) => [String(r.breakdown_value), r.aggregated_value]));
+    const users = await legendItems(page.getByTestId('flag-unique-users'));
+    expect(Object.fromEntries(users.map((i) => [i.label.split(' · ')[1], Number(i.value)]))).toEqual(usersByResponse);
     await screenshot(page, 'flag-usage');
     expect(problems).toEqual([]);
     await context.close();

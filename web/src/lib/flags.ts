@@ -212,16 +212,20 @@ export async function loadGroupTypes(project: string, signal?: AbortSignal): Pro
 
 // ---- the flag's page
 
-/** PostHog's usage dashboard trend: `$feature_flag_called` for this key by response, last 30 days. */
-export function usageQuery(key: string): QueryNode {
+/**
+ * PostHog's usage dashboard trends: `$feature_flag_called` for this key by response, last 30 days;
+ * all calls as a line graph ("Feature Flag Called Total Volume"), or unique users (`dau`) as a
+ * table ("Feature Flag calls made by unique users per variant").
+ */
+export function usageQuery(key: string, math: 'total' | 'dau' = 'total'): QueryNode {
   return {
     kind: 'TrendsQuery',
-    series: [{ kind: 'EventsNode', event: '$feature_flag_called', name: '$feature_flag_called', math: 'total' }],
+    series: [{ kind: 'EventsNode', event: '$feature_flag_called', name: '$feature_flag_called', math }],
     properties: [{ key: '$feature_flag', type: 'event', value: [key], operator: 'exact' }],
     breakdownFilter: { breakdown: '$feature_flag_response', breakdown_type: 'event' },
     dateRange: { date_from: '-30d', date_to: null },
     interval: 'day',
-    trendsFilter: { display: 'ActionsLineGraph' },
+    trendsFilter: { display: math === 'dau' ? 'ActionsTable' : 'ActionsLineGraph' },
   };
 }
 
