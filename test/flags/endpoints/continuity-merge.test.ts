@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
 import { runQuery } from '../../helpers/journeys.js';
+import { META_STORES } from '../../helpers/stores.js';
 import { createFlag, flagsFor, postJson } from './helpers.js';
 
 /** PostHog's rollout hash, computed here independently of the evaluator. */
@@ -37,12 +38,12 @@ const MERGES: Record<string, (user: string, anon: string) => Captured> = {
   $create_alias: (user, anon) => ({ event: '$create_alias', distinct_id: user, properties: { alias: anon } }),
 };
 
-describe('experience continuity across a person merge', () => {
+describe.each(META_STORES)('experience continuity across a person merge (%s)', (store) => {
   let t: TestApp;
   let owner: Credentials;
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
+    t = await createTestApp(store);
     owner = await t.bootstrap('continuity-merge@example.com');
     await createFlag(t, owner, { key: 'sticky', ensure_experience_continuity: true, filters: { groups: [{ properties: [], rollout_percentage: 50 }] } });
     await createFlag(t, owner, { key: 'not-sticky', filters: { groups: [{ properties: [], rollout_percentage: 50 }] } });
