@@ -89,4 +89,17 @@ describe('/flags/ subjects from capture, flag writes at once', () => {
     await updateFlag(t, owner, flag.id, { active: false });
     expect((await ask('new-free')).answer).toEqual({ pro: false, 'from-ad': true });
   });
+
+  it("shows a cohort edited in this process on the very next request", async () => {
+    const cohortOf = (value: string) => ({ properties: { type: 'OR', values: [{ type: 'AND', values: [{ key: 'plan', type: 'person', operator: 'exact', value }] }] } });
+    const created = await t.request(owner.key, { method: 'POST', url: `/api/projects/${owner.projectId}/cohorts/`, payload: { name: 'Plan', filters: cohortOf('pro') } });
+    expect(created.statusCode, created.body).toBe(201);
+    const cohortId = created.json().id as number;
+    const flag = await createFlag(t, owner, { key: 'in-cohort', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: cohortId }], rollout_percentage: 100 }] } });
+    expect((await ask('new-free')).answer).toMatchObject({ 'in-cohort': false });
+    const edited = await t.request(owner.key, { method: 'PATCH', url: `/api/projects/${owner.projectId}/cohorts/${cohortId}/`, payload: { filters: cohortOf('free') } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await ask('new-free')).answer).toMatchObject({ 'in-cohort': true });
+    await updateFlag(t, owner, flag.id, { active: false });
+  });
 });
