@@ -15,6 +15,7 @@ import {
   parseFlagId, readBoolean, readBucketing, readJsonField, readKey, readName, readRuntime, readTags, readVersion, type FlagInput,
 } from './input.js';
 import { checkCohorts, checkDependencies, dependentsOf } from './references.js';
+import { checkProjectFiltersBudget } from './budget.js';
 import { cohortIdsOf, flagView, LOGGED_FIELDS, loggedValues, type FlagView } from './view.js';
 
 export const FLAG_ACTIVITY_SCOPE = 'FeatureFlag';
@@ -96,6 +97,7 @@ export class FeatureFlagsService {
       await checkCohorts(this.repositories, project.id, read.cohortIds);
       await checkDependencies(this.repositories, project.id, { id: null, key }, read.flagIds);
     }
+    await checkProjectFiltersBudget(this.repositories, project.id, null, JSON.stringify(read?.filters ?? {}));
     const now = nowIso();
     const row = await this.repositories.transaction(async (repos) => {
       const existing = await repos.featureFlags.findByKey(project.id, key);
@@ -145,6 +147,9 @@ export class FeatureFlagsService {
     if (changes.key !== undefined && changes.key !== before.key) {
       const renamed = renameEnrollment(changes.filters ?? before.filters, before.key, changes.key);
       if (renamed !== null) changes.filters = renamed;
+    }
+    if (changes.filters !== undefined || (changes.deleted === 0 && before.deleted === 1)) {
+      await checkProjectFiltersBudget(this.repositories, project.id, id, changes.filters ?? before.filters);
     }
     const deleting = changes.deleted === 1 && before.deleted === 0;
     const disabling = changes.active === 0 && before.active === 1;
