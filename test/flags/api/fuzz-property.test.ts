@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
-import { MAX_PROJECT_FILTERS_BYTES } from '../../../src/core/flags/budget.js';
+import { MAX_PROJECT_FILTERS_BYTES, MAX_PROJECT_FLAGS } from '../../../src/core/flags/budget.js';
 import { createFlag, postJson } from '../endpoints/helpers.js';
 import { validation } from './helpers.js';
 
@@ -118,7 +118,7 @@ function answered(what: unknown, status: number, text: string, allowed: number[]
 }
 
 /** A flag that was stored is evaluated for generated subjects and served as a definition. */
-async function servedAndEvaluated(flag: { key: string; is_remote_configuration: boolean }, subjects: Record<string, unknown>[]): Promise<void> {
+async function servedAndEvaluated(flag: { key: string; deleted: boolean; is_remote_configuration: boolean }, subjects: Record<string, unknown>[]): Promise<void> {
   const { key } = flag;
   for (const s of subjects) {
     const res = await postJson(t, '/flags/?v=2', { token: mine.projectApiToken, ...s });
@@ -126,8 +126,8 @@ async function servedAndEvaluated(flag: { key: string; is_remote_configuration: 
   }
   const definitions = await t.request(mine.key, { method: 'GET', url: `/flags/definitions?token=${mine.projectApiToken}&send_cohorts` });
   answered(key, definitions.statusCode, definitions.body, [200]);
-  // Local-evaluation definitions leave out remote-configuration flags (their payload has its own endpoint).
-  if (!flag.is_remote_configuration && !definitions.json().flags.some((flag: { key: string }) => flag.key === key)) throw new Error(`definitions lack ${key}: ${JSON.stringify(flag).slice(0, 600)}`);
+  // Local-evaluation definitions leave out deleted and remote-configuration flags (their payload has its own endpoint).
+  if (!flag.deleted && !flag.is_remote_configuration && !definitions.json().flags.some((flag: { key: string }) => flag.key === key)) throw new Error(`definitions lack ${key}: ${JSON.stringify(flag).slice(0, 600)}`);
 }
 
 const url = () => `/api/projects/${mine.projectId}/feature_flags/`;
@@ -224,5 +224,23 @@ describe('the project budget on filters (bench/attacks: 2,000 flags of 1,000-val
     expect((await post('big-5', big(5, 480))).statusCode).toBe(201);
     const restore = await t.request(owner.key, { method: 'PATCH', url: `/api/projects/${owner.projectId}/feature_flags/${ids[1]}/`, payload: { deleted: false } });
     expect(restore.statusCode).toBe(400);
+  });
+});
+
+describe('the project budget on live flags (bench/attacks: a 1,000-flag dependency chain)', () => {
+  it(`refuses flag ${MAX_PROJECT_FLAGS + 1} with a 400; a deleted flag frees its place`, { timeout: 120_000 }, async () => {
+    const owner = await t.bootstrap('fuzz-count@example.com');
+    const post = (key: string) => t.request(owner.key, { method: 'POST', url: `/api/projects/${owner.projectId}/feature_flags/`, payload: { key } });
+    let first = 0;
+    for (let n = 0; n < MAX_PROJECT_FLAGS; n += 50) {
+      const made = await Promise.all(Array.from({ length: 50 }, (_, i) => post(`f-${n + i}`)));
+      expect(made.map((res) => res.statusCode)).toEqual(Array(50).fill(201));
+      if (n === 0) first = made[0]!.json().id;
+    }
+    const refused = await post('one-too-many');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual(validation(`A project can have at most ${MAX_PROJECT_FLAGS} feature flags. Delete flags you no longer use first.`, null, 'max_length'));
+    expect((await t.request(owner.key, { method: 'PATCH', url: `/api/projects/${owner.projectId}/feature_flags/${first}/`, payload: { deleted: true } })).statusCode).toBe(200);
+    expect((await post('one-too-many')).statusCode).toBe(201);
   });
 });
