@@ -242,10 +242,17 @@ export async function createServices(config: Config, options: ServiceOptions = {
     pending: (projectId) => pipeline.inserter.hasPendingDays(projectId, null, null),
     settled: captureSettled,
     writesHere: () => writerLease.holds(),
-  });
+  }, onBackgroundError);
   // This process's flag and cohort writes clear it at once; another's are seen within a second.
   const flagDefinitionsCache = new FlagDefinitionsCache(repositories.featureFlags, repositories.cohorts, meta.db);
   const flagSources: FlagSources = { definitions: flagDefinitionsCache, subjects: flagSubjects, projectRows };
+  // After start, in the background: warm the subject cache of the projects whose active flags
+  // need persons (warm-up.ts); a project whose flags come later warms on its first /flags/ request.
+  const warmUp = flagSubjects.warmUp;
+  warmUp.start(async () => {
+    const teams = await meta.db.selectFrom('feature_flags').select('team_id').distinct().where('deleted', '=', 0).where('active', '=', 1).execute();
+    for (const { team_id } of teams) warmUp.consider(team_id, await flagDefinitionsCache.of(team_id));
+  });
   const capture = new CaptureService(tokens, pipeline.committer, new DecodeBudget(config.captureMemoryBytes), writerLease, pipeline.inserter);
   demo = new DemoDataRunner(capture, onBackgroundError);
   const actions = new ActionsService(repositories, access);
@@ -310,6 +317,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       await pipeline.close();
       await writerLease.stop();
       await results.drain();
+      await flagSubjects?.warmUp.stop();
       await events.close();
       await meta.close();
     },

@@ -10,13 +10,20 @@ const CaptureStatus = Type.Object({
   log: Type.Object({ acknowledged: Type.Integer(), inserted: Type.Integer() }),
 });
 
+/** The /flags/ subject cache's background warm-up after start (src/core/flags/subjects/warm-up.ts). */
+const FlagSubjectsStatus = Type.Object({
+  warming: Type.Boolean(),
+  persons: Type.Integer(),
+  longest_loop_delay_ms: Type.Number(),
+});
+
 export function healthRoutes(app: HogletApp, services: Services): void {
   app.get('/_health', {
     schema: {
       tags: ['health'],
       response: {
-        200: Type.Object({ status: Type.String(), capture: Type.Optional(CaptureStatus) }),
-        503: Type.Object({ status: Type.String(), capture: Type.Optional(CaptureStatus) }),
+        200: Type.Object({ status: Type.String(), capture: Type.Optional(CaptureStatus), flag_subjects: Type.Optional(FlagSubjectsStatus) }),
+        503: Type.Object({ status: Type.String(), capture: Type.Optional(CaptureStatus), flag_subjects: Type.Optional(FlagSubjectsStatus) }),
       },
     },
     handler: async (request, reply) => {
@@ -27,7 +34,7 @@ export function healthRoutes(app: HogletApp, services: Services): void {
       });
       try {
         await services.ping();
-        return { status: 'ok', ...(capture ? { capture } : {}) };
+        return { status: 'ok', ...(capture ? { capture } : {}), flag_subjects: services.flagSources.subjects.warmUp.status() };
       } catch (error) {
         request.log.error({ err: error }, 'health check failed');
         return reply.code(503).send({ status: 'unavailable', ...(capture ? { capture } : {}) });

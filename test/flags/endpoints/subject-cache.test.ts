@@ -37,6 +37,8 @@ describe('/flags/ subject cache: coalesced cold reads, precise invalidation', ()
     t = await createTestApp('sqlite');
     owner = await t.bootstrap('flag-cache@example.com');
     other = await t.bootstrap('flag-cache-other@example.com');
+    // Cold reads are what this file counts: no background warm-up (warm-subjects.test.ts tests that).
+    vi.spyOn(t.services.flagSources.subjects.warmUp, 'consider').mockImplementation(() => {});
     // Written as by another process (or before a restart): this process's cache is not told.
     const untold = vi.spyOn(t.services.flagSources.subjects, 'rememberWritten').mockImplementation(() => {});
     const people = Array.from({ length: 20 }, (_, n) => ({ event: '$identify', distinct_id: `user-${n}`, properties: { $set: { plan: n % 2 === 0 ? 'pro' : 'free' } } }));

@@ -22,8 +22,9 @@ import type { FeatureFlagsRepository } from '../../../storage/meta/repositories/
 import type { ProjectFlags } from '../definitions-cache.js';
 import type { FlagSubject } from '../evaluation/index.js';
 import type { PersonWrites } from '../../../storage/events/persons-repository.js';
-import { parseProperties, type FlagPersonReads, type StoredPerson } from './person-reads.js';
+import { parseProperties, type FlagPersonReads, type StoredPerson, type WarmPerson } from './person-reads.js';
 import { TickBatcher } from './tick-batcher.js';
+import { FlagSubjectWarmUp, type WarmTarget } from './warm-up.js';
 
 /**
  * How stale another process's answer may be: capture runs in one process, and only that one is
@@ -143,12 +144,50 @@ export class FlagSubjectLoader {
   private readonly coldPersons = new TickBatcher<ColdPerson>(NOBODY);
   private readonly coldGroups = new TickBatcher<Record<string, unknown>>({});
   private readonly coldCohorts = new TickBatcher<number[]>([]);
+  /** Fills the cache in the background once a project's flags need persons (warm-up.ts). */
+  readonly warmUp: FlagSubjectWarmUp;
 
   constructor(
     private readonly reads: FlagPersonReads,
     private readonly flags: FeatureFlagsRepository,
     private readonly capture: CaptureWatch,
-  ) {}
+    onBackgroundError?: (error: unknown) => void,
+  ) {
+    this.warmUp = new FlagSubjectWarmUp(reads, this.warmTarget(), onBackgroundError);
+  }
+
+  /**
+   * Warm entries are stamped like a read that started when their chunk's statement did: capture's
+   * writes after that make them stale, and they age as read entries do (the LRU's writer TTL).
+   */
+  private warmTarget(): WarmTarget {
+    return {
+      readStarted: (projectId) => this.stampOf(projectId),
+      hasRoom: (persons) =>
+        this.ids.size + persons <= FLAG_SUBJECT_CACHE_ENTRIES &&
+        this.people.size + persons <= FLAG_SUBJECT_CACHE_ENTRIES &&
+        this.people.calculatedSize < FLAG_PERSON_CACHE_CHARS * 0.9,
+      remember: (projectId, started, persons) => this.rememberWarm(projectId, started as Stamp, persons),
+      writesHere: () => this.capture.writesHere(),
+    };
+  }
+
+  /** Caches what the warm-up read, keeping any entry already there (as new, or newer) and any key written since. */
+  private rememberWarm(projectId: number, stamp: Stamp, persons: readonly WarmPerson[]): void {
+    const writtenSince = (key: string) => (this.written.get(key)?.seq ?? 0) > stamp.seq;
+    if (stamp.generation !== this.generationOf(projectId)) return;
+    for (const person of persons) {
+      const personKey = `${projectId}:${person.id}`;
+      if (!this.people.has(personKey) && !writtenSince(`p:${personKey}`)) {
+        const size = ENTRY_OVERHEAD + person.properties.length;
+        this.people.set(personKey, { id: person.id, properties: person.properties, staticCohorts: null, definitions: null, stamp, size });
+      }
+      for (const distinctId of person.distinctIds) {
+        const idKey = `${projectId}:${distinctId}`;
+        if (!this.ids.has(idKey) && !writtenSince(`d:${idKey}`)) this.ids.set(idKey, { personId: person.id, stamp });
+      }
+    }
+  }
 
   /**
    * Capture stored these rows in this process: what was read of them before is stale, and the
@@ -198,6 +237,7 @@ export class FlagSubjectLoader {
   async load(request: SubjectRequest, definitions: ProjectFlags, continuityKeys: readonly string[]): Promise<LoadedSubject> {
     if (this.capture.pending(request.projectId)) await this.capture.settled();
     const { projectId } = request;
+    this.warmUp.consider(projectId, definitions);
     const needsStaticCohorts = [...definitions.cohorts.values()].some((c) => c.definition.isStatic);
     const cached = await this.person(projectId, request.distinctId, definitions, needsStaticCohorts);
 

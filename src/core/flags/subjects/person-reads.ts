@@ -11,6 +11,13 @@ export interface StoredPerson {
   properties: Record<string, unknown>;
 }
 
+/** A person as the warm-up reads it: properties as stored (parsed on first use), with its distinct ids. */
+export interface WarmPerson {
+  id: string;
+  properties: string;
+  distinctIds: string[];
+}
+
 export class FlagPersonReads {
   constructor(
     private readonly store: EventStore,
@@ -46,6 +53,33 @@ export class FlagPersonReads {
     );
     for (const row of rows) found.set(row.distinct_id, { id: row.id, properties: parseProperties(row.properties) });
     return found;
+  }
+
+  /**
+   * One page of the project's live persons, the most recently created first, each with the
+   * distinct ids that point at it now (none: a person no id points at). For the warm-up; a short
+   * page is the last.
+   */
+  async personsPage(teamId: number, offset: number, limit: number): Promise<WarmPerson[]> {
+    const db = this.store.layout.database;
+    const rows = await this.store.query<{ id: string; properties: string; distinct_ids: string[] }>(
+      `SELECT toString(p.id) AS id, any(p.latest_properties) AS properties, groupArrayIf(m.distinct_id, m.distinct_id != '') AS distinct_ids
+       FROM (
+         SELECT id, argMax(properties, version) AS latest_properties, max(created_at) AS created FROM ${db}.${TABLES.persons}
+         WHERE team_id = {team:UInt64}
+         GROUP BY id HAVING NOT argMax(is_deleted, version)
+         ORDER BY created DESC, id LIMIT {limit:UInt64} OFFSET {offset:UInt64}
+       ) AS p
+       LEFT JOIN (
+         SELECT distinct_id, argMax(person_id, version) AS person_id FROM ${db}.${TABLES.personDistinctIds}
+         WHERE team_id = {team:UInt64}
+         GROUP BY distinct_id HAVING NOT argMax(is_deleted, version)
+       ) AS m ON m.person_id = p.id
+       GROUP BY p.id`,
+      { team: teamId, offset, limit },
+      { lane: 'ingest' },
+    );
+    return rows.map((row) => ({ id: row.id, properties: row.properties, distinctIds: row.distinct_ids }));
   }
 
   /** The current persons of these distinct ids (those that have one). */
