@@ -1,4 +1,4 @@
-// Issue 27's reproductions against a live `hoglet serve`: each attack runs while a prober captures
+// Issue 27's and issue 29's (flags) reproductions against a live `hoglet serve`: each attack runs while a prober captures
 // a small /batch/ for organization A every 100 ms, and the report says what each attack answered,
 // whether the server lived, and how capture fared meanwhile (every probe must be a 200).
 //
@@ -134,6 +134,87 @@ const ATTACKS = [
     const theirs = await Promise.all(slow);
     return { answer: `A: ${mine.status} in ${mine.ms.toFixed(0)} ms; B: ${[...new Set(theirs.map((r) => r.status))].join('/')}`, held: mine.status === 200 && mine.ms < 3_000 };
   }],
+  // Issue 29's flag attacks: B's definitions and requests as large as the API allows, while A captures.
+  ['B: 2,000 flags of 1,000-value `exact` lists and regexes, then /flags/ with 10 KB person_properties', async (base, { b }) => {
+    const values = (f) => Array.from({ length: 1000 }, (_, i) => `plan-${f}-${i}-${'x'.repeat(12)}`);
+    const statuses = {};
+    const ids = [];
+    const started = performance.now();
+    for (let f = 0; f < 2000; f += 20) {
+      const made = await Promise.all(Array.from({ length: 20 }, (_, j) => request(base, 'POST', `/api/projects/${b.project}/feature_flags/`, { key: b.key, body: {
+        key: `heavy-${f + j}`,
+        filters: { groups: [{ properties: [
+          { key: 'plan', type: 'person', operator: 'exact', value: values(f + j) },
+          { key: 'bio', type: 'person', operator: 'regex', value: '^(a|aa)+(b|c)*[0-9]{1,40}$' },
+          { key: 'bio', type: 'person', operator: 'not_icontains', value: 'y'.repeat(2000) },
+        ], rollout_percentage: 50 }] },
+      } })));
+      for (const r of made) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+      ids.push(...made.filter((r) => r.status === 201).map((r) => JSON.parse(r.text).id));
+      if (made.some((r) => r.status !== 201)) break;
+    }
+    const createMs = performance.now() - started;
+    const personProperties = { plan: 'plan-1999-999-xxxxxxxxxxxx', bio: 'a'.repeat(6000), ...Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`p${i}`, 'v'.repeat(30)])) };
+    const times = [];
+    const answers = {};
+    for (let i = 0; i < 60; i++) {
+      const res = await request(base, 'POST', '/flags/?v=2', { body: { token: b.token, distinct_id: `heavy-${i}`, person_properties: personProperties } });
+      answers[res.status] = (answers[res.status] ?? 0) + 1;
+      times.push(res.ms);
+    }
+    const parallel = await Promise.all(Array.from({ length: 40 }, (_, i) => request(base, 'POST', '/flags/?v=2', { body: { token: b.token, distinct_id: `p-${i}`, person_properties: personProperties } })));
+    for (const r of parallel) answers[r.status] = (answers[r.status] ?? 0) + 1;
+    times.sort((x, y) => x - y);
+    const median = times[Math.floor(times.length / 2)];
+    // Deleted again, so the next attack starts from an empty project.
+    for (const id of ids) await request(base, 'PATCH', `/api/projects/${b.project}/feature_flags/${id}/`, { key: b.key, body: { deleted: true } });
+    return {
+      answer: `creates ${Object.entries(statuses).map(([s, n]) => `${n}×${s}`).join(', ')} in ${(createMs / 1000).toFixed(0)} s; /flags/ ${Object.entries(answers).map(([s, n]) => `${n}×${s}`).join(', ')}, one at a time median ${median.toFixed(0)} ms, worst ${times.at(-1).toFixed(0)} ms`,
+      held: Object.keys(answers).every((s) => ['200', '400'].includes(s)) && median < 50,
+    };
+  }],
+  ["B's /flags/ with a 10 MB body, as JSON and as a base64 form", async (base, { b }) => {
+    const big = { token: b.token, distinct_id: 'big', person_properties: Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, 'v'.repeat(90)])) };
+    const res = await request(base, 'POST', '/flags/?v=2', { body: big });
+    const form = await request(base, 'POST', '/flags/?v=2', { raw: true, body: `data=${Buffer.from(JSON.stringify(big)).toString('base64')}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    return { answer: `${res.status} in ${res.ms.toFixed(0)} ms (${(JSON.stringify(big).length / 2 ** 20).toFixed(1)} MB); as a base64 form ${form.status} in ${form.ms.toFixed(0)} ms`, held: [200, 400, 413].includes(res.status) && [200, 400, 413].includes(form.status) };
+  }],
+  ["B's flag dependency chain as deep as the API allows, and 20 nested cohorts", async (base, { b }) => {
+    let previous = null;
+    let depth = 0;
+    let refused = '';
+    // Up to the project's flag budget (refused there), then one flag on the nested cohorts.
+    for (; depth < 2100; depth++) {
+      const properties = previous === null ? [{ key: 'plan', type: 'person', operator: 'exact', value: ['pro'] }] : [{ key: String(previous), type: 'flag', operator: 'flag_evaluates_to', value: true }];
+      const res = await request(base, 'POST', `/api/projects/${b.project}/feature_flags/`, { key: b.key, body: { key: `chain-${depth}`, filters: { groups: [{ properties, rollout_percentage: 100 }] } } });
+      if (res.status !== 201) { refused = `, refused at ${depth} with ${res.status} (${JSON.parse(res.text).detail})`; break; }
+      previous = JSON.parse(res.text).id;
+    }
+    let cohort = null;
+    for (let i = 0; i < 20; i++) {
+      const values = cohort === null ? [{ key: 'plan', type: 'person', operator: 'exact', value: 'pro' }] : [{ key: 'id', type: 'cohort', value: cohort }, { key: 'id', type: 'cohort', value: cohort }];
+      const res = await request(base, 'POST', `/api/projects/${b.project}/cohorts/`, { key: b.key, body: { name: `nest ${i}`, filters: { properties: { type: 'OR', values: [{ type: 'AND', values }] } } } });
+      if (res.status !== 201) break;
+      cohort = JSON.parse(res.text).id;
+    }
+    // Room for the cohort flag: the chain's last link goes.
+    if (previous !== null) await request(base, 'PATCH', `/api/projects/${b.project}/feature_flags/${previous}/`, { key: b.key, body: { deleted: true } });
+    const onCohort = await request(base, 'POST', `/api/projects/${b.project}/feature_flags/`, { key: b.key, body: { key: 'nested-cohort', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: cohort }], rollout_percentage: 100 }] } } });
+    const cohortAnswer = onCohort.status === 201 ? '201' : `${onCohort.status} (${JSON.parse(onCohort.text).detail})`;
+    const times = [];
+    let last = null;
+    for (let i = 0; i < 20; i++) {
+      last = await request(base, 'POST', '/flags/?v=2', { body: { token: b.token, distinct_id: `deep-${i}`, person_properties: { plan: 'pro' } } });
+      times.push(last.ms);
+    }
+    times.sort((x, y) => x - y);
+    const flags = last.status === 200 ? JSON.parse(last.text).flags : {};
+    const deepest = flags[`chain-${depth - 2}`]?.enabled;
+    return {
+      answer: `chain of ${depth}${refused}; cohort flag ${cohortAnswer}; /flags/ ${last.status}, median ${times[10].toFixed(0)} ms, worst ${times.at(-1).toFixed(0)} ms, deepest on: ${deepest}`,
+      held: last.status === 200 && times[10] < 50,
+    };
+  }],
   ['300 parallel wrong passwords for one email', async (base, { a }) => {
     const results = await Promise.all(Array.from({ length: 300 }, () => request(base, 'POST', '/api/login/', { body: { email: 'victim-a@example.com', password: 'wrong guess' } })));
     const counts = {};
@@ -157,7 +238,9 @@ async function main() {
       await waitForReady(server, `${base}/_health`, 60_000);
       // A's rows carry the marker: B must never see it.
       await request(base, 'POST', '/batch/', { body: { api_key: a.token, batch: [{ event: MARK, distinct_id: `${MARK}-0`, properties: { $set: { email: `${MARK}@a` } } }] } });
-      for (const [name, attack] of ATTACKS) {
+      // BENCH_ATTACKS=<text> runs only the attacks whose name contains it (e.g. /flags/).
+      const only = process.env['BENCH_ATTACKS'];
+      for (const [name, attack] of ATTACKS.filter(([n]) => !only || n.includes(only))) {
         log(name);
         const prober = startProber(base, a);
         const outcome = await attack(base, { a, b });

@@ -32,14 +32,31 @@ function groupHolds(group: CohortGroup, inputs: CohortInputs, visiting: Set<numb
   return group.type === 'AND' ? results.every(Boolean) : results.some(Boolean);
 }
 
+/**
+ * Each cohort's answer for these inputs, once: cohorts naming a cohort twice at every level would
+ * otherwise cost 2^depth (bench/attacks: 20 levels made one /flags/ request ~150 ms). Sound for
+ * undecidable too: a cohort that meets a cycle from one path is on that cycle from every path.
+ */
+const answers = new WeakMap<CohortInputs, Map<number, boolean | Undecidable>>();
+
 function isMember(cohortId: number, inputs: CohortInputs, visiting: Set<number>): boolean {
+  let known = answers.get(inputs);
+  if (!known) answers.set(inputs, (known = new Map()));
+  const before = known.get(cohortId);
+  if (before instanceof Undecidable) throw before;
+  if (before !== undefined) return before;
   const cohort = inputs.cohorts.get(cohortId);
   if (!cohort || visiting.has(cohortId)) throw new Undecidable();
   if (cohort.isStatic) return inputs.staticCohortIds.has(cohortId);
   if (!cohort.properties) return false;
   visiting.add(cohortId);
   try {
-    return groupHolds(cohort.properties, inputs, visiting);
+    const member = groupHolds(cohort.properties, inputs, visiting);
+    known.set(cohortId, member);
+    return member;
+  } catch (error) {
+    if (error instanceof Undecidable) known.set(cohortId, error);
+    throw error;
   } finally {
     visiting.delete(cohortId);
   }
