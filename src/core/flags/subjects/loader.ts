@@ -14,7 +14,10 @@
 // persons are cached apart (a merge moves ids to the survivor; a deleted person answers as nobody).
 // The process holding the capture writer lease keeps entries until they are written
 // (FLAG_SUBJECT_WRITER_TTL_MS only bounds a missed case); any other process reads them again after
-// FLAG_SUBJECT_TTL_MS. Static cohort membership is read when a flag names a static cohort and kept
+// FLAG_SUBJECT_TTL_MS. After a restart, the writer's process fills the cache in the background
+// (warm-up.ts); warm entries are stamped as a read and age as read entries do: 10 minutes in the
+// writer's process (where capture's writes make them stale at once), and no warm-up elsewhere.
+// Static cohort membership is read when a flag names a static cohort and kept
 // with the flag definitions it was read with (a membership change bumps the cohort's version,
 // hence new definitions).
 import { LRUCache } from 'lru-cache';
