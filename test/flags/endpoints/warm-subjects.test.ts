@@ -70,7 +70,9 @@ describe('/flags/ subject cache warm-up after a restart', () => {
     app = await buildApp(services);
     await app.ready();
     // Requests go to the restarted app from here on.
-    t = { ...t, app, services };
+    const request: TestApp['request'] = (key, options) =>
+      app.inject({ ...options, headers: { ...(options.headers ?? {}), ...(key === null ? {} : { authorization: `Bearer ${key}` }) } });
+    t = { ...t, app, services, request };
     restarted();
     await services.flagSources.subjects.warmUp.idle();
     expect(changedDuringWarmUp).toBe(true);
@@ -107,10 +109,18 @@ describe('/flags/ subject cache warm-up after a restart', () => {
     expect(statements.filter(({ sql }) => isWarmUp(sql))).toEqual([]);
   });
 
+  it('warms a project once its flags come to read person properties, on its next /flags/ request', async () => {
+    await createFlag(t, plain, { key: 'pro-plan', filters: { groups: [personCondition('plan', 'pro')] } });
+    statements = [];
+    expect(await pro(plain, 'user-0')).toBe(true);
+    await services.flagSources.subjects.warmUp.idle();
+    expect(statements.filter(({ sql }) => isWarmUp(sql)).map(({ team }) => team)).toEqual([plain.projectId]);
+  });
+
   it('says on /_health whether it is warming, how many persons it read and the longest loop delay', async () => {
     const res = await app.inject({ method: 'GET', url: '/_health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().flag_subjects).toMatchObject({ warming: false, persons: 51 });
+    expect(res.json().flag_subjects).toMatchObject({ warming: false, persons: 52 });
     expect(res.json().flag_subjects.longest_loop_delay_ms).toBeGreaterThanOrEqual(0);
   });
 });
