@@ -121,7 +121,8 @@ describe.skipIf(!hasChromium)('feature flags in Chromium', () => {
 
     // The flag's page shows it read-only.
     await expect.poll(() => page.getByTestId('flag-rollout').textContent()).toBe('50% of users matching 2 conditions');
-    expect(await page.getByTestId('flag-conditions').textContent()).toContain('email contains "@example.com" and in cohort Example people');
+    // The cohort's name arrives with the project's cohorts, after the flag itself.
+    await expect.poll(() => page.getByTestId('flag-conditions').textContent()).toContain('email contains "@example.com" and in cohort Example people');
     expect(await page.getByTestId('flag-payload-true').textContent()).toBe('{"discount": 10}');
     expect(await page.getByTestId('flag-continuity').textContent()).toBe('Yes');
     await screenshot(page, 'flag-page');
