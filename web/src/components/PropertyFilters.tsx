@@ -1,6 +1,7 @@
 // A list of property filters: event or person property, operator, and values picked from the
 // values seen (or typed). Incomplete rows stay on screen; callers send only complete() ones.
 import { Combobox } from './Combobox';
+import { ValueChips } from './ValueChips';
 import { propertyOptions, valueOptions } from '../lib/definitions';
 import { isEditable, OPERATORS, takesList, takesValue, valueFor, valuesOf, withOperator, type FilterType, type Operator, type PropertyFilter } from '../lib/filters';
 
@@ -67,23 +68,8 @@ function FilterRow({ index, project, filter, eventName, onChange, onRemove }: {
         {!OPERATORS.some(([op]) => op === filter.operator) && <option value={filter.operator}>{filter.operator}</option>}
       </select>
       {takesValue(filter.operator) && takesList(filter.operator) && (
-        <span class="chips">
-          {values.map((v) => (
-            <span class="chip">
-              {v}
-              <button type="button" class="icon-button" aria-label={`Remove value ${v}`} onClick={() => setValues(values.filter((x) => x !== v))}>✕</button>
-            </span>
-          ))}
-          <Combobox
-            label={`Filter ${n} value`}
-            placeholder={values.length ? 'or…' : 'value'}
-            value=""
-            clearOnPick
-            free
-            load={valueOptions(project, filter.type, filter.key, filter.type === 'event' ? eventName : null)}
-            onPick={(o) => { if (!values.includes(o.value)) setValues([...values, o.value]); }}
-          />
-        </span>
+        <ValueChips label={`Filter ${n}`} values={values} setValues={setValues}
+          load={valueOptions(project, filter.type, filter.key, filter.type === 'event' ? eventName : null)} />
       )}
       {takesValue(filter.operator) && !takesList(filter.operator) && (
         <Combobox

@@ -2,6 +2,7 @@
 // and value pickers, a cohort picked from the project's cohorts with in / not in, or a condition
 // this form does not edit (a flag dependency...), shown and kept as saved.
 import { Combobox } from '../Combobox';
+import { ValueChips } from '../ValueChips';
 import { propertyOptions, valueOptions } from '../../lib/definitions';
 import { OPERATORS, takesList, takesValue, valueFor, valuesOf, type Operator, type PropertyFilter } from '../../lib/filters';
 import { cohortOptions, describeProperty, groupPropertyOptions, groupValueOptions, type FlagProperty } from '../../lib/flags';
@@ -76,16 +77,7 @@ export function FlagPropertyRow({ project, label, property, cohortName, onChange
         {!FLAG_OPERATORS.some(([op]) => op === operator) && <option value={operator}>{operator}</option>}
       </select>
       {list && (
-        <span class="chips">
-          {values.map((v) => (
-            <span class="chip">
-              {v}
-              <button type="button" class="icon-button" aria-label={`Remove value ${v}`} onClick={() => setValues(values.filter((x) => x !== v))}>✕</button>
-            </span>
-          ))}
-          <Combobox label={`${label} value`} placeholder={values.length ? 'or…' : 'value'} value="" clearOnPick free load={suggestions}
-            onPick={(o) => { if (!values.includes(o.value)) setValues([...values, o.value]); }} />
-        </span>
+        <ValueChips label={label} values={values} setValues={setValues} load={suggestions} />
       )}
       {takesValue(operator) && !list && (
         <Combobox label={`${label} value`} placeholder={operator.startsWith('is_date') ? 'YYYY-MM-DD or -7d' : 'value'} value={values[0] ?? ''} free load={suggestions}
