@@ -56,6 +56,7 @@ const FIELDS: Record<string, SessionField> = {
   $entry_utm_content: text(() => first('utm_content')),
   $entry_gclid: text(() => first('gclid')),
   $entry_gad_source: text(() => first('gad_source')),
+  $entry_fbclid: text(() => first('fbclid')),
   $last_external_click_url: text(() => blankAsNull(call('argMaxIf', property('$external_click_url'), column('timestamp'), call('notEmpty', property('$external_click_url'))))),
   // The session's first Largest Contentful Paint, from any event that carries one (a number or numeric text).
   $vitals_lcp: {
