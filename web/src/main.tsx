@@ -19,6 +19,7 @@ import { FeatureFlagPage } from './pages/FeatureFlagPage';
 import { FeatureFlagsPage } from './pages/FeatureFlagsPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { SharedPage } from './pages/SharedPage';
+import { WebAnalyticsPage } from './pages/WebAnalyticsPage';
 import { Shell } from './pages/Shell';
 import { match, navigate, useLocation, type Route } from './router';
 import { MeContext, UpdateMeContext } from './session';
@@ -92,6 +93,8 @@ function page(route: Route) {
       return <Shell project={route.project} section="dashboards"><DashboardsList project={route.project} /></Shell>;
     case 'dashboard':
       return <Shell project={route.project} section="dashboards"><DashboardPage project={route.project} id={route.id} /></Shell>;
+    case 'web':
+      return <Shell project={route.project} section="web"><WebAnalyticsPage project={route.project} /></Shell>;
     case 'home':
       return <main class="center"><p class="muted">Loading…</p></main>;
     default:

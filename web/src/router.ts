@@ -21,6 +21,7 @@ export type Route =
   | { name: 'flag-edit'; project: string; id: string }
   | { name: 'dashboards'; project: string }
   | { name: 'dashboard'; project: string; id: string }
+  | { name: 'web'; project: string }
   | { name: 'shared'; token: string }
   | { name: 'not-found' };
 
@@ -46,6 +47,7 @@ export function match(pathname: string, search: string): Route {
     if (c === 'insights' && d) return { name: 'insight', project: b, shortId: d };
     if (c === 'dashboard' && !d) return { name: 'dashboards', project: b };
     if (c === 'dashboard' && d) return { name: 'dashboard', project: b, id: d };
+    if (c === 'web' && !d) return { name: 'web', project: b };
     if (c === 'events' && !d) return { name: 'events', project: b };
     if (c === 'persons' && !d) return { name: 'persons', project: b };
     if (c === 'person' && d) return { name: 'person', project: b, id: d };
