@@ -220,7 +220,7 @@ describe.each(META_STORES)('insight results and refresh modes on %s', (store) =>
       .toEqual([[1, 1, 0], [2, 0, 0], [0, 0, 0]]);
     const hogql = await create({ kind: 'DataVisualizationNode', source: { kind: 'HogQLQuery', query: 'select 1' } });
     expect(await retrieve(hogql.id, '?refresh=blocking')).toMatchObject({ result: [[1]], query_status: null });
-    const web = await create({ kind: 'DataTableNode', source: { kind: 'WebOverviewQuery' } });
+    const web = await create({ kind: 'DataTableNode', source: { kind: 'WebGoalsQuery' } });
     expect(await retrieve(web.id, '?refresh=blocking')).toMatchObject({ result: null, query_status: null });
   });
 

@@ -1,5 +1,6 @@
 // PostHog's modern query nodes (frontend/src/queries/schema), the subset Hoglet runs. The legacy
 // filter dicts are converted into these (legacy-filters.ts); runners only ever see these.
+import type { WebAnalyticsQueryBase } from '../runners/web-shared/types.js';
 
 export const BASE_MATHS = ['total', 'dau', 'weekly_active', 'monthly_active', 'unique_session', 'first_time_for_user', 'first_matching_event_for_user'] as const;
 export const PROPERTY_MATHS = ['sum', 'avg', 'min', 'max', 'median', 'p75', 'p90', 'p95', 'p99'] as const;
@@ -370,5 +371,10 @@ export interface PersonsListQuery {
   readonly offset: number;
 }
 
-export type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | StickinessQuery | LifecycleQuery | PathsQuery | FunnelCorrelationQuery | HogQLQuery | EventsQuery | PersonsListQuery;
+/** PostHog's WebOverviewQuery: the web analytics page's overview numbers (runners/web-overview). */
+export interface WebOverviewQuery extends WebAnalyticsQueryBase {
+  readonly kind: 'WebOverviewQuery';
+}
+
+export type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | StickinessQuery | LifecycleQuery | PathsQuery | FunnelCorrelationQuery | HogQLQuery | EventsQuery | PersonsListQuery | WebOverviewQuery;
 export type InsightKind = InsightQuery['kind'];

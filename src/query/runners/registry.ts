@@ -14,6 +14,7 @@ import { readPersonsNode } from './persons/read.js';
 import { retentionKind } from './retention/kind.js';
 import { stickinessKind } from './stickiness/kind.js';
 import { trendsKind } from './trends/kind.js';
+import { webOverviewKind } from './web-overview/kind.js';
 
 type Registry = { readonly [K in InsightKind]: QueryKind<Extract<InsightQuery, { kind: K }>> };
 
@@ -28,6 +29,7 @@ export const KINDS: Registry = Object.freeze({
   HogQLQuery: hogqlKind,
   EventsQuery: eventsKind,
   ActorsQuery: personsListKind,
+  WebOverviewQuery: webOverviewKind,
 });
 
 /** Older node kinds read as the kind they became. */

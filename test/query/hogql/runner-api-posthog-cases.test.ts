@@ -377,7 +377,7 @@ describe('test_query.py: refusals of the request itself', () => {
     expect(body.code).toBe('parse_error');
     expect(body.detail).toContain('1 validation error for QueryRequest');
     expect(body.detail).toContain("Input tag 'Tomato Soup' found using 'kind' does not match any of the expected tags");
-    const known = await post(api, { query: { kind: 'WebOverviewQuery' } });
+    const known = await post(api, { query: { kind: 'WebGoalsQuery' } });
     expect([known.status, known.body.code, known.body.attr]).toEqual([400, 'invalid_choice', 'query.kind']);
   });
 
