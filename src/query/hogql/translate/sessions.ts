@@ -8,6 +8,7 @@
 import { alias, call, constant, eq, field, lambda, leftJoin, not, or, select, subquery, table } from '../../ast/build.js';
 import type { Expr, FromItem, Join, Select } from '../../ast/nodes.js';
 import { HogQLQueryError } from '../errors.js';
+import { sessionChannelType } from './channel-type.js';
 import type { Chain, ScopedTable, TableContext } from './tables.js';
 import { typed, type HogQLType } from './types.js';
 
@@ -57,6 +58,7 @@ const FIELDS: Record<string, SessionField> = {
   $entry_gclid: text(() => first('gclid')),
   $entry_gad_source: text(() => first('gad_source')),
   $entry_fbclid: text(() => first('fbclid')),
+  $channel_type: text(() => sessionChannelType((name) => FIELDS[name]!.expr())),
   $last_external_click_url: text(() => blankAsNull(call('argMaxIf', property('$external_click_url'), column('timestamp'), call('notEmpty', property('$external_click_url'))))),
   // The session's first Largest Contentful Paint, from any event that carries one (a number or numeric text).
   $vitals_lcp: {
