@@ -3,19 +3,21 @@ import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** 32 random bytes in base62: always 43 characters (zero-padded). */
-export function randomBase62Token(): string {
-  let value = BigInt('0x' + randomBytes(32).toString('hex'));
+/** Random bytes (32 by default) in base62, zero-padded to the longest such number: 43 characters for 32. */
+export function randomBase62Token(bytes = 32): string {
+  let value = BigInt('0x' + randomBytes(bytes).toString('hex'));
   let out = '';
   while (value > 0n) {
     out = BASE62[Number(value % 62n)] + out;
     value /= 62n;
   }
-  return out.padStart(43, '0');
+  return out.padStart(Math.ceil((bytes * 8) / Math.log2(62)), '0');
 }
 
 export const newProjectApiToken = (): string => `phc_${randomBase62Token()}`;
 export const newPersonalApiKeyValue = (): string => `phx_${randomBase62Token()}`;
+/** PostHog's project secret key: 35 random bytes, as its personal keys have (a masked tail is shown). */
+export const newProjectSecretToken = (): string => `phs_${randomBase62Token(35)}`;
 
 /** How personal API keys are stored: PostHog's unsalted "sha256$<hex>" form. */
 export function hashPersonalApiKey(value: string): string {

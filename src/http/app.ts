@@ -71,7 +71,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   routes.attach(app);
   installErrorHandling(app, routes, BODY_LIMIT_BYTES);
   await app.register(cookie);
-  installAuth(app, services.authenticator, services.sessions);
+  installAuth(app, services.authenticator, services.sessions, services.projects.secretTokens);
 
   // JSON only (DRF would also take forms; PostHog's clients send JSON). An empty JSON body is
   // no body, since several clients send the header on DELETE and GET.

@@ -2,11 +2,13 @@
 // `config: { scope: 'project:read' }`; routes without a scope (health, schema, sign-in) are public.
 // A caller is a personal API key (its scopes are checked here), a signed-in browser session (the
 // user's memberships, no scopes; every write must echo the session's CSRF token and come from this
-// site), or, on routes that allow it, a sharing token (checked by the handler).
+// site), or, on routes that allow it, a sharing token (checked by the handler) or a project's
+// secret key (`Authorization: Bearer phs_...`, the local-evaluation routes only).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthenticationFailedError, NotAuthenticatedError, PermissionDeniedError } from '../errors.js';
 import type { KeyAuthenticator } from '../core/auth/authenticator.js';
-import type { Caller, Principal, SessionPrincipal } from '../core/auth/principal.js';
+import type { Caller, Principal, ProjectSecretAccess, SessionPrincipal } from '../core/auth/principal.js';
+import { SECRET_KEY_PREFIX, type ProjectSecretTokens } from '../core/projects/secret-tokens.js';
 import { csrfMatches, SESSION_LIFETIME_MS, type NewSession, type SessionService } from '../core/auth/sessions.js';
 import { grantsScope, type RequiredScope } from '../core/scopes.js';
 
@@ -21,6 +23,8 @@ declare module 'fastify' {
      * session must pass the same CSRF and Origin checks as on a POST. Keys are unaffected.
      */
     writes?: boolean;
+    /** A project's secret key (`phs_`) may read this route (its project only: the handler checks). */
+    secretKey?: boolean;
   }
   interface FastifyRequest {
     caller: Caller | null;
@@ -56,8 +60,14 @@ function presentedKey(request: FastifyRequest): { key: string; source: KeySource
 /** The user behind a route that declared a scope (never a sharing token). */
 export function principalOf(request: FastifyRequest): Principal {
   const caller = request.caller;
-  if (!caller || caller.kind === 'sharing') throw new NotAuthenticatedError();
+  if (!caller || caller.kind === 'sharing' || caller.kind === 'project_secret') throw new NotAuthenticatedError();
   return caller;
+}
+
+/** The user, or the project whose secret key was presented, on routes that accept one. */
+export function flagReaderOf(request: FastifyRequest): Principal | ProjectSecretAccess {
+  const caller = request.caller;
+  return caller?.kind === 'project_secret' ? caller : principalOf(request);
 }
 
 /** The sharing token the request was let in with, on routes that accept one. */
@@ -88,7 +98,16 @@ function checkSessionWrite(request: FastifyRequest, principal: SessionPrincipal)
   }
 }
 
-export function installAuth(app: FastifyInstance, authenticator: KeyAuthenticator, sessions: SessionService): void {
+/** A secret key where the route takes one: its project (401 for a key no project has). */
+async function secretKeyCaller(request: FastifyRequest, key: string, secretTokens: ProjectSecretTokens): Promise<ProjectSecretAccess> {
+  // Elsewhere a secret key is no key at all: the same 401 as an unknown personal key.
+  if (!request.routeOptions.config.secretKey) throw new AuthenticationFailedError('Personal API key found in request Authorization header is invalid.');
+  const projectId = await secretTokens.projectOf(key);
+  if (projectId === null) throw new AuthenticationFailedError('Secret API token is invalid.');
+  return { kind: 'project_secret', projectId };
+}
+
+export function installAuth(app: FastifyInstance, authenticator: KeyAuthenticator, sessions: SessionService, secretTokens: ProjectSecretTokens): void {
   app.decorateRequest('caller', null);
   // preValidation: the body is parsed (it may carry the key) but not yet validated, so an
   // unauthenticated caller learns nothing from validation errors.
@@ -104,6 +123,10 @@ export function installAuth(app: FastifyInstance, authenticator: KeyAuthenticato
       }
     }
     const presented = presentedKey(request);
+    if (presented?.source === 'Authorization header' && presented.key.startsWith(SECRET_KEY_PREFIX)) {
+      request.caller = await secretKeyCaller(request, presented.key, secretTokens);
+      return;
+    }
     if (presented) {
       const principal = await authenticator.authenticate(presented.key);
       if (!principal) throw new AuthenticationFailedError(`Personal API key found in request ${presented.source} is invalid.`);

@@ -37,7 +37,13 @@ export interface SharingAccess {
   readonly token: string;
 }
 
+/** A server holding a project's secret key (`phs_`): it may read that project's flag definitions only. */
+export interface ProjectSecretAccess {
+  readonly kind: 'project_secret';
+  readonly projectId: number;
+}
+
 /** Whoever a request was let in as. */
-export type Caller = Principal | SharingAccess;
+export type Caller = Principal | SharingAccess | ProjectSecretAccess;
 
 export const MembershipLevel = { member: 1, admin: 8, owner: 15 } as const;

@@ -1,9 +1,10 @@
-// Project use cases: list, create, read, update, delete, reset the token, read the activity log.
+// Project use cases: list, create, read, update, delete, reset the token, rotate the secret key,
+// read the activity log.
 import { ConflictError, PermissionDeniedError, ValidationError } from '../../errors.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
 import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
 import type { AccessResolver } from '../access.js';
-import { activityPage, detail, diffChanges, recordActivity } from '../activity.js';
+import { activityPage, detail, diffChanges, recordActivity, type Change } from '../activity.js';
 import { MembershipLevel, type Principal } from '../auth/principal.js';
 import { newProjectApiToken, nowIso, uuidv7 } from '../tokens.js';
 import {
@@ -12,6 +13,7 @@ import {
   defaultValue,
   type ProjectSettingName,
 } from './settings-catalog.js';
+import { backupDeletion, ProjectSecretTokens, rotation } from './secret-tokens.js';
 import { assertNoNullCharacters, validateSettings } from './validate-settings.js';
 import { fullProjectView, readSettings, reducedProjectView } from './view.js';
 
@@ -76,12 +78,16 @@ export interface ProjectEffects {
 
 export class ProjectsService {
   private readonly knownIngested = new Set<number>();
+  /** Secret keys -> projects, for the local-evaluation routes. */
+  readonly secretTokens: ProjectSecretTokens;
 
   constructor(
     private readonly repositories: Repositories,
     private readonly access: AccessResolver,
     private readonly effects: ProjectEffects,
-  ) {}
+  ) {
+    this.secretTokens = new ProjectSecretTokens(repositories);
+  }
 
   /** The first stored event of a project sets `ingested_event` (once; later calls cost nothing). */
   async markIngested(projectIds: readonly number[]): Promise<void> {
@@ -189,6 +195,7 @@ export class ProjectsService {
     requireAdmin(project.membership_level, "You don't have sufficient permissions in the project.");
     await this.repositories.transaction((repos) => repos.projects.delete(project.id, project.organization_id));
     this.effects.changed?.();
+    this.secretTokens.clear();
     await this.effects.tokenRevoked();
     await this.effects.purgeEvents(project.id);
   }
@@ -203,6 +210,50 @@ export class ProjectsService {
       await this.logChanges(repos, principal.userId, project, row);
       return row;
     });
+    this.effects.changed?.();
+    await this.effects.tokenRevoked();
+    return fullProjectView(updated, project.membership_level);
+  }
+
+  /** PostHog's rotate_secret_token: a new primary key, the old primary kept as the backup. */
+  async rotateSecretToken(principal: Principal, projectParam: string, organizationParam?: string) {
+    return this.changeSecretTokens(principal, projectParam, organizationParam, rotation);
+  }
+
+  /** PostHog's delete_secret_token_backup: the backup stops working; nothing logged without one. */
+  async deleteSecretTokenBackup(principal: Principal, projectParam: string, organizationParam?: string) {
+    return this.changeSecretTokens(principal, projectParam, organizationParam, (row) =>
+      row.secret_api_token_backup === null ? null : { columns: { secret_api_token_backup: null }, change: backupDeletion(row.secret_api_token_backup) },
+    );
+  }
+
+  private async changeSecretTokens(
+    principal: Principal,
+    projectParam: string,
+    organizationParam: string | undefined,
+    change: (row: ProjectRow) => { columns: Partial<Pick<ProjectRow, 'secret_api_token' | 'secret_api_token_backup'>>; change: Change } | null,
+  ) {
+    const project = await this.access.project(principal, projectParam, organizationParam);
+    requireAdmin(project.membership_level, "You don't have sufficient permissions in the project.");
+    const updated = await this.repositories.transaction(async (repos) => {
+      // Read again inside the transaction: two rotations at once must not both keep the same backup.
+      const current = (await repos.projects.findById(project.id)) ?? project;
+      const next = change(current);
+      if (!next) return current;
+      const changes = { ...next.columns, updated_at: nowIso() };
+      await repos.projects.update(project.id, project.organization_id, changes);
+      await recordActivity(repos.activityLog, {
+        organizationId: project.organization_id,
+        projectId: project.id,
+        userId: principal.userId,
+        scope: PROJECT_ACTIVITY_SCOPE,
+        itemId: String(project.id),
+        activity: 'updated',
+        detail: detail(current.name, [next.change]),
+      });
+      return { ...current, ...changes };
+    });
+    this.secretTokens.clear();
     this.effects.changed?.();
     await this.effects.tokenRevoked();
     return fullProjectView(updated, project.membership_level);

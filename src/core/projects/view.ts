@@ -68,7 +68,8 @@ export function fullProjectView(row: ProjectRow, membershipLevel: number | null)
   const settings = completeSettings(stored);
   return {
     ...identity(row),
-    secret_api_token: null,
+    secret_api_token: row.secret_api_token,
+    secret_api_token_backup: row.secret_api_token_backup,
     name: row.name,
     created_at: row.created_at,
     updated_at: row.updated_at,

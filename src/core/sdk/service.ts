@@ -3,8 +3,8 @@
 // evaluation. Settings come from ProjectRowCache (this process's project writes clear it, so a
 // change in the Projects API shows in the next answer; others' within a second); the token itself is resolved through the capture token
 // cache, which forgets revoked tokens at once; flag definitions come from FlagDefinitionsCache.
-import { NotFoundError, ValidationError } from '../../errors.js';
-import type { Principal } from '../auth/principal.js';
+import { NotFoundError, ValidationError, type ApiError } from '../../errors.js';
+import type { Principal, ProjectSecretAccess } from '../auth/principal.js';
 import { InvalidApiKeyError, MissingApiKeyError } from '../capture/capture-errors.js';
 import { decodeCaptureRequest, type CaptureRequestInput } from '../capture/decode.js';
 import { InvalidProjectTokenError, type ProjectTokens } from '../capture/project-tokens.js';
@@ -22,6 +22,9 @@ import { readFlagsRequest } from './flags-request.js';
 import { selectFlags } from './flags-selection.js';
 import { preparedDefinitions, type PreparedDefinitions } from './local-evaluation.js';
 import { buildRemoteConfig, isWellFormedToken, type RemoteConfig } from './remote-config.js';
+
+/** Who may read flag definitions: a user, or a project's secret key (that project only). */
+export type FlagReader = Principal | ProjectSecretAccess;
 
 /** The cached parts of the service: flag definitions, subjects, and the project rows. */
 export interface FlagSources {
@@ -101,32 +104,46 @@ export class SdkConfigService {
   }
 
   /**
-   * posthog-node's flag definitions for local evaluation. The key must reach the project of
+   * posthog-node's flag definitions for local evaluation. A user's key must reach the project of
    * `?token=` (or, without one, the caller's current project): 404 otherwise, as for any project
-   * a key cannot see.
+   * a key cannot see. A secret key reads its own project; `?token=` naming another is
+   * `otherProject()` (the flags service's 401, Django's 403).
    */
-  async flagDefinitions(principal: Principal, token: string | undefined, sendCohorts: boolean): Promise<PreparedDefinitions> {
-    const projectParam = token === undefined || token === '' ? '@current' : String(await this.tokens.projectIdOf(token));
-    return this.flagDefinitionsOfProject(principal, projectParam, sendCohorts);
+  async flagDefinitions(reader: FlagReader, token: string | undefined, sendCohorts: boolean, otherProject: () => ApiError): Promise<PreparedDefinitions> {
+    const named = token === undefined || token === '' ? null : await this.tokens.projectIdOf(token);
+    if (reader.kind === 'project_secret') {
+      if (named !== null && named !== reader.projectId) throw otherProject();
+      return this.definitionsOf(reader.projectId, sendCohorts);
+    }
+    return this.flagDefinitionsOfProject(reader, named === null ? '@current' : String(named), sendCohorts);
   }
 
   /** The same for `/api/projects/:id/feature_flags/local_evaluation/`. */
-  async flagDefinitionsOfProject(principal: Principal, projectParam: string, sendCohorts: boolean): Promise<PreparedDefinitions> {
-    const projectId = await this.projects.visibleId(principal, projectParam);
-    const mapping = await this.flagSources.subjects.groupTypeNames(projectId);
-    return preparedDefinitions(await this.flagSources.definitions.of(projectId), mapping, sendCohorts);
+  async flagDefinitionsOfProject(reader: FlagReader, projectParam: string, sendCohorts: boolean): Promise<PreparedDefinitions> {
+    return this.definitionsOf(await this.readableProject(reader, projectParam), sendCohorts);
   }
 
   /**
    * posthog-node's `getRemoteConfigPayload`: the `"true"` payload (a JSON string, or null) of a
    * remote-config flag named by key or id; 404 for any other flag.
    */
-  async remoteConfigPayload(principal: Principal, projectParam: string, keyOrId: string): Promise<string | null> {
-    const project = await this.projects.get(principal, projectParam);
-    const flags = (await this.flagSources.definitions.of(Number(project.id))).flags;
+  async remoteConfigPayload(reader: FlagReader, projectParam: string, keyOrId: string): Promise<string | null> {
+    const flags = (await this.flagSources.definitions.of(await this.readableProject(reader, projectParam))).flags;
     const flag = flags.find((f) => f.key === keyOrId) ?? (/^\d+$/.test(keyOrId) ? flags.find((f) => f.id === Number(keyOrId)) : undefined);
     if (!flag || !flag.isRemoteConfiguration) throw new NotFoundError();
     return flag.filters.payloads?.true ?? null;
+  }
+
+  private async definitionsOf(projectId: number, sendCohorts: boolean): Promise<PreparedDefinitions> {
+    const mapping = await this.flagSources.subjects.groupTypeNames(projectId);
+    return preparedDefinitions(await this.flagSources.definitions.of(projectId), mapping, sendCohorts);
+  }
+
+  /** A user reads any project they can see; a secret key only its own (404 for another, as across organizations). */
+  private async readableProject(reader: FlagReader, projectParam: string): Promise<number> {
+    if (reader.kind !== 'project_secret') return this.projects.visibleId(reader, projectParam);
+    if (projectParam === '@current' || projectParam === String(reader.projectId)) return reader.projectId;
+    throw new NotFoundError();
   }
 
   private async configOf(token: string): Promise<RemoteConfig> {

@@ -1,5 +1,6 @@
 // The Projects API, mounted twice: under /api/organizations/:organization_id/projects/ (the
 // spec's paths) and under /api/projects/ (the paths PostHog's clients use, organization implied).
+// The secret key's two actions are also under /api/environments/ (PostHog's team viewset has them).
 import { Type, type TObject } from 'typebox';
 import type { Services } from '../../services.js';
 import { principalOf } from '../auth.js';
@@ -98,6 +99,22 @@ function mountProjectRoutes(app: HogletApp, services: Services, mount: Mount, it
     schema: { tags, params: itemParams, response: { 200: ProjectFull, ...errorResponses } },
     handler: (request) => projects.resetToken(principalOf(request), request.params.id, orgOf(request.params)),
   });
+  mountSecretKeyRoutes(app, services, mount.prefix, tags, itemParams);
+}
+
+/** Rotating the secret key (`phs_`) and deleting its backup: both answer the full project. */
+function mountSecretKeyRoutes(app: HogletApp, services: Services, prefix: string, tags: string[], itemParams: typeof ItemParams | typeof OrgItemParams) {
+  const { projects } = services;
+  app.patch(`${prefix}/:id/rotate_secret_token/`, {
+    config: { scope: 'project:write' },
+    schema: { tags, summary: 'A new secret key; the old one becomes the backup', params: itemParams, response: { 200: ProjectFull, ...errorResponses } },
+    handler: (request) => projects.rotateSecretToken(principalOf(request), request.params.id, orgOf(request.params)),
+  });
+  app.patch(`${prefix}/:id/delete_secret_token_backup/`, {
+    config: { scope: 'project:write' },
+    schema: { tags, summary: 'The backup secret key stops working', params: itemParams, response: { 200: ProjectFull, ...errorResponses } },
+    handler: (request) => projects.deleteSecretTokenBackup(principalOf(request), request.params.id, orgOf(request.params)),
+  });
 }
 
 export function projectRoutes(app: HogletApp, services: Services): void {
@@ -113,4 +130,5 @@ export function projectRoutes(app: HogletApp, services: Services): void {
     { prefix: '/api/projects', tag: 'projects (current organization)', params: Type.Object({}) },
     ItemParams,
   );
+  mountSecretKeyRoutes(app, services, '/api/environments', ['projects (environment paths)'], ItemParams);
 }

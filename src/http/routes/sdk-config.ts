@@ -1,6 +1,6 @@
 // What PostHog's SDKs ask for: the remote config (`/array/<token>/config[.js]`), flags (`/flags/`,
 // and `/decide/` for older SDKs), posthog-node's flag definitions for local evaluation (ETag and
-// 304) and remote-config payloads. They share capture's scope: raw bodies in any encoding, and
+// 304) and remote-config payloads; those two also take the project's secret key (`phs_`). They share capture's scope: raw bodies in any encoding, and
 // CORS headers on every answer.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -9,7 +9,8 @@ import { decideResponse, flagsResponse, minimalFlagsResponse, readFlagsQuery } f
 import { etagMatches, wantsCohorts, type PreparedDefinitions } from '../../core/sdk/local-evaluation.js';
 import { remoteConfigScript } from '../../core/sdk/remote-config.js';
 import { SdkConfigService } from '../../core/sdk/service.js';
-import { principalOf } from '../auth.js';
+import { AuthenticationFailedError, PermissionDeniedError } from '../../errors.js';
+import { flagReaderOf } from '../auth.js';
 import type { HogletApp } from '../hoglet-app.js';
 import { allowPreflight, CAPTURE_BODY_LIMIT_BYTES, sdkScope, toInput } from './capture.js';
 
@@ -114,7 +115,8 @@ export async function sdkConfigRoutes(app: HogletApp, services: Services): Promi
     scope.get('/decide', { schema: flagsSchema('Minimal decide answer (no token needed)') }, minimal);
     allowPreflight(scope, '/decide');
 
-    // posthog-node's local evaluation polls these with a personal API key (>= 5.29.4 the first).
+    // posthog-node's local evaluation polls these with a personal API key or the project's secret
+    // key (>= 5.29.4 the first).
     const definitionsSchema = (summary: string, params?: ReturnType<typeof Type.Object>) => ({
       tags: ['sdk'],
       summary,
@@ -125,26 +127,31 @@ export async function sdkConfigRoutes(app: HogletApp, services: Services): Promi
       }),
       response: { 200: FlagDefinitionsAnswer, 304: Type.Null({ description: 'Unchanged since the ETag sent as If-None-Match' }) },
     });
-    for (const path of ['/flags/definitions', '/api/feature_flag/local_evaluation']) {
+    // A secret key with `?token=` of another project: PostHog's flags service answers 401, its Django API 403.
+    const otherProject = {
+      '/flags/definitions': () => new AuthenticationFailedError('Secret API token is invalid.'),
+      '/api/feature_flag/local_evaluation': () => new PermissionDeniedError(),
+    };
+    for (const [path, refusal] of Object.entries(otherProject)) {
       scope.get(
         path,
-        { config: { scope: 'feature_flag:read' }, schema: definitionsSchema('Feature flag definitions for local evaluation') },
-        async (request, reply) => sendDefinitions(request, reply, await sdk.flagDefinitions(principalOf(request), request.query.token, wantsCohorts(request.query))),
+        { config: { scope: 'feature_flag:read', secretKey: true }, schema: definitionsSchema('Feature flag definitions for local evaluation') },
+        async (request, reply) => sendDefinitions(request, reply, await sdk.flagDefinitions(flagReaderOf(request), request.query.token, wantsCohorts(request.query), refusal)),
       );
     }
     for (const prefix of ['/api/projects', '/api/environments']) {
       scope.get(
         `${prefix}/:project_id/feature_flags/local_evaluation`,
-        { config: { scope: 'feature_flag:read' }, schema: definitionsSchema("The project's feature flag definitions for local evaluation", Type.Object({ project_id: Type.String() })) },
+        { config: { scope: 'feature_flag:read', secretKey: true }, schema: definitionsSchema("The project's feature flag definitions for local evaluation", Type.Object({ project_id: Type.String() })) },
         async (request, reply) => {
           const { project_id } = request.params as { project_id: string };
-          return sendDefinitions(request, reply, await sdk.flagDefinitionsOfProject(principalOf(request), project_id, wantsCohorts(request.query as Record<string, unknown>)));
+          return sendDefinitions(request, reply, await sdk.flagDefinitionsOfProject(flagReaderOf(request), project_id, wantsCohorts(request.query as Record<string, unknown>)));
         },
       );
       scope.get(
         `${prefix}/:project_id/feature_flags/:key_or_id/remote_config`,
         {
-          config: { scope: 'feature_flag:read' },
+          config: { scope: 'feature_flag:read', secretKey: true },
           schema: {
             tags: ['sdk'],
             summary: "A remote-config flag's payload (the JSON string, or null); 404 for other flags",
@@ -154,7 +161,7 @@ export async function sdkConfigRoutes(app: HogletApp, services: Services): Promi
         },
         async (request, reply) => {
           const { project_id, key_or_id } = request.params;
-          const payload = await sdk.remoteConfigPayload(principalOf(request), project_id, key_or_id);
+          const payload = await sdk.remoteConfigPayload(flagReaderOf(request), project_id, key_or_id);
           return reply.header('content-type', 'application/json').send(JSON.stringify(payload));
         },
       );

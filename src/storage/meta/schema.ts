@@ -1,7 +1,7 @@
 // Row types of the metadata store, shared by SQLite and PostgreSQL. Both engines store the same
 // column types: timestamps as ISO-8601 UTC text, JSON as text, booleans as 0/1 integers, so one
 // repository code path serves both.
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface OrganizationsTable {
   id: string;
@@ -75,6 +75,9 @@ export interface ProjectsTable {
   settings: string;
   created_at: string;
   updated_at: string;
+  /** The secret keys (`phs_`) for local evaluation: null until the first rotation. */
+  secret_api_token: ColumnType<string | null, string | null | undefined, string | null>;
+  secret_api_token_backup: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ActivityLogTable {

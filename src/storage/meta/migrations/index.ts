@@ -10,6 +10,7 @@ import * as m0007 from './0007_capture_writer_leases.js';
 import * as m0008 from './0008_cohorts.js';
 import * as m0009 from './0009_query_cache_budget.js';
 import * as m0010 from './0010_feature_flags.js';
+import * as m0011 from './0011_project_secret_tokens.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts_and_projects': m0001,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_cohorts': m0008,
   '0009_query_cache_budget': m0009,
   '0010_feature_flags': m0010,
+  '0011_project_secret_tokens': m0011,
 };

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import { compiledOnce } from '../compiled-once.js';
 import type { MetaSchema, ProjectsTable } from '../schema.js';
 
@@ -24,7 +24,7 @@ const FIND_VISIBLE = compiledOnce((db: Kysely<MetaSchema>, userId: number, proje
 export class ProjectsRepository {
   constructor(private readonly db: Kysely<MetaSchema>) {}
 
-  async insert(project: Omit<ProjectRow, 'id'>): Promise<ProjectRow> {
+  async insert(project: Insertable<ProjectsTable>): Promise<ProjectRow> {
     return this.db.insertInto('projects').values(project).returningAll().executeTakeFirstOrThrow();
   }
 
@@ -43,6 +43,16 @@ export class ProjectsRepository {
   /** The id of the project whose capture token this is. */
   async idByToken(token: string): Promise<number | undefined> {
     const row = await this.db.selectFrom('projects').select('id').where('api_token', '=', token).executeTakeFirst();
+    return row?.id;
+  }
+
+  /** The id of the project one of whose secret keys (primary or backup) this is. */
+  async idBySecretToken(token: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('projects')
+      .select('id')
+      .where((eb) => eb.or([eb('secret_api_token', '=', token), eb('secret_api_token_backup', '=', token)]))
+      .executeTakeFirst();
     return row?.id;
   }
 
@@ -74,7 +84,7 @@ export class ProjectsRepository {
   async update(
     id: number,
     organizationId: string,
-    changes: Partial<Pick<ProjectRow, 'name' | 'api_token' | 'settings' | 'updated_at'>>,
+    changes: Partial<Pick<ProjectRow, 'name' | 'api_token' | 'secret_api_token' | 'secret_api_token_backup' | 'settings' | 'updated_at'>>,
   ): Promise<void> {
     await this.db
       .updateTable('projects')
