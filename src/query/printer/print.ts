@@ -52,6 +52,8 @@ const TABLE_NAMES: Record<TableName, string> = {
   person_distinct_id_overrides: 'person_distinct_id_overrides',
   groups: 'groups',
   static_cohort_people: 'static_cohort_people',
+  // Aggregate states per session (event-store migration 4), read by HogQL's sessions with -Merge.
+  sessions: 'sessions',
 };
 
 const PLAIN_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

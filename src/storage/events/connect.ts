@@ -6,7 +6,7 @@ import type { EventStoreConfig } from '../../config.js';
 import { DEFAULT_QUERY_CONCURRENCY, EventStore, type EventStoreClients } from './event-store.js';
 import { claimEventStore } from './owner-lock.js';
 import { migrateEventStore } from './migrations/index.js';
-import { repairUuidIndex } from './uuid-repair.js';
+import { repairSessions, repairUuidIndex } from './uuid-repair.js';
 
 export async function openEventStore(config: EventStoreConfig): Promise<EventStore> {
   let release = () => {};
@@ -36,7 +36,10 @@ export async function openEventStore(config: EventStoreConfig): Promise<EventSto
   }, release);
   try {
     await migrateEventStore(store);
-    if (afterCrash) await repairUuidIndex(store);
+    if (afterCrash) {
+      await repairUuidIndex(store);
+      await repairSessions(store);
+    }
   } catch (error) {
     await store.close();
     throw error;

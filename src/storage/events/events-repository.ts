@@ -62,6 +62,7 @@ export class EventsRepository {
       TABLES.groups,
       TABLES.groupTypes,
       TABLES.staticCohortPeople,
+      TABLES.sessions,
     ];
     for (const table of tables) {
       await this.store.command(

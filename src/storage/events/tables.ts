@@ -11,13 +11,14 @@ export const TABLES = {
   groups: 'groups',
   groupTypes: 'group_types',
   staticCohortPeople: 'static_cohort_people',
+  sessions: 'sessions',
   migrations: 'schema_migrations',
 } as const;
 
 /** How a table is spread: sharded tables split by distinct_id; the rest are copied to every node. */
 export type Distribution = 'sharded' | 'everywhere';
 
-const SHARDED: ReadonlySet<string> = new Set([TABLES.events, TABLES.eventUuids]);
+const SHARDED: ReadonlySet<string> = new Set([TABLES.events, TABLES.eventUuids, TABLES.sessions]);
 
 export function distributionOf(table: string): Distribution {
   return SHARDED.has(table) ? 'sharded' : 'everywhere';
@@ -50,6 +51,13 @@ export class Ddl {
     const args = [`'/clickhouse/tables/${shard}/${this.db}.${this.storageName(table)}'`, `'{replica}'`];
     if (version) args.push(version);
     return `ReplicatedReplacingMergeTree(${args.join(', ')})`;
+  }
+
+  /** `AggregatingMergeTree`, Replicated on a cluster. */
+  aggregating(table: string): string {
+    if (!this.layout.cluster) return 'AggregatingMergeTree';
+    const shard = distributionOf(table) === 'sharded' ? '{shard}' : 'noshard';
+    return `ReplicatedAggregatingMergeTree('/clickhouse/tables/${shard}/${this.db}.${this.storageName(table)}', '{replica}')`;
   }
 
   /**

@@ -1,12 +1,14 @@
 // HogQL's `sessions` table, and the `session` of an event: the project's events grouped by their
-// `$session_id` (events without one belong to no session), with PostHog's session fields. PostHog
-// keeps these aggregates in a materialized table; Hoglet computes them from the events when a
-// query reads them, and only the fields it reads. Definitions follow PostHog's sessions tables:
+// `$session_id` (events without one belong to no session), with PostHog's session fields. As in
+// PostHog, the aggregates are kept at insert (the event store's `sessions` table, migration 4:
+// states per session, fed by a materialized view); a query merges the states of the fields it
+// reads, so it never scans a session's events again. Definitions follow PostHog's sessions tables:
 // entry and end values are those of the session's first and last event (empty and "null" as
 // NULL), the duration is whole seconds from first to last event, and a session with page views
 // is a bounce unless it has more than one, any autocapture, or lasts 10 seconds or more.
-import { alias, call, constant, eq, field, lambda, leftJoin, not, or, select, subquery, table } from '../../ast/build.js';
+import { alias, call, constant, eq, field, leftJoin, not, or, select, subquery, table } from '../../ast/build.js';
 import type { Expr, FromItem, Join, Select } from '../../ast/nodes.js';
+import { SESSION_COUNTED_EVENTS, SESSION_ENTRY_PROPERTIES } from '../../../storage/events/migrations/0004_sessions.js';
 import { HogQLQueryError } from '../errors.js';
 import { sessionChannelType } from './channel-type.js';
 import type { Chain, ScopedTable, TableContext } from './tables.js';
@@ -14,13 +16,21 @@ import { typed, type HogQLType } from './types.js';
 
 const RAW = 'raw';
 const column = (name: string) => field(name, RAW);
-const property = (key: string) => call('JSONExtractString', column('properties'), constant(key));
 const blankAsNull = (value: Expr) => call('nullIf', call('nullIf', value, constant('null')), constant(''));
-const first = (key: string) => blankAsNull(call('argMin', property(key), column('timestamp')));
-const last = (key: string) => blankAsNull(call('argMax', property(key), column('timestamp')));
-const countOf = (event: string) => call('countIf', call('equals', column('event'), constant(event)));
-const start = () => call('min', column('timestamp'));
-const end = () => call('max', column('timestamp'));
+/** The stored column holding `what` of a session (migration 4's names); a field reading anything else fails at load. */
+const stored = (columns: Record<string, string>, what: string): string => {
+  const name = Object.keys(columns).find((column) => columns[column] === what);
+  if (!name) throw new Error(`the sessions table keeps no column for ${what}: add one in an event-store migration`);
+  return name;
+};
+/** A property's value at the session's first event; only those the table keeps (SESSION_ENTRY_PROPERTIES). */
+const first = (key: string) => blankAsNull(call('argMinMerge', column(stored(SESSION_ENTRY_PROPERTIES, key))));
+/** The URL of the session's last event (the one end value the table keeps). */
+const last = (key: string) => blankAsNull(call('argMaxMerge', column(stored({ end_current_url: '$current_url' }, key))));
+/** Distinct event uuids of one name (a re-inserted event counts once). */
+const countOf = (event: string) => call('uniqExactMerge', column(stored(SESSION_COUNTED_EVENTS, event)));
+const start = () => call('min', column('min_timestamp'));
+const end = () => call('max', column('max_timestamp'));
 const duration = () => call('dateDiff', constant('second'), start(), end());
 
 /** PostHog's DEFAULT_BOUNCE_RATE_DURATION_SECONDS. */
@@ -35,13 +45,14 @@ interface SessionField {
 const text = (expr: () => Expr): SessionField => ({ type: 'string', nullable: true, expr });
 
 const FIELDS: Record<string, SessionField> = {
-  session_id: { type: 'string', nullable: false, expr: () => column('$session_id') },
+  session_id: { type: 'string', nullable: false, expr: () => column('session_id') },
   // nullIf(argMaxMerge(distinct_id), 'null') in PostHog's tables: a Nullable(String).
-  distinct_id: { type: 'string', nullable: true, expr: () => call('nullIf', call('argMax', column('distinct_id'), column('timestamp')), constant('null')) },
+  distinct_id: { type: 'string', nullable: true, expr: () => call('nullIf', call('argMaxMerge', column('distinct_id')), constant('null')) },
   $start_timestamp: { type: 'datetime', nullable: false, expr: start },
   $end_timestamp: { type: 'datetime', nullable: false, expr: end },
   $session_duration: { type: 'integer', nullable: false, expr: duration },
-  $urls: { type: 'unknown', nullable: false, expr: () => call('arrayFilter', lambda(['u'], call('notEmpty', field('u'))), call('groupUniqArray', property('$current_url'))) },
+  // Empty URLs are left out at insert.
+  $urls: { type: 'unknown', nullable: false, expr: () => call('groupUniqArrayMerge', column('urls')) },
   $entry_current_url: text(() => first('$current_url')),
   $end_current_url: text(() => last('$current_url')),
   $entry_pathname: text(() => call('path', first('$current_url'))),
@@ -59,22 +70,17 @@ const FIELDS: Record<string, SessionField> = {
   $entry_gad_source: text(() => first('gad_source')),
   $entry_fbclid: text(() => first('fbclid')),
   $channel_type: text(() => sessionChannelType((name) => FIELDS[name]!.expr())),
-  $last_external_click_url: text(() => blankAsNull(call('argMaxIf', property('$external_click_url'), column('timestamp'), call('notEmpty', property('$external_click_url'))))),
+  // The last non-empty one (the condition is applied at insert).
+  $last_external_click_url: text(() => blankAsNull(call('argMaxMerge', column('last_external_click_url')))),
   // The session's first Largest Contentful Paint, from any event that carries one (a number or numeric text).
-  $vitals_lcp: {
-    type: 'float', nullable: true,
-    expr: () => {
-      const lcp = call('toFloat64OrNull', call('replaceRegexpAll', call('JSONExtractRaw', column('properties'), constant('$web_vitals_LCP_value')), constant('^"|"$'), constant('')));
-      return call('argMinIf', lcp, column('timestamp'), call('isNotNull', lcp));
-    },
-  },
+  $vitals_lcp: { type: 'float', nullable: true, expr: () => call('argMinMerge', column('vitals_lcp')) },
   $pageview_count: { type: 'integer', nullable: false, expr: () => countOf('$pageview') },
   $autocapture_count: { type: 'integer', nullable: false, expr: () => countOf('$autocapture') },
   $screen_count: { type: 'integer', nullable: false, expr: () => countOf('$screen') },
   // PostHog's bounce-rate input: page views, screens and autocaptures, counted no further than 2.
   $page_screen_autocapture_count_up_to: {
     type: 'integer', nullable: false,
-    expr: () => call('least', call('countIf', call('in', column('event'), call('tuple', constant('$pageview'), constant('$screen'), constant('$autocapture')))), constant(2)),
+    expr: () => call('least', call('plus', call('plus', countOf('$pageview'), countOf('$screen')), countOf('$autocapture')), constant(2)),
   },
   $is_bounce: {
     type: 'boolean',
@@ -84,6 +90,9 @@ const FIELDS: Record<string, SessionField> = {
       not(or(call('greater', countOf('$pageview'), constant(1)), call('greater', countOf('$autocapture'), constant(0)), call('greaterOrEquals', duration(), constant(BOUNCE_SECONDS))))),
   },
 };
+
+// Built once at load: a field reading a value the stored table does not keep fails every test, not a query.
+for (const spec of Object.values(FIELDS)) spec.expr();
 
 /** Other names PostHog accepts for a field. */
 const ALIASES: Record<string, string> = {
@@ -96,10 +105,9 @@ const STAR = ['session_id', 'distinct_id', '$start_timestamp', '$end_timestamp',
 function sessionRows(fields: ReadonlySet<string>): Select {
   const names = [...fields].filter((name) => name !== 'session_id').sort();
   return select({
-    select: [alias(column('$session_id'), 'session_id'), ...names.map((name) => alias(FIELDS[name]!.expr(), name))],
-    from: table('events', RAW),
-    where: call('notEmpty', column('$session_id')),
-    groupBy: [column('$session_id')],
+    select: [alias(column('session_id'), 'session_id'), ...names.map((name) => alias(FIELDS[name]!.expr(), name))],
+    from: table('sessions', RAW),
+    groupBy: [column('session_id')],
   });
 }
 

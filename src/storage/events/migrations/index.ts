@@ -5,14 +5,17 @@ import { Ddl, TABLES } from '../tables.js';
 import { eventsPersonsGroups } from './0001_events_persons_groups.js';
 import { fsyncParts } from './0002_fsync_parts.js';
 import { staticCohortPeople } from './0003_static_cohort_people.js';
+import { sessions } from './0004_sessions.js';
 
 export interface EventStoreMigration {
   version: number;
   name: string;
   statements(ddl: Ddl): string[];
+  /** Data a new table needs from the existing ones, copied after the statements (re-runnable). */
+  backfill?(store: EventStore, ddl: Ddl): Promise<void>;
 }
 
-export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople];
+export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople, sessions];
 
 export async function migrateEventStore(store: EventStore): Promise<number[]> {
   const d = new Ddl(store.layout);
@@ -33,6 +36,7 @@ export async function migrateEventStore(store: EventStore): Promise<number[]> {
   for (const migration of EVENT_STORE_MIGRATIONS) {
     if (applied.has(migration.version)) continue;
     for (const statement of migration.statements(d)) await store.command(statement);
+    await migration.backfill?.(store, d);
     await store.insert(TABLES.migrations, [
       { version: migration.version, name: migration.name, applied_at: new Date().toISOString().replace('T', ' ').replace('Z', '') },
     ]);
