@@ -1,26 +1,20 @@
 // The flags repository on both metadata stores: the project's live flags as FlagDefinition, the
 // flags epoch, one row per key, and experience continuity's hash key overrides (insert if absent,
 // read for persons, moved on a merge with the survivor's kept).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
 import { FlagDefinitions } from '../../../src/core/flags/definitions.js';
-import { createAccountServices, type AccountServices } from '../../../src/services.js';
 import type { FeatureFlagRow } from '../../../src/storage/meta/repositories/feature-flags.js';
 import type { Repositories } from '../../../src/storage/meta/repositories/index.js';
-import { freshPostgresSchema, META_STORES } from '../../helpers/stores.js';
+import { META_STORES } from '../../helpers/stores.js';
+import { openTwoOrganizations, type Tenant, type TwoOrganizations } from '../../helpers/two-organizations.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
 describe.each(META_STORES)('feature flags repository on %s', (store) => {
-  let dataDir: string;
-  let schema: Awaited<ReturnType<typeof freshPostgresSchema>> | null = null;
-  let services: AccountServices;
+  let world: TwoOrganizations;
   let repos: Repositories;
-  let alice: { project_id: number; user_id: number };
-  let bob: { project_id: number; user_id: number };
+  let alice: Tenant;
+  let bob: Tenant;
 
   const flag = (teamId: number, key: string, extra: Partial<FeatureFlagRow> = {}): Omit<FeatureFlagRow, 'id'> => ({
     team_id: teamId, key, name: '', filters: JSON.stringify({ groups: [{ properties: [], rollout_percentage: 50 }] }), active: 1, deleted: 0,
@@ -30,18 +24,10 @@ describe.each(META_STORES)('feature flags repository on %s', (store) => {
   });
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoglet-flags-repo-'));
-    schema = store === 'postgres' ? await freshPostgresSchema() : null;
-    services = await createAccountServices(loadConfig({ dataDir }, schema ? { DATABASE_URL: schema.url } : {}));
-    repos = services.repositories;
-    alice = await services.accounts.bootstrap({ email: 'alice@example.com', organizationName: 'A', projectName: 'A', scopes: ['*'] });
-    bob = await services.accounts.bootstrap({ email: 'bob@example.com', organizationName: 'B', projectName: 'B', scopes: ['*'] });
+    world = await openTwoOrganizations(store);
+    ({ repos, alice, bob } = world);
   });
-  afterAll(async () => {
-    await services.close();
-    await schema?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => world.close());
 
   it('lists a project\'s live flags as definitions, and the epoch moves per project', async () => {
     const definitions = new FlagDefinitions(repos.featureFlags);

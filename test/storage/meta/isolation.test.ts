@@ -1,23 +1,17 @@
 // Isolation by construction: a repository method given the right id but another project (or
 // organization) finds nothing and changes nothing, whatever its caller checked before.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
-import { createAccountServices, type AccountServices } from '../../../src/services.js';
 import type { Repositories } from '../../../src/storage/meta/repositories/index.js';
-import { freshPostgresSchema, META_STORES } from '../../helpers/stores.js';
+import { META_STORES } from '../../helpers/stores.js';
+import { openTwoOrganizations, type Tenant, type TwoOrganizations } from '../../helpers/two-organizations.js';
 
 const NOW = '2024-01-01T00:00:00.000Z';
 
 describe.each(META_STORES)('metadata repositories keep projects apart on %s', (store) => {
-  let dataDir: string;
-  let schema: Awaited<ReturnType<typeof freshPostgresSchema>> | null = null;
-  let services: AccountServices;
+  let world: TwoOrganizations;
   let repos: Repositories;
-  let alice: { organization_id: string; project_id: number; user_id: number };
-  let bob: { organization_id: string; project_id: number; user_id: number };
+  let alice: Tenant;
+  let bob: Tenant;
 
   const newInsight = (teamId: number, userId: number) =>
     repos.insights.insert({
@@ -33,18 +27,10 @@ describe.each(META_STORES)('metadata repositories keep projects apart on %s', (s
   const tile = (dashboardId: number, insightId: number) => ({ dashboard_id: dashboardId, insight_id: insightId, layouts: '{}', color: null, deleted: null, created_at: NOW });
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoglet-isolation-'));
-    schema = store === 'postgres' ? await freshPostgresSchema() : null;
-    services = await createAccountServices(loadConfig({ dataDir }, schema ? { DATABASE_URL: schema.url } : {}));
-    repos = services.repositories;
-    alice = await services.accounts.bootstrap({ email: 'alice@example.com', organizationName: 'A', projectName: 'A', scopes: ['*'] });
-    bob = await services.accounts.bootstrap({ email: 'bob@example.com', organizationName: 'B', projectName: 'B', scopes: ['*'] });
+    world = await openTwoOrganizations(store);
+    ({ repos, alice, bob } = world);
   });
-  afterAll(async () => {
-    await services.close();
-    await schema?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => world.close());
 
   it('dashboard tiles: read, add, change and remove only within the project', async () => {
     const insight = await newInsight(alice.project_id, alice.user_id);
@@ -87,5 +73,15 @@ describe.each(META_STORES)('metadata repositories keep projects apart on %s', (s
     expect(await repos.users.findMembers(bob.organization_id, [alice.user_id])).toEqual([]);
     const found = await repos.users.findMembers(alice.organization_id, [alice.user_id, bob.user_id]);
     expect(found.map((u) => u.email)).toEqual(['alice@example.com']);
+  });
+
+  it('project secret keys: another organization cannot set them; a key finds its own project only', async () => {
+    await repos.projects.update(alice.project_id, bob.organization_id, { secret_api_token: 'phs_set_by_b' });
+    expect(await repos.projects.idBySecretToken('phs_set_by_b')).toBeUndefined();
+    await repos.projects.update(alice.project_id, alice.organization_id, { secret_api_token: 'phs_a', secret_api_token_backup: 'phs_a_before' });
+    await repos.projects.update(bob.project_id, bob.organization_id, { secret_api_token: 'phs_b' });
+    expect(await repos.projects.idBySecretToken('phs_a')).toBe(alice.project_id);
+    expect(await repos.projects.idBySecretToken('phs_a_before')).toBe(alice.project_id);
+    expect(await repos.projects.idBySecretToken('phs_b')).toBe(bob.project_id);
   });
 });
