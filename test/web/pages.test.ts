@@ -199,4 +199,38 @@ describe.skipIf(!hasChromium)('activity, people and settings in Chromium', () =>
     expect(problems).toEqual([]);
     await context.close();
   }, TIMEOUT);
+
+  it('settings: the feature flags secure API key is generated, revealed, rotated (the old one kept as the backup) and its backup deleted, as the API answers', async () => {
+    const { page, context, problems } = await openPage(w);
+    await page.goto(`${w.base}/project/${w.who.projectId}/settings`);
+    const section = page.getByTestId('settings-secret-key');
+    const project = () => getApi(w, `/api/projects/${w.who.projectId}/`);
+    const masked = (key: string) => `${key.slice(0, 4)}...${key.slice(-4)}`;
+    const shown = page.getByTestId('secret-key');
+    expect((await project()).secret_api_token).toBeNull();
+
+    await section.getByRole('button', { name: 'Generate key' }).click();
+    await shown.waitFor();
+    const first = (await project()).secret_api_token as string;
+    expect(first).toMatch(/^phs_/);
+    expect(await shown.textContent()).toBe(masked(first));
+    await section.getByRole('button', { name: 'Reveal' }).click();
+    expect(await shown.textContent()).toBe(first);
+
+    await section.getByRole('button', { name: 'Rotate key' }).click();
+    await section.getByRole('button', { name: 'Rotate it' }).click();
+    const backup = page.getByTestId('secret-key-backup');
+    await backup.waitFor();
+    const rotated = await project();
+    expect(rotated.secret_api_token_backup).toBe(first);
+    expect(await shown.textContent()).toBe(rotated.secret_api_token);
+    expect(await backup.locator('code').textContent()).toBe(masked(first));
+    await screenshot(page, 'settings-secret-key');
+
+    await backup.getByRole('button', { name: 'Delete backup' }).click();
+    await backup.waitFor({ state: 'detached' });
+    expect(await project()).toMatchObject({ secret_api_token: rotated.secret_api_token, secret_api_token_backup: null });
+    expect(problems).toEqual([]);
+    await context.close();
+  }, TIMEOUT);
 });

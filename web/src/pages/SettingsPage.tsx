@@ -1,5 +1,6 @@
 // Project settings, each section saved on its own with PATCH /api/projects/:id/: name, token
-// (copy, reset), time zone, test-account filters and path cleaning rules.
+// (copy, reset), the feature flags secret key (reveal, copy, rotate, delete the backup), time
+// zone, test-account filters and path cleaning rules.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
@@ -12,6 +13,8 @@ interface Project {
   id: number;
   name: string;
   api_token: string;
+  secret_api_token: string | null;
+  secret_api_token_backup: string | null;
   timezone: string;
   test_account_filters: PropertyFilter[];
   test_account_filters_default_checked: boolean | null;
@@ -49,6 +52,7 @@ export function SettingsPage({ project }: { project: string }) {
       <div class="page-head"><h1>Project settings</h1></div>
       <NameSection project={p} save={save} />
       <TokenSection project={p} path={path} onReset={setP} />
+      <SecretKeySection project={p} path={path} onChange={setP} />
       <TimezoneSection project={p} save={save} />
       <TestAccountsSection project={p} projectId={project} save={save} />
       <PathCleaningSection project={p} save={save} />
@@ -97,18 +101,36 @@ function NameSection({ project, save }: { project: Project; save: Save }) {
   );
 }
 
-function TokenSection({ project, path, onReset }: { project: Project; path: string; onReset: (p: Project) => void }) {
+/** One of the project's actions (`PATCH <path><action>/`), whose answer is the whole project. */
+function useProjectAction(path: string, onDone: (p: Project) => void) {
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const reset = async () => {
+  const run = async (action: string) => {
     setError(null);
     try {
-      onReset(await api<Project>(`${path}reset_token/`, { method: 'PATCH', body: {} }));
+      onDone(await api<Project>(`${path}${action}/`, { method: 'PATCH', body: {} }));
       setConfirming(false);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
     }
   };
+  return { run, error, confirming, setConfirming };
+}
+
+/** A warning with a button that goes ahead and one that keeps things as they are. */
+function Confirm({ message, yes, onYes, onNo }: { message: string; yes: string; onYes: () => void; onNo: () => void }) {
+  return (
+    <div class="inline warn" role="alert">
+      <span>{message}</span>
+      <button type="button" class="danger" onClick={onYes}>{yes}</button>
+      <button type="button" onClick={onNo}>Keep it</button>
+    </div>
+  );
+}
+
+function TokenSection({ project, path, onReset }: { project: Project; path: string; onReset: (p: Project) => void }) {
+  const { run, error, confirming, setConfirming } = useProjectAction(path, onReset);
+  const reset = () => run('reset_token');
   return (
     <Section title="Project token" testId="settings-token" description="SDKs send events with this token. It is not a secret: it can only write events.">
       <div class="copy-row">
@@ -116,11 +138,43 @@ function TokenSection({ project, path, onReset }: { project: Project; path: stri
         <CopyButton text={project.api_token} label="Copy token" />
         {!confirming && <button type="button" onClick={() => setConfirming(true)}>Reset token</button>}
       </div>
+      {confirming && <Confirm message="Apps using the old token will stop sending events." yes="Reset it" onYes={reset} onNo={() => setConfirming(false)} />}
+      {error && <p class="error" role="alert">{error}</p>}
+    </Section>
+  );
+}
+
+/** PostHog's masked form of a key: its prefix and last four characters. */
+const masked = (key: string) => `${key.slice(0, 4)}...${key.slice(-4)}`;
+
+function SecretKeySection({ project, path, onChange }: { project: Project; path: string; onChange: (p: Project) => void }) {
+  const { run, error, confirming, setConfirming } = useProjectAction(path, onChange);
+  const [revealed, setRevealed] = useState(false);
+  const key = project.secret_api_token;
+  const backup = project.secret_api_token_backup;
+  return (
+    <Section title="Feature flags secure API key" testId="settings-secret-key" description="Servers evaluating flags locally read the flag definitions with this key (posthog-node: personalApiKey). It reads nothing else.">
+      {key ? (
+        <div class="copy-row">
+          <code data-testid="secret-key">{revealed ? key : masked(key)}</code>
+          <button type="button" onClick={() => setRevealed(!revealed)}>{revealed ? 'Hide' : 'Reveal'}</button>
+          <CopyButton text={key} label="Copy key" />
+          {!confirming && <button type="button" onClick={() => setConfirming(true)}>Rotate key</button>}
+        </div>
+      ) : (
+        <div class="inline">
+          <span class="muted">No key yet.</span>
+          <button type="button" onClick={() => run('rotate_secret_token')}>Generate key</button>
+        </div>
+      )}
       {confirming && (
-        <div class="inline warn" role="alert">
-          <span>Apps using the old token will stop sending events.</span>
-          <button type="button" class="danger" onClick={reset}>Reset it</button>
-          <button type="button" onClick={() => setConfirming(false)}>Keep it</button>
+        <Confirm message="A new key replaces this one, which keeps working as the backup until you delete it." yes="Rotate it" onYes={() => run('rotate_secret_token')} onNo={() => setConfirming(false)} />
+      )}
+      {backup && (
+        <div class="inline" data-testid="secret-key-backup">
+          <span class="muted">Backup key</span>
+          <code>{masked(backup)}</code>
+          <button type="button" class="danger" onClick={() => run('delete_secret_token_backup')}>Delete backup</button>
         </div>
       )}
       {error && <p class="error" role="alert">{error}</p>}
