@@ -2,9 +2,8 @@
 // period and, when compared, the previous one; PostHog's response fields around them.
 import type { QueryContext } from '../../context.js';
 import type { QueryRun } from '../../execute.js';
-import { isSessionFieldName } from '../../filters/event-source.js';
-import type { PropertyFilter, PropertyGroup, WebOverviewQuery } from '../../nodes/schema.js';
-import { bounceFields, withSessionFields } from '../web-shared/filters.js';
+import type { WebOverviewQuery } from '../../nodes/schema.js';
+import { bounceFields, filterSessionFields, withSessionFields } from '../web-shared/filters.js';
 import { periodText, webPeriods } from '../web-shared/periods.js';
 import type { RunOutput } from '../kind.js';
 import { numberOrNull, toItem, type WebOverviewItem } from './results.js';
@@ -12,7 +11,7 @@ import { overviewSelect } from './sql.js';
 
 export async function runWebOverview(query: WebOverviewQuery, context: QueryContext, run: QueryRun): Promise<RunOutput> {
   const periods = await webPeriods(query, context, run);
-  const fields = ['$start_timestamp', '$session_duration', ...bounceFields(query.modifiers), ...sessionKeys(query.properties), ...(query.filterTestAccounts ? sessionKeys(context.testAccountFilters) : [])];
+  const fields = ['$start_timestamp', '$session_duration', ...bounceFields(query.modifiers), ...filterSessionFields(query, context)];
   const withFields = await withSessionFields(context, fields);
   const rows = await run.rows<Record<string, unknown>>(overviewSelect(query, withFields, periods));
   const row = rows[0] ?? {};
@@ -54,10 +53,3 @@ function ratio(part: number | null, whole: number | null): number | null {
   const result = part / whole;
   return Number.isNaN(result) ? null : result;
 }
-
-/** Session fields the filters read (each needs its HogQL parsed before the run). */
-function sessionKeys(group: PropertyGroup): string[] {
-  return group.values.flatMap((entry) => ('values' in entry ? sessionKeys(entry) : sessionKeyOf(entry)));
-}
-
-const sessionKeyOf = (filter: PropertyFilter): string[] => (filter.type === 'session' && isSessionFieldName(filter.key) ? [filter.key] : []);

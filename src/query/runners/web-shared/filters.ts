@@ -6,11 +6,11 @@ import { call, constant, eq, not, or, allOf, binary } from '../../ast/build.js';
 import type { Expr } from '../../ast/nodes.js';
 import type { QueryContext } from '../../context.js';
 import { actionExpr } from '../../filters/actions.js';
-import { sessionFieldText, type EventSource } from '../../filters/event-source.js';
+import { isSessionFieldName, sessionFieldText, type EventSource } from '../../filters/event-source.js';
 import { propertyGroupExpr } from '../../filters/properties.js';
 import { sharedHogQLParser } from '../../hogql/parse/index.js';
 import type { HogQLNode } from '../../hogql/translate/hogql-ast.js';
-import type { PropertyGroup } from '../../nodes/schema.js';
+import type { PropertyFilter, PropertyGroup } from '../../nodes/schema.js';
 import type { ConversionGoal, WebAnalyticsQueryBase, WebModifiers } from './types.js';
 
 /** The query's property filters and (when asked) the project's test-account filters, ANDed; undefined when none. */
@@ -62,6 +62,17 @@ export async function withSessionFields(context: QueryContext, names: readonly s
   }
   return { ...context, hogql: known };
 }
+
+/** The session fields a query's filters read (and the test-account filters', when applied): for withSessionFields. */
+export function filterSessionFields(query: Pick<WebAnalyticsQueryBase, 'properties' | 'filterTestAccounts'>, context: QueryContext): string[] {
+  return [...sessionKeys(query.properties), ...(query.filterTestAccounts ? sessionKeys(context.testAccountFilters) : [])];
+}
+
+function sessionKeys(group: PropertyGroup): string[] {
+  return group.values.flatMap((entry) => ('values' in entry ? sessionKeys(entry) : sessionKeyOf(entry)));
+}
+
+const sessionKeyOf = (filter: PropertyFilter): string[] => (filter.type === 'session' && isSessionFieldName(filter.key) ? [filter.key] : []);
 
 /** A field of the event's session (typed as PostHog types it); the context must come from withSessionFields. */
 export function sessionField(source: EventSource, name: string): Expr {
