@@ -86,6 +86,11 @@ describe('WebOverviewQuery', () => {
     const goal = await run(overview('2024-03-04', '2024-03-10', { conversionGoal: { customEventName: '$pageleave' } }));
     expect(goal.map((i: { key: string }) => i.key)).toEqual(['visitors', 'total conversions', 'unique conversions', 'conversion rate']);
     expect(numbers(goal)).toMatchObject({ visitors: [4, null], 'total conversions': [2, null], 'unique conversions': [2, null], 'conversion rate': [50, null] });
+    const comparedGoal = await run(overview('2024-03-06', '2024-03-10', { compareFilter: { compare: true }, conversionGoal: { customEventName: '$pageleave' } }));
+    // Current s2 (left), s3, s5; previous s1 (left), s4.
+    expect(numbers(comparedGoal)).toMatchObject({ visitors: [3, 2], 'total conversions': [1, 1], 'unique conversions': [1, 1] });
+    expect(comparedGoal[3].value).toBeCloseTo(100 / 3, 9);
+    expect(comparedGoal[3]).toMatchObject({ previous: 50, changeFromPreviousPct: -33 });
   });
 
   it('reads "-7d" with PostHog\'s kludge: the previous period shares the current one\'s first day', async () => {
@@ -105,6 +110,17 @@ describe('WebOverviewQuery', () => {
     expect(numbers(week.results as never)).toMatchObject({ sessions: [4, 2], views: [6, 4], visitors: [4, 2] });
     // "-6d" has no kludge: current 03-06..03-12 (s2, s3, s5), previous 02-27..03-05 (s4, s1), no shared day.
     expect(numbers((await frozen('-6d')).results as never)).toMatchObject({ sessions: [3, 2], views: [4, 4] });
+  });
+
+  it("bounds the periods by the project's time zone", async () => {
+    const ny = await t.bootstrap('web-overview-ny@example.com');
+    const patch = await t.request(ny.key, { method: 'PATCH', url: `/api/projects/${ny.projectId}/`, payload: { timezone: 'America/New_York' } });
+    expect(patch.statusCode, patch.body).toBe(200);
+    // 03:00 UTC on 03-05 is 22:00 on 03-04 in New York; 05:00 UTC is midnight there.
+    await journeys(t, ny, { a: [page('2024-03-05T03:00:00Z', 'n1', '/')], b: [page('2024-03-05T05:00:00Z', 'n2', '/')] });
+    const res = await runQuery(t, ny, overview('2024-03-05', '2024-03-05'));
+    expect(numbers(res.results)).toMatchObject({ sessions: [1, null], visitors: [1, null] });
+    expect(res).toMatchObject({ dateFrom: '2024-03-05 00:00:00', dateTo: '2024-03-05 23:59:59', timezone: 'America/New_York' });
   });
 
   it('refuses what PostHog refuses: unknown keys, bad shapes, unsupported filters', async () => {
