@@ -97,8 +97,10 @@ function readOrderBy(value: Json, path: string): WebOrderBy | null {
   if (value === undefined || value === null) return null;
   const pair = readArray(value, path);
   if (pair.length !== 2) fail(path, 'orderBy is a [field, direction] pair.');
-  const field = readChoice(pair[0], join(path, 0), WEB_ORDER_BY_FIELDS, null)!;
-  const direction = readChoice(pair[1], join(path, 1), ['ASC', 'DESC'] as const, null)!;
+  const field = readChoice(pair[0], join(path, 0), WEB_ORDER_BY_FIELDS, null);
+  const direction = readChoice(pair[1], join(path, 1), ['ASC', 'DESC'] as const, null);
+  if (field === null) fail(join(path, 0), 'Field required', 'required');
+  if (direction === null) fail(join(path, 1), 'Field required', 'required');
   return Object.freeze([field, direction] as const);
 }
 
