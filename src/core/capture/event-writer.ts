@@ -47,6 +47,7 @@ export class EventWriter {
     const rows: EventRow[] = [];
     const days: StoredDays[] = [];
     const merges: PersonMerge[] = [];
+    const repeats: { teamId: number; uuids: string[]; days: string[] }[] = [];
     try {
       for (const [teamId, events] of byTeam(items)) {
         // First write wins: a uuid earlier in this batch is dropped here, a stored one below.
@@ -59,11 +60,20 @@ export class EventWriter {
         unique.forEach((event, i) => {
           if (!stored.has(event.uuid)) rows.push(toRow(teamId, event, personIds[i]!, groupKeys[i]!, createdAt));
         });
+        const repeated = unique.filter((event) => stored.has(event.uuid) && hasSession(event));
+        if (repeated.length > 0) repeats.push({ teamId, uuids: repeated.map((event) => event.uuid), days: utcDays(repeated) });
         days.push({ teamId, days: utcDays(unique) });
       }
       await this.events.insert(rows).catch((error: unknown) => {
         throw new InsertRefusedError(error);
       });
+      // Repeats in a session: their session may have missed them (a failed write before this retry).
+      // The events are stored by now, so a failure here is the store's: the whole write is retried.
+      for (const { teamId, uuids, days: repeatDays } of repeats) {
+        await this.events.restoreSessions(teamId, uuids, repeatDays).catch((error: unknown) => {
+          throw new IncompleteWriteError(error);
+        });
+      }
     } catch (error) {
       this.forget();
       throw error;
@@ -121,6 +131,8 @@ async function withRetries(write: () => Promise<void>): Promise<void> {
   }
   await write();
 }
+
+const hasSession = (event: CapturedEvent) => typeof event.properties.$session_id === 'string' && event.properties.$session_id !== '';
 
 function utcDays(events: readonly CapturedEvent[]): string[] {
   return [...new Set(events.map((event) => formatMicros(event.timestampUs).slice(0, 10)))];

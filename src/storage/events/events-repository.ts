@@ -1,5 +1,6 @@
 // Writes and housekeeping for the events table. Reads for insights live in the query engine.
 import type { EventStore } from './event-store.js';
+import { sessionEvents, sessionStatesSelect } from './migrations/0004_sessions.js';
 import { Ddl, TABLES } from './tables.js';
 import { readInChunks } from './in-chunks.js';
 
@@ -48,6 +49,22 @@ export class EventsRepository {
 
   insert(rows: readonly EventRow[]): Promise<void> {
     return this.store.insert(TABLES.events, rows);
+  }
+
+  /**
+   * Adds the session states of stored events again (`days` narrows the read to their UTC days).
+   * The sessions view writes after the uuid index, so a write that failed between the two leaves
+   * events that its retry skips as stored but no session counts; states are idempotent, so
+   * events already counted count once.
+   */
+  async restoreSessions(teamId: number, uuids: readonly string[], days: readonly string[]): Promise<void> {
+    if (uuids.length === 0) return;
+    const db = this.store.layout.database;
+    const stored = sessionEvents(`${db}.${TABLES.events}`, 'team_id = {team:UInt64} AND toDate(timestamp) IN {days:Array(Date)} AND uuid IN {uuids:Array(UUID)}');
+    await readInChunks(uuids, async (part) => {
+      await this.store.command(`INSERT INTO ${db}.${TABLES.sessions} ${sessionStatesSelect(stored)}`, { team: teamId, days, uuids: part }, { lane: 'ingest' });
+      return [];
+    });
   }
 
   /** Deletes everything a project owns in the event store. */

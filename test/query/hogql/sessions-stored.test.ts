@@ -1,0 +1,103 @@
+// HogQL's sessions read the event store's `sessions` table, kept at insert by a materialized view
+// (event-store migration 4). The answers are those of grouping the events: a session captured in
+// several /batch/ requests is one session, a re-sent event counts once, a person merge changes no
+// session, two projects' equal session ids stay apart, and a store made before the table gets its
+// sessions from the events already there (a session spanning the month boundary included).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateEventStore } from '../../../src/storage/events/migrations/index.js';
+import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
+import { hogqlRows } from '../../helpers/hogql.js';
+import { ev, journeys } from '../../helpers/journeys.js';
+
+let t: TestApp;
+let who: Credentials;
+let other: Credentials;
+
+const rows = (query: string, credentials: Credentials = who) => hogqlRows(t, credentials, query);
+
+interface Sent { uuid: string; event: string; distinct_id: string; timestamp: string; properties: Record<string, unknown> }
+
+/** One /batch/ request with the events' own uuids (a client re-sending them sends the same). */
+async function send(credentials: Credentials, batch: Sent[]): Promise<void> {
+  const res = await t.request(null, { method: 'POST', url: '/batch/', payload: { api_key: credentials.projectApiToken, batch } });
+  expect(res.statusCode).toBe(200);
+}
+
+const sent = (n: number, event: string, distinctId: string, timestamp: string, properties: Record<string, unknown>): Sent =>
+  ({ uuid: `0188f0a0-0000-7000-8000-${String(n).padStart(12, '0')}`, event, distinct_id: distinctId, timestamp, properties });
+
+const FIRST_BATCH = [
+  sent(1, '$pageview', 'anon', '2024-03-01T10:00:00Z', { $session_id: 'two-batches', $current_url: 'https://example.com/a', utm_source: 'news' }),
+  sent(2, '$autocapture', 'anon', '2024-03-01T10:00:05Z', { $session_id: 'two-batches', $current_url: 'https://example.com/a', $external_click_url: 'https://out.example/1' }),
+];
+const SECOND_BATCH = [
+  sent(3, '$pageview', 'user', '2024-03-01T10:01:00Z', { $session_id: 'two-batches', $current_url: 'https://example.com/b', utm_source: 'later' }),
+  sent(4, '$pageleave', 'user', '2024-03-01T10:02:00Z', { $session_id: 'two-batches', $current_url: 'https://example.com/b' }),
+];
+
+const SESSION_ROW = 'select session_id, distinct_id, $start_timestamp, $end_timestamp, $session_duration, $pageview_count, $autocapture_count, $entry_pathname, $end_pathname, $entry_utm_source, $last_external_click_url, $is_bounce, arraySort($urls) from sessions';
+const TWO_BATCHES = ['two-batches', 'user', '2024-03-01T10:00:00Z', '2024-03-01T10:02:00Z', 120, 2, 1, '/a', '/b', 'news', 'https://out.example/1', 0, ['https://example.com/a', 'https://example.com/b']];
+
+beforeAll(async () => {
+  t = await createTestApp('sqlite');
+  who = await t.bootstrap('stored-sessions@example.com');
+  other = await t.bootstrap('stored-sessions-other@example.com');
+  await send(who, FIRST_BATCH);
+  await send(who, SECOND_BATCH);
+});
+afterAll(() => t.close());
+
+describe('sessions kept at insert', () => {
+  it('a session captured in two /batch/ requests is one session, with the values of all its events', async () => {
+    expect(await rows(`${SESSION_ROW} where session_id = 'two-batches'`)).toEqual([TWO_BATCHES]);
+    expect(await rows("select count(), avg(session.$session_duration), max(session.$pageview_count) from events where $session_id = 'two-batches'")).toEqual([[4, 120, 2]]);
+  });
+
+  it('a re-sent request changes no session: counts are distinct events', async () => {
+    await send(who, [...FIRST_BATCH, ...SECOND_BATCH]);
+    await send(who, SECOND_BATCH);
+    expect(await rows(`${SESSION_ROW} where session_id = 'two-batches'`)).toEqual([TWO_BATCHES]);
+    expect(await rows("select count() from events where $session_id = 'two-batches'")).toEqual([[4]]);
+  });
+
+  it('a person merge changes no session (a session keeps the distinct id of its last event)', async () => {
+    const [before] = await rows(`${SESSION_ROW} where session_id = 'two-batches'`);
+    await journeys(t, who, { user: [ev('$identify', '2024-03-01T11:00:00Z', { $anon_distinct_id: 'anon' })] });
+    expect(await rows("select count(distinct person_id) from events where $session_id = 'two-batches'")).toEqual([[1]]);
+    expect(await rows(`${SESSION_ROW} where session_id = 'two-batches'`)).toEqual([before]);
+    expect(await rows("select distinct session.distinct_id, session.$pageview_count from events where $session_id = 'two-batches'")).toEqual([['user', 2]]);
+  });
+
+  it("two projects' sessions with the same id stay apart", async () => {
+    await send(other, [sent(90, '$pageview', 'intruder', '2024-03-01T09:00:00Z', { $session_id: 'two-batches', $current_url: 'https://intruder.example/x' })]);
+    expect(await rows(`${SESSION_ROW} where session_id = 'two-batches'`)).toEqual([TWO_BATCHES]);
+    expect(await rows("select $pageview_count, $entry_pathname, $start_timestamp, distinct_id from sessions", other)).toEqual([[1, '/x', '2024-03-01T09:00:00Z', 'intruder']]);
+    expect(await rows("select session.$entry_current_url, session.$pageview_count from events", other)).toEqual([['https://intruder.example/x', 1]]);
+  });
+
+  it('a store made before the sessions table gets the sessions of its events when it is opened', async () => {
+    // One session across a month boundary (two partitions of events), one in a month of its own.
+    await journeys(t, who, {
+      nye: [ev('$pageview', '2023-12-31T23:59:50Z', { $session_id: 'new-year', $current_url: 'https://example.com/old' }),
+        ev('$pageview', '2024-01-01T00:00:20Z', { $session_id: 'new-year', $current_url: 'https://example.com/new' })],
+      feb: [ev('$screen', '2024-02-10T08:00:00Z', { $session_id: 'february' })],
+    });
+    const everything = `${SESSION_ROW} order by session_id`;
+    const answers = await rows(everything);
+    expect(answers.map((row) => row[0])).toEqual(['february', 'new-year', 'two-batches']);
+    expect(answers[1]!.slice(4, 9)).toEqual([30, 2, 0, '/old', '/new']);
+
+    // The store as it was before migration 4: no sessions table, no view, the migration not recorded.
+    const store = t.services.events;
+    const db = store.layout.database;
+    await store.command(`DROP VIEW ${db}.sessions_mv`);
+    await store.command(`DROP TABLE ${db}.sessions`);
+    await store.command(`ALTER TABLE ${db}.schema_migrations DELETE WHERE version = 4`, {}, { settings: { mutations_sync: '1' } });
+    expect(await migrateEventStore(store)).toEqual([4]);
+    expect(await rows(everything)).toEqual(answers);
+    expect(await rows(everything, other)).toEqual([['two-batches', 'intruder', '2024-03-01T09:00:00Z', '2024-03-01T09:00:00Z', 0, 1, 0, '/x', '/x', null, null, 1, ['https://intruder.example/x']]]);
+    // Opened again, nothing is added twice.
+    expect(await migrateEventStore(store)).toEqual([]);
+    expect(await rows(everything)).toEqual(answers);
+  });
+});
