@@ -148,6 +148,34 @@ describe.skipIf(!hasChromium)('web analytics page in Chromium', () => {
     await context.close();
   }, TIMEOUT);
 
+  it('the graph tile saves as an insight with its query (the Page views tab, compared)', async () => {
+    const { page, context, problems } = await openPage(w);
+    await page.goto(`${w.base}/project/${w.who.projectId}/web?graphs_tab=PAGE_VIEWS`);
+    const graphs = page.locator('[data-tile="graphs"]');
+    expect(await graphs.getByRole('tab', { name: 'Page views' }).getAttribute('aria-selected')).toBe('true');
+    // 5 page views this period (the legend's current item).
+    await expect.poll(async () => (await legendItems(graphs)).map((i) => i.value)).toEqual(['5', '1']);
+    await graphs.getByRole('button', { name: 'Save as insight' }).click();
+    await page.waitForURL(new RegExp(`/project/${w.who.projectId}/insights/[A-Za-z0-9]+$`));
+    const shortId = page.url().split('/').pop()!;
+    const saved = await queryInsight(shortId);
+    expect(saved.name).toBe('Web analytics: Page views');
+    expect(saved.query.source).toMatchObject({
+      kind: 'TrendsQuery',
+      series: [{ kind: 'EventsNode', event: '$pageview', math: 'total' }],
+      dateRange: { date_from: '-7d' },
+      compareFilter: { compare: true },
+    });
+    expect(problems).toEqual([]);
+    await context.close();
+  }, TIMEOUT);
+
+  const queryInsight = async (shortId: string) => {
+    const res = await w.t.request(w.who.key, { method: 'GET', url: `/api/projects/${w.who.projectId}/insights/?short_id=${shortId}` });
+    if (res.statusCode !== 200) throw new Error(`insight: ${res.statusCode} ${res.body}`);
+    return res.json().results[0];
+  };
+
   it('a null row filters by "is not set" (no UTM source on any session)', async () => {
     const { page, context, problems } = await openPage(w);
     await page.goto(`${w.base}/project/${w.who.projectId}/web?source_tab=UTM_SOURCE`);
