@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_DECODE_BUDGET_BYTES } from './core/capture/decode-budget.js';
+import { DEFAULT_CAPTURE_TRUSTED_PROXIES } from './core/geoip/client-ip.js';
 import { DEFAULT_RESULT_LIMITS, type ResultLimits } from './core/queries/result-size.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -32,7 +33,16 @@ export interface Config {
    * throttling, logs). false (default), true (any), or addresses and CIDR ranges.
    */
   readonly trustProxy: TrustProxy;
+  /**
+   * Whose X-Forwarded-For capture believes for `$ip`: HOGLET_TRUST_PROXY when it is set, else
+   * proxies on loopback and private addresses (a client can send any `$ip` anyway).
+   */
+  readonly captureTrustProxy: TrustProxy;
+  /** GeoIP at capture: the bundled DB-IP City Lite, the operator's .mmdb files, or off. */
+  readonly geoipDatabase: GeoIpDatabaseSetting;
 }
+
+export type GeoIpDatabaseSetting = 'bundled' | 'off' | readonly string[];
 
 export type TrustProxy = boolean | string;
 
@@ -178,6 +188,16 @@ function parseTrustProxy(raw: string): TrustProxy {
   return entries.join(',');
 }
 
+function parseGeoIpDatabase(raw: string): GeoIpDatabaseSetting {
+  const value = raw.toLowerCase();
+  if (value === 'off' || value === 'bundled') return value;
+  const files = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (files.some((file) => !file.toLowerCase().endsWith('.mmdb'))) {
+    throw new ConfigError(`HOGLET_GEOIP_DATABASE must be off, bundled, or comma-separated paths of .mmdb files, got "${raw}"`);
+  }
+  return Object.freeze(files.map((file) => path.resolve(file)));
+}
+
 function parseLogLevel(raw: string, source: string): LogLevel {
   const level = raw.toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
@@ -206,6 +226,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   const dataDir = path.resolve(nonEmpty(flags.dataDir) ?? nonEmpty(env.HOGLET_DATA_DIR) ?? './data');
   const captureLogDir = nonEmpty(env.HOGLET_CAPTURE_LOG_DIR);
   const trustProxy = nonEmpty(env.HOGLET_TRUST_PROXY);
+  const geoipDatabase = nonEmpty(env.HOGLET_GEOIP_DATABASE);
   return Object.freeze({
     dataDir,
     port: portFlag ? parsePort(portFlag, '--port') : portEnv ? parsePort(portEnv, 'PORT') : 8000,
@@ -230,5 +251,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     captureMemoryBytes: captureMemory ? parseCaptureMemory(captureMemory) : DEFAULT_DECODE_BUDGET_BYTES,
     captureLogDir: captureLogDir ? path.resolve(captureLogDir) : path.join(dataDir, 'capture-log'),
     trustProxy: trustProxy ? parseTrustProxy(trustProxy) : false,
+    captureTrustProxy: trustProxy ? parseTrustProxy(trustProxy) : DEFAULT_CAPTURE_TRUSTED_PROXIES,
+    geoipDatabase: geoipDatabase ? parseGeoIpDatabase(geoipDatabase) : 'bundled',
   });
 }

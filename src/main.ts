@@ -29,6 +29,8 @@ export async function serve(config: Config): Promise<RunningServer> {
   // `hoglet import` and `demo` find this server through it, whatever port it listens on.
   const unannounce = config.events.clickhouseUrl ? () => {} : announceServerAddress(config.events.chdbPath, url);
   app.log.info(`Hoglet is listening on ${url} (health: ${url}/_health, API docs: ${url}/api/schema/swagger-ui/)`);
+  // Off the request path: the first located event then finds the GeoIP database in memory.
+  void services.geoip?.preload();
   if (services.captureReplayed > 0) app.log.info(`inserting ${services.captureReplayed} acknowledged events from the capture log`);
 
   let stopping: Promise<void> | null = null;

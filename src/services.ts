@@ -25,6 +25,8 @@ import { GroupProcessor } from './core/capture/persons/group-processor.js';
 import { PersonProcessor, type PersonWarning } from './core/capture/persons/person-processor.js';
 import { ProjectTokens } from './core/capture/project-tokens.js';
 import { CaptureService } from './core/capture/service.js';
+import { anonymizeIpsReader, CaptureGeoIp } from './core/geoip/capture-geoip.js';
+import { bundledDatabase, GeoIpDatabase } from './core/geoip/database.js';
 import { DefinitionsService } from './core/definitions/service.js';
 import type { FlagSources, GroupTypesOf } from './core/sdk/service.js';
 import { FlagDefinitionsCache } from './core/flags/definitions-cache.js';
@@ -89,6 +91,8 @@ export interface Services {
   readonly accounts: AccountsService;
   readonly identity: IdentityService;
   readonly capture: CaptureService;
+  /** The GeoIP database capture locates `$ip` in (loaded on first need, or by preload()); null when off. */
+  readonly geoip: GeoIpDatabase | null;
   /** Whether acknowledged events of the project on these UTC days are not in the event store yet. */
   readonly capturePending: (teamId: number, fromDay: string | null, toDay: string | null) => boolean;
   /** Events the capture log replayed at start (acknowledged by the previous run, maybe not inserted). */
@@ -253,7 +257,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
     const teams = await meta.db.selectFrom('feature_flags').select('team_id').distinct().where('deleted', '=', 0).where('active', '=', 1).execute();
     for (const { team_id } of teams) warmUp.consider(team_id, await flagDefinitionsCache.of(team_id));
   });
-  const capture = new CaptureService(tokens, pipeline.committer, new DecodeBudget(config.captureMemoryBytes), writerLease, pipeline.inserter);
+  const geoip = config.geoipDatabase === 'off'
+    ? null
+    : new GeoIpDatabase(
+      config.geoipDatabase === 'bundled' ? bundledDatabase() : config.geoipDatabase.map((file) => ({ path: file })),
+      (message, error) => onBackgroundError(new Error(message, { cause: error })),
+    );
+  const captureGeoIp = new CaptureGeoIp(geoip, anonymizeIpsReader((teamId) => projectRows.row(teamId)));
+  const capture = new CaptureService(tokens, pipeline.committer, new DecodeBudget(config.captureMemoryBytes), writerLease, pipeline.inserter, captureGeoIp);
   demo = new DemoDataRunner(capture, onBackgroundError);
   const actions = new ActionsService(repositories, access);
   const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });
@@ -298,6 +309,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     accounts: new AccountsService(repositories, projects),
     identity: new IdentityService(repositories, access),
     capture,
+    geoip,
     capturePending,
     captureReplayed: pipeline.replayed,
     captureStatus: async () => {

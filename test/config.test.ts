@@ -18,6 +18,8 @@ describe('configuration', () => {
       captureMemoryBytes: 512 * 1024 * 1024,
       captureLogDir: path.resolve('./data/capture-log'),
       trustProxy: false,
+      captureTrustProxy: 'loopback,uniquelocal',
+      geoipDatabase: 'bundled',
     });
   });
 

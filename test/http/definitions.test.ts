@@ -211,15 +211,16 @@ describe.each(META_STORES)('event and property definitions on %s', (store) => {
 
     it('keeps only properties seen on the named events when asked, as the agent toolkit does', async () => {
       const only = (await get(alice, `property_definitions/?event_names=${encodeURIComponent('["signed_up"]')}&filter_by_event_names=true&exclude_core_properties=false&is_feature_flag=false&exclude_hidden=true&limit=200&offset=0`)).json();
-      expect(names(only)).toEqual(['$feature_x', 'is_trial', 'plan', 'seats', 'trial_ends_at']);
+      // `$ip`: capture records the client's address on every event, as PostHog does.
+      expect(names(only)).toEqual(['$feature_x', '$ip', 'is_trial', 'plan', 'seats', 'trial_ends_at']);
       expect(only.results.every((r: { is_seen_on_filtered_events: boolean }) => r.is_seen_on_filtered_events === true)).toBe(true);
 
       const marked = (await get(alice, `property_definitions/?event_names=${encodeURIComponent('["Purchase Completed"]')}`)).json();
       const seen = marked.results.filter((r: { is_seen_on_filtered_events: boolean }) => r.is_seen_on_filtered_events);
       // Seen ones first (as PostHog orders them), each group by name; the rest marked false.
-      expect(names({ results: seen })).toEqual(['empty', 'items', 'mixed', 'price']);
-      expect(names(marked).slice(0, 4)).toEqual(['empty', 'items', 'mixed', 'price']);
-      expect(marked.results.slice(4).every((r: { is_seen_on_filtered_events: boolean }) => r.is_seen_on_filtered_events === false)).toBe(true);
+      expect(names({ results: seen })).toEqual(['$ip', 'empty', 'items', 'mixed', 'price']);
+      expect(names(marked).slice(0, 5)).toEqual(['$ip', 'empty', 'items', 'mixed', 'price']);
+      expect(marked.results.slice(5).every((r: { is_seen_on_filtered_events: boolean }) => r.is_seen_on_filtered_events === false)).toBe(true);
       expect(marked.count).toBe((await get(alice, 'property_definitions/')).json().count);
     });
 
@@ -275,7 +276,7 @@ describe.each(META_STORES)('event and property definitions on %s', (store) => {
     it("never shows another project's events or properties", async () => {
       const bobEvents = names((await get(bob, 'event_definitions/')).json());
       expect(bobEvents).toEqual(['bob_secret_event']);
-      expect(names((await get(bob, 'property_definitions/')).json())).toEqual(['bob_secret_prop']);
+      expect(names((await get(bob, 'property_definitions/')).json())).toEqual(['$ip', 'bob_secret_prop']);
       expect(names((await get(bob, 'property_definitions/?type=person')).json())).toEqual(['bob_person_prop']);
 
       expect(names((await get(alice, 'event_definitions/')).json())).not.toContain('bob_secret_event');

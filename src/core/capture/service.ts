@@ -1,5 +1,6 @@
 // Capture use case: decode the request, find the project by its token, normalise the events and
 // wait for the group commit that stores them. Demo data and imports enter through `ingest`.
+import type { CaptureGeoIp } from '../geoip/capture-geoip.js';
 import { decodeCaptureRequest, type CaptureRequestInput } from './decode.js';
 import { DecodeBudget } from './decode-budget.js';
 import type { GroupCommitter } from './group-commit.js';
@@ -12,6 +13,8 @@ import type { CaptureWriterLease } from './writer-lease.js';
 export interface CaptureOptions {
   /** `/engage/` payloads without an event name are `$identify` (as PostHog's Django capture did). */
   defaultEventName?: string;
+  /** The client's address (socket peer, or X-Forwarded-For from a trusted proxy): `$ip` unless sent. */
+  clientIp?: string | null;
 }
 
 export class CaptureService {
@@ -23,6 +26,8 @@ export class CaptureService {
     private readonly writerLease: CaptureWriterLease | null = null,
     /** Refuses new events (or, for ingest, waits) while too many acknowledged ones wait to be inserted. */
     private readonly backlog: { assertRoom(): void; waitForRoom(): Promise<void> } | null = null,
+    /** `$ip`, anonymize_ips and GeoIP; absent: events are stored as sent (tests of the service alone). */
+    private readonly geoip: CaptureGeoIp | null = null,
   ) {}
 
   /** Resolves once every event of the request is stored (in the capture log); throws a 4xx/503 ApiError otherwise. */
@@ -41,6 +46,7 @@ export class CaptureService {
         historicalMigration: payload.historicalMigration,
         ...(options.defaultEventName ? { defaultEventName: options.defaultEventName } : {}),
       });
+      await this.geoip?.apply(teamId, events, options.clientIp ?? null);
       await this.committer.submit({ teamId, events });
     } finally {
       reservation.release();

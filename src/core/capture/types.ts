@@ -29,4 +29,10 @@ export interface CapturedEvent {
   /** Microseconds since the Unix epoch, UTC, after clock-skew correction. */
   timestampUs: number;
   historicalMigration: boolean;
+  /**
+   * Capture located the event's `$ip` (its `$geoip_*` properties are the lookup's): the person
+   * gets them as PostHog's GeoIP transformation's `$set` / `$set_once` would give them. Kept in the
+   * capture log, so a replay updates the person the same way.
+   */
+  located?: true;
 }

@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
 import type { CaptureRequestInput } from '../../core/capture/decode.js';
+import { clientAddress, proxyTrust } from '../../core/geoip/client-ip.js';
 import type { HogletApp } from '../hoglet-app.js';
 
 /** PostHog's Rust capture takes up to 20 MB on /batch/; Hoglet allows that on every path. */
@@ -65,11 +66,14 @@ export function toInput(request: FastifyRequest): CaptureRequestInput {
 }
 
 export async function captureRoutes(app: HogletApp, services: Services): Promise<void> {
+  const trusted = proxyTrust(services.config.captureTrustProxy);
   await sdkScope(app, (scope) => {
     for (const path of PATHS) {
       const defaultEventName = path === '/engage' ? '$identify' : undefined;
       const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-        await services.capture.capture(toInput(request), defaultEventName ? { defaultEventName } : {});
+        // The socket's peer, not Fastify's request.ip: capture has its own proxy trust (config.ts).
+        const clientIp = clientAddress(request.raw.socket.remoteAddress, request.headers['x-forwarded-for'], trusted);
+        await services.capture.capture(toInput(request), { clientIp, ...(defaultEventName ? { defaultEventName } : {}) });
         const query = request.query as Record<string, unknown>;
         // Only sendBeacon adds ?beacon=1 (posthog-js did until mid-2026), and it reads no answer.
         if (query.beacon === '1') return reply.code(204).send();

@@ -103,7 +103,7 @@ export class PersonProcessor {
     await this.ensureLoaded(teamId, [event.distinctId]);
     let person = this.personOf(teamId, event.distinctId);
     if (!person) person = this.createPerson(batch, event.distinctId, event.timestampUs);
-    const changed = applyPersonUpdates(person.properties, event.properties);
+    const changed = applyPersonUpdates(person.properties, event.properties, event.located === true);
     const identifies = mergeKey !== undefined && !person.isIdentified;
     if (identifies) person.isIdentified = true;
     if (changed || identifies) batch.dirty.set(person.id, person);

@@ -1,6 +1,8 @@
 // How one event changes person properties: $set_once fills gaps, $set overwrites, $unset removes,
 // in that order (PostHog's person-state). Campaign and device properties of the event also become
 // `$initial_*` properties once, and their latest values are kept for the few that rarely change.
+// An event capture located adds its place as PostHog's GeoIP transformation's `$set` / `$set_once`.
+import { locationPersonUpdates } from '../../geoip/person-location.js';
 
 type Properties = Record<string, unknown>;
 
@@ -32,7 +34,7 @@ function isObject(value: unknown): value is Properties {
 }
 
 /** Applies the event's updates to `properties` in place; says whether anything changed. */
-export function applyPersonUpdates(properties: Properties, eventProperties: Properties): boolean {
+export function applyPersonUpdates(properties: Properties, eventProperties: Properties, located = false): boolean {
   let changed = false;
   const setOnce: Properties = {};
   const set: Properties = {};
@@ -44,6 +46,8 @@ export function applyPersonUpdates(properties: Properties, eventProperties: Prop
   }
   if (isObject(eventProperties.$set_once)) Object.assign(setOnce, eventProperties.$set_once);
   if (isObject(eventProperties.$set)) Object.assign(set, eventProperties.$set);
+  // The transformation writes into the event's $set / $set_once, over what the client put there.
+  if (located) locationPersonUpdates(eventProperties, set, setOnce);
 
   for (const [key, value] of Object.entries(setOnce)) {
     if (key === '__proto__') continue;

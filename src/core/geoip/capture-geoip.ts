@@ -1,0 +1,80 @@
+// Capture's GeoIP step, between normalisation and the capture log: the events that are logged (and
+// acknowledged) carry `$ip` and their location, so a replay stores exactly what was acknowledged.
+// Nothing here can fail a request: a lookup that throws or finds nothing leaves the event as it is.
+import { LRUCache } from 'lru-cache';
+import type { CapturedEvent } from '../capture/types.js';
+import type { GeoIpDatabase } from './database.js';
+import { addLocation, applyClientIp, prepareLocation, type PreparedLocation } from './enrich.js';
+
+/**
+ * A visitor sends many events from one address: each address is looked up once while it stays
+ * among the most recent ones, and each place is prepared once (shared by its addresses).
+ */
+const CACHED_ADDRESSES = 50_000;
+const CACHED_PLACES = 20_000;
+
+export class CaptureGeoIp {
+  private readonly byAddress = new LRUCache<string, { prepared: PreparedLocation | null }>({ max: CACHED_ADDRESSES });
+  private readonly byPlace = new LRUCache<string, PreparedLocation>({ max: CACHED_PLACES });
+
+  constructor(
+    /** Null: GeoIP is turned off (events still get `$ip`). */
+    private readonly database: GeoIpDatabase | null,
+    /** The project's `anonymize_ips` setting ("Discard client IP data"). */
+    private readonly anonymizesIps: (teamId: number) => Promise<boolean>,
+  ) {}
+
+  /** Sets `$ip` from the request's address (unless sent) and adds the location, in place. */
+  async apply(teamId: number, events: readonly CapturedEvent[], clientIp: string | null): Promise<void> {
+    const anonymize = await this.anonymizesIps(teamId);
+    const addresses = events.map((event) => applyClientIp(event.properties, clientIp, anonymize));
+    const database = this.database;
+    if (!database) return;
+    // A file loads once (preload() after start, or here on first need); later requests never wait.
+    const loads = addresses.filter((a): a is string => a !== null && database.needsLoad(a));
+    if (loads.length > 0) await Promise.all(loads.map((address) => database.load(address)));
+    events.forEach((event, i) => {
+      const address = addresses[i];
+      if (!address) return;
+      try {
+        const prepared = this.prepared(database, address);
+        if (prepared) {
+          addLocation(event.properties, prepared);
+          event.located = true;
+        }
+      } catch {
+        // Never fails capture: the event is stored without a location.
+      }
+    });
+  }
+
+  /** The address's location, looked up once while cached (a miss is remembered too). */
+  private prepared(database: GeoIpDatabase, address: string): PreparedLocation | null {
+    const cached = this.byAddress.get(address);
+    if (cached) return cached.prepared;
+    const location = database.locate(address);
+    let prepared: PreparedLocation | null = null;
+    if (location) {
+      const place = JSON.stringify(location);
+      prepared = this.byPlace.get(place) ?? prepareLocation(location);
+      this.byPlace.set(place, prepared);
+    }
+    this.byAddress.set(address, { prepared });
+    return prepared;
+  }
+}
+
+/** Reads `anonymize_ips` from a project row's settings text, parsed once per row object. */
+export function anonymizeIpsReader(row: (teamId: number) => Promise<{ settings: string } | null>): (teamId: number) => Promise<boolean> {
+  const parsed = new WeakMap<object, boolean>();
+  return async (teamId) => {
+    const found = await row(teamId);
+    if (!found) return false;
+    let value = parsed.get(found);
+    if (value === undefined) {
+      value = (JSON.parse(found.settings) as { anonymize_ips?: unknown }).anonymize_ips === true;
+      parsed.set(found, value);
+    }
+    return value;
+  };
+}
