@@ -288,7 +288,9 @@ describe.skipIf(!hasChromium)('results in Chromium', () => {
     const first = (await tableRows(map))[0]!.cells[0]!;
     expect(first).toContain('France');
     expect(first).toContain('🇫🇷');
-    expect(await page.locator('.viz-note').textContent()).toContain('does not look up countries from IP addresses');
+    expect(await page.locator('.viz-note').textContent()).toContain('capture looks up from the client\'s IP address');
+    // DB-IP's licence (CC BY 4.0) asks for the credit where its results are shown.
+    expect(await page.locator('.world-map a[href="https://db-ip.com"]').count()).toBe(1);
     await screenshot(page, 'trends-worldmap');
 
     // A country opens its people.

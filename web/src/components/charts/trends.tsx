@@ -101,7 +101,7 @@ export function TrendsView({ source, result, compact, onActors }: ViewProps) {
       legend={worldMap ? [] : legend}
       table={table}
       caption="Trends data"
-      note={worldMap ? 'Hoglet does not look up countries from IP addresses: only events sent with a $geoip_country_code property are placed.' : undefined}
+      note={worldMap ? "Countries come from each event's $geoip_country_code, which capture looks up from the client's IP address." : undefined}
       onRow={onActors && totals ? (r) => pick(r, 0) : undefined}
       // A day's cell opens the people counted in it, as a click on the chart's point does.
       onCell={onActors && !totals ? (r, c) => pick(r, c - 2) : undefined}

@@ -2,6 +2,7 @@
 // ranked by the first series' total, each with its name, flag and a bar in proportion.
 import { breakdownLabel, num } from '../../lib/format';
 import type { SeriesItem } from './series';
+import { GeoIpCredit } from '../GeoIpCredit';
 
 const NULL_VALUE = '$$_posthog_breakdown_null_$$';
 let regionNames: Intl.DisplayNames | null | undefined;
@@ -64,6 +65,7 @@ export function WorldMapTable({ items, onPick }: { items: SeriesItem[]; onPick?:
           })}
         </tbody>
       </table>
+      <GeoIpCredit />
     </div>
   );
 }
