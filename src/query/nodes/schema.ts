@@ -1,6 +1,7 @@
 // PostHog's modern query nodes (frontend/src/queries/schema), the subset Hoglet runs. The legacy
 // filter dicts are converted into these (legacy-filters.ts); runners only ever see these.
 import type { WebAnalyticsQueryBase } from '../runners/web-shared/types.js';
+import type { WebStatsTableQuery } from '../runners/web-stats-table/types.js';
 
 export const BASE_MATHS = ['total', 'dau', 'weekly_active', 'monthly_active', 'unique_session', 'first_time_for_user', 'first_matching_event_for_user'] as const;
 export const PROPERTY_MATHS = ['sum', 'avg', 'min', 'max', 'median', 'p75', 'p90', 'p95', 'p99'] as const;
@@ -376,5 +377,5 @@ export interface WebOverviewQuery extends WebAnalyticsQueryBase {
   readonly kind: 'WebOverviewQuery';
 }
 
-export type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | StickinessQuery | LifecycleQuery | PathsQuery | FunnelCorrelationQuery | HogQLQuery | EventsQuery | PersonsListQuery | WebOverviewQuery;
+export type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | StickinessQuery | LifecycleQuery | PathsQuery | FunnelCorrelationQuery | HogQLQuery | EventsQuery | PersonsListQuery | WebOverviewQuery | WebStatsTableQuery;
 export type InsightKind = InsightQuery['kind'];

@@ -15,6 +15,7 @@ import { retentionKind } from './retention/kind.js';
 import { stickinessKind } from './stickiness/kind.js';
 import { trendsKind } from './trends/kind.js';
 import { webOverviewKind } from './web-overview/kind.js';
+import { webStatsTableKind } from './web-stats-table/kind.js';
 
 type Registry = { readonly [K in InsightKind]: QueryKind<Extract<InsightQuery, { kind: K }>> };
 
@@ -30,6 +31,7 @@ export const KINDS: Registry = Object.freeze({
   EventsQuery: eventsKind,
   ActorsQuery: personsListKind,
   WebOverviewQuery: webOverviewKind,
+  WebStatsTableQuery: webStatsTableKind,
 });
 
 /** Older node kinds read as the kind they became. */
