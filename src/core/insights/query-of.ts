@@ -14,7 +14,7 @@ import { isCalculatedKind, isWrapperNode, kindOfLegacyInsight, legacyInsightOf, 
 export const STORABLE_QUERY_KINDS = new Set([
   'InsightVizNode', 'DataTableNode', 'DataVisualizationNode', 'SavedInsightNode', 'HogQLQuery', 'HogQuery', 'EventsQuery',
   'TrendsQuery', 'FunnelsQuery', 'RetentionQuery', 'PathsQuery', 'StickinessQuery', 'LifecycleQuery', 'FunnelCorrelationQuery',
-  'WebOverviewQuery',
+  'WebOverviewQuery', 'WebStatsTableQuery',
 ]);
 export const INSIGHT_SOURCE_KINDS = new Set(['TrendsQuery', 'FunnelsQuery', 'RetentionQuery', 'PathsQuery', 'StickinessQuery', 'LifecycleQuery', 'FunnelCorrelationQuery']);
 
