@@ -3,7 +3,7 @@
 // progress when the answer started one.
 import { useEffect, useState } from 'preact/hooks';
 import { throughDashboard } from '../lib/dashboardFilters';
-import { insightName, sourceOf } from '../lib/query';
+import { insightName, viewSourceOf } from '../lib/query';
 import { useCalculation } from '../lib/useCalculation';
 import { onLinkClick } from '../router';
 import type { DashboardFilters, Tile } from '../types';
@@ -13,7 +13,7 @@ import { Progress } from './Progress';
 
 export function DashboardTile({ tile, project, filters }: { tile: Tile; project: string; filters: DashboardFilters | null }) {
   const insight = tile.insight!;
-  const saved = sourceOf(insight);
+  const saved = viewSourceOf(insight);
   const calc = useCalculation(project);
   const [landed, setLanded] = useState<{ result: unknown; meta: ResultMeta } | null>(null);
 

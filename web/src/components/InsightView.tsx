@@ -8,6 +8,7 @@ import { RetentionView } from './charts/retention';
 import { StickinessView } from './charts/stickiness';
 import { TrendsView } from './charts/trends';
 import { PeoplePanel } from './PeoplePanel';
+import { WebOverviewView, WebStatsView } from './web/WebInsightView';
 
 const VIEWS: Record<string, typeof TrendsView> = {
   TrendsQuery: TrendsView,
@@ -16,6 +17,8 @@ const VIEWS: Record<string, typeof TrendsView> = {
   PathsQuery: PathsView,
   StickinessQuery: StickinessView,
   LifecycleQuery: LifecycleView,
+  WebOverviewQuery: WebOverviewView,
+  WebStatsTableQuery: WebStatsView,
 };
 
 export function InsightView({ source, result, compact, projectId }: {

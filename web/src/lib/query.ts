@@ -38,6 +38,23 @@ export function sourceOf(insight: Pick<Insight, 'query' | 'filters'>): QueryNode
   return null;
 }
 
+/** Web analytics kinds an insight may hold, drawn from their result but not edited in the builder. */
+export const WEB_KINDS = ['WebOverviewQuery', 'WebStatsTableQuery'] as const;
+const isWebKind = (kind: unknown): boolean => (WEB_KINDS as readonly unknown[]).includes(kind);
+
+/**
+ * What an insight's page, dashboard tile and shared page draw: the charted kinds, and a web
+ * query bare or inside the node PostHog saves it in (DataTableNode, InsightVizNode).
+ */
+export function viewSourceOf(insight: Pick<Insight, 'query' | 'filters'>): QueryNode | null {
+  const charted = sourceOf(insight);
+  if (charted) return charted;
+  const query = insight.query;
+  if (isWebKind(query?.kind)) return query;
+  if ((query?.kind === 'DataTableNode' || query?.kind === 'InsightVizNode') && isWebKind(query.source?.kind)) return query.source;
+  return null;
+}
+
 /** "Trends", "Funnels"... for the list's kind column. */
 export function kindName(insight: Pick<Insight, 'query' | 'filters'>): string {
   const source = sourceOf(insight);

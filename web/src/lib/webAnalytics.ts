@@ -1,6 +1,7 @@
 // The Web analytics page's state and queries. The state lives in the URL (PostHog's parameter
 // names: date_from, date_to, interval, compare_filter, filters, path_cleaning,
-// filter_test_accounts, <tile>_tab), so a copied link opens the same view.
+// filter_test_accounts, <tile>_tab, device_type, domain, conversionGoal.actionId /
+// conversionGoal.customEventName), so a copied link opens the same view.
 import type { QueryNode } from '../types';
 import type { Operator } from './filters';
 
@@ -14,6 +15,12 @@ export interface WebFilter {
 
 export type TileId = 'graphs' | 'paths' | 'sources' | 'devices' | 'geography';
 
+/** PostHog's device-type toggle: Mobile means Mobile or Tablet. */
+export type DeviceType = 'Desktop' | 'Mobile';
+
+/** A conversion goal: an action or a custom event (PostHog's WebAnalyticsConversionGoal). */
+export type ConversionGoal = { actionId: number } | { customEventName: string };
+
 export interface WebState {
   dateFrom: string | null;
   dateTo: string | null;
@@ -23,6 +30,10 @@ export interface WebState {
   filterTestAccounts: boolean;
   pathCleaning: boolean;
   tabs: Record<TileId, string>;
+  deviceType: DeviceType | null;
+  /** A $host the page is limited to. */
+  domain: string | null;
+  goal: ConversionGoal | null;
 }
 
 export interface TableTab {
@@ -35,11 +46,23 @@ export interface TableTab {
   cleaning?: boolean;
 }
 
-export const GRAPH_TABS: { id: string; title: string; math: string; name: string }[] = [
+export interface GraphTab { id: string; title: string; math: string; name: string; goal?: boolean }
+
+export const GRAPH_TABS: GraphTab[] = [
   { id: 'UNIQUE_USERS', title: 'Unique visitors', math: 'dau', name: 'Unique visitors' },
   { id: 'PAGE_VIEWS', title: 'Page views', math: 'total', name: 'Page views' },
   { id: 'NUM_SESSION', title: 'Sessions', math: 'unique_session', name: 'Sessions' },
 ];
+
+/** With a conversion goal PostHog swaps page views and sessions for the goal's series. */
+export const GOAL_GRAPH_TABS: GraphTab[] = [
+  GRAPH_TABS[0]!,
+  { id: 'UNIQUE_CONVERSIONS', title: 'Unique conversions', math: 'dau', name: 'Unique conversions', goal: true },
+  { id: 'TOTAL_CONVERSIONS', title: 'Total conversions', math: 'total', name: 'Total conversions', goal: true },
+  { id: 'CONVERSION_RATE', title: 'Conversion rate', math: 'dau', name: 'Conversion rate', goal: true },
+];
+
+export const graphTabsOf = (goal: ConversionGoal | null): GraphTab[] => (goal ? GOAL_GRAPH_TABS : GRAPH_TABS);
 
 /** The tabbed tables (PostHog's PathTab, SourceTab, DeviceTab, GeographyTab ids). */
 export const TABLE_TABS: Record<Exclude<TileId, 'graphs'>, TableTab[]> = {
@@ -47,6 +70,7 @@ export const TABLE_TABS: Record<Exclude<TileId, 'graphs'>, TableTab[]> = {
     { id: 'PATH', title: 'Top paths', column: 'Path', breakdownBy: 'Page', bounce: true, cleaning: true },
     { id: 'INITIAL_PATH', title: 'Entry paths', column: 'Entry path', breakdownBy: 'InitialPage', bounce: true, cleaning: true },
     { id: 'END_PATH', title: 'Exit paths', column: 'Exit path', breakdownBy: 'ExitPage', cleaning: true },
+    { id: 'EXIT_CLICK', title: 'Outbound clicks', column: 'Outbound link', breakdownBy: 'ExitClick' },
   ],
   sources: [
     { id: 'CHANNEL', title: 'Channels', column: 'Channel', breakdownBy: 'InitialChannelType' },
@@ -54,6 +78,8 @@ export const TABLE_TABS: Record<Exclude<TileId, 'graphs'>, TableTab[]> = {
     { id: 'UTM_SOURCE', title: 'UTM source', column: 'UTM source', breakdownBy: 'InitialUTMSource' },
     { id: 'UTM_MEDIUM', title: 'UTM medium', column: 'UTM medium', breakdownBy: 'InitialUTMMedium' },
     { id: 'UTM_CAMPAIGN', title: 'UTM campaign', column: 'UTM campaign', breakdownBy: 'InitialUTMCampaign' },
+    { id: 'UTM_CONTENT', title: 'UTM content', column: 'UTM content', breakdownBy: 'InitialUTMContent' },
+    { id: 'UTM_TERM', title: 'UTM term', column: 'UTM term', breakdownBy: 'InitialUTMTerm' },
   ],
   devices: [
     { id: 'BROWSER', title: 'Browsers', column: 'Browser', breakdownBy: 'Browser' },
@@ -105,9 +131,15 @@ export function readState(search: string): WebState {
   const tabs = { ...DEFAULT_TABS };
   for (const tile of Object.keys(TAB_PARAM) as TileId[]) {
     const id = p.get(TAB_PARAM[tile]);
-    const known = tile === 'graphs' ? GRAPH_TABS.some((t) => t.id === id) : TABLE_TABS[tile].some((t) => t.id === id);
+    const known = tile === 'graphs' ? [...GRAPH_TABS, ...GOAL_GRAPH_TABS].some((t) => t.id === id) : TABLE_TABS[tile].some((t) => t.id === id);
     if (id && known) tabs[tile] = id;
   }
+  const deviceType = p.get('device_type');
+  const actionId = Number(p.get('conversionGoal.actionId'));
+  const eventName = p.get('conversionGoal.customEventName');
+  const goal: ConversionGoal | null = Number.isInteger(actionId) && actionId > 0 ? { actionId } : eventName ? { customEventName: eventName } : null;
+  // PostHog moves the graph to the goal's unique conversions when a goal is picked.
+  if (!graphTabsOf(goal).some((t) => t.id === tabs.graphs)) tabs.graphs = goal ? 'UNIQUE_CONVERSIONS' : DEFAULT_TABS.graphs;
   return {
     dateFrom,
     dateTo,
@@ -117,6 +149,9 @@ export function readState(search: string): WebState {
     filterTestAccounts: p.get('filter_test_accounts') === 'true',
     pathCleaning: p.get('path_cleaning') !== 'false',
     tabs,
+    deviceType: deviceType === 'Desktop' || deviceType === 'Mobile' ? deviceType : null,
+    domain: p.get('domain') || null,
+    goal,
   };
 }
 
@@ -135,8 +170,24 @@ export function writeState(state: WebState): string {
   for (const tile of Object.keys(TAB_PARAM) as TileId[]) {
     if (state.tabs[tile] !== DEFAULT_TABS[tile]) p.set(TAB_PARAM[tile], state.tabs[tile]);
   }
+  if (state.deviceType) p.set('device_type', state.deviceType);
+  if (state.domain) p.set('domain', state.domain);
+  if (state.goal && 'actionId' in state.goal) p.set('conversionGoal.actionId', String(state.goal.actionId));
+  if (state.goal && 'customEventName' in state.goal) p.set('conversionGoal.customEventName', state.goal.customEventName);
   const text = p.toString();
   return text ? `?${text}` : '';
+}
+
+/**
+ * The filters every query of the page gets: the filter bar's, then the domain picker's ($host
+ * exact) and the device toggle's ($device_type exact, Mobile as Mobile or Tablet), as PostHog's
+ * webAnalyticsFilters adds them.
+ */
+export function pageFilters(state: WebState, ready: WebFilter[]): WebFilter[] {
+  const out = [...ready];
+  if (state.domain) out.push({ key: '$host', value: state.domain.replace(/^https?:\/\//, ''), operator: 'exact', type: 'event' });
+  if (state.deviceType) out.push({ key: '$device_type', value: state.deviceType === 'Desktop' ? 'Desktop' : ['Mobile', 'Tablet'], operator: 'exact', type: 'event' });
+  return out;
 }
 
 /** Fields every web query shares (WebAnalyticsQueryBase). */
@@ -146,6 +197,7 @@ function base(state: WebState, filters: WebFilter[]) {
     dateRange: { date_from: state.dateFrom, date_to: state.dateTo },
     compareFilter: { compare: state.compare },
     filterTestAccounts: state.filterTestAccounts,
+    ...(state.goal ? { conversionGoal: state.goal } : {}),
   };
 }
 
@@ -160,15 +212,52 @@ export function statsQuery(state: WebState, filters: WebFilter[], tab: TableTab,
   return query;
 }
 
-/** The graph tile's query: a plain TrendsQuery on $pageview, as PostHog's tile asks. */
+/** The goal's series (an action or the custom event) with a math and a name. */
+function goalSeries(goal: ConversionGoal, math: string, name: string) {
+  return 'actionId' in goal
+    ? { kind: 'ActionsNode', id: goal.actionId, name, custom_name: name, math }
+    : { kind: 'EventsNode', event: goal.customEventName, name, custom_name: name, math };
+}
+
+/**
+ * What a table tab saves as an insight, as PostHog's tile holds it: a DataTableNode around the
+ * WebStatsTableQuery (10 rows), or for the map a TrendsQuery of visitors by country drawn as a map.
+ */
+export function tableInsightQuery(state: WebState, filters: WebFilter[], tab: TableTab): QueryNode {
+  if (tab.id === 'MAP') {
+    return {
+      kind: 'InsightVizNode',
+      source: {
+        kind: 'TrendsQuery',
+        series: [{ kind: 'EventsNode', event: '$pageview', name: 'Pageview', math: 'dau' }],
+        breakdownFilter: { breakdown: '$geoip_country_code', breakdown_type: 'event' },
+        dateRange: { date_from: state.dateFrom, date_to: state.dateTo },
+        trendsFilter: { display: 'WorldMap' },
+        filterTestAccounts: state.filterTestAccounts,
+        properties: filters,
+      },
+    };
+  }
+  const source = statsQuery(state, filters, tab, 10);
+  const columns = ['breakdown_value', 'visitors', 'views', ...(tab.bounce ? ['bounce_rate'] : []), 'cross_sell'];
+  return { kind: 'DataTableNode', full: true, source, embedded: false, showActions: true, columns };
+}
+
+/** The graph tile's query: a plain TrendsQuery on $pageview (or the goal's series), as PostHog's tile asks. */
 export function graphQuery(state: WebState, filters: WebFilter[], tabId: string): QueryNode {
-  const tab = GRAPH_TABS.find((t) => t.id === tabId) ?? GRAPH_TABS[0]!;
+  const tabs = graphTabsOf(state.goal);
+  const tab = tabs.find((t) => t.id === tabId) ?? tabs[0]!;
+  const visitors = { kind: 'EventsNode', event: '$pageview', name: '$pageview', custom_name: tab.goal ? 'Unique visitors' : tab.name, math: tab.goal ? 'dau' : tab.math };
+  const goal = tab.goal && state.goal ? state.goal : null;
+  const series = !goal ? [visitors]
+    : tab.id === 'CONVERSION_RATE' ? [goalSeries(goal, 'dau', 'Unique conversions'), visitors]
+      : [goalSeries(goal, tab.math, tab.name)];
   const query: QueryNode = {
     kind: 'TrendsQuery',
-    series: [{ kind: 'EventsNode', event: '$pageview', name: '$pageview', custom_name: tab.name, math: tab.math }],
+    series,
     dateRange: { date_from: state.dateFrom, date_to: state.dateTo },
     interval: state.interval,
-    trendsFilter: { display: 'ActionsLineGraph' },
+    trendsFilter: goal && tab.id === 'CONVERSION_RATE' ? { display: 'ActionsLineGraph', formula: 'A / B' } : { display: 'ActionsLineGraph' },
     filterTestAccounts: state.filterTestAccounts,
     properties: filters,
   };
@@ -189,6 +278,9 @@ export function rowProperty(breakdownBy: string): { key: string; type: WebFilter
     case 'InitialUTMSource': return session('$entry_utm_source');
     case 'InitialUTMMedium': return session('$entry_utm_medium');
     case 'InitialUTMCampaign': return session('$entry_utm_campaign');
+    case 'InitialUTMContent': return session('$entry_utm_content');
+    case 'InitialUTMTerm': return session('$entry_utm_term');
+    case 'ExitClick': return session('$last_external_click_url');
     case 'Browser': return event('$browser');
     case 'OS': return event('$os');
     case 'DeviceType': return event('$device_type');
@@ -251,12 +343,31 @@ export const OVERVIEW_LABELS: Record<string, string> = {
   'conversion rate': 'Conversion rate',
 };
 
+/** A stats table's metric columns (context.columns.<name>). */
+export type Metric = 'visitors' | 'views' | 'bounce_rate' | 'total_conversions' | 'unique_conversions' | 'conversion_rate';
+
+export const METRIC_LABELS: Record<Metric, string> = {
+  visitors: 'Visitors',
+  views: 'Views',
+  bounce_rate: 'Bounce rate',
+  total_conversions: 'Total conversions',
+  unique_conversions: 'Unique conversions',
+  conversion_rate: 'Conversion rate',
+};
+
+/** Metrics that are fractions (shown as percentages); a higher bounce rate is bad news. */
+export const FRACTIONS: ReadonlySet<Metric> = new Set(['bounce_rate', 'conversion_rate']);
+
+/** The metric columns a WebStatsTableQuery answers (what the server's columns name), for a saved result without them. */
+export function metricsOf(query: QueryNode): Metric[] {
+  if (query.conversionGoal) return ['visitors', 'total_conversions', 'unique_conversions', 'conversion_rate'];
+  return query.includeBounceRate ? ['visitors', 'views', 'bounce_rate'] : ['visitors', 'views'];
+}
+
 /** A stats table row read by column name, each metric as [current, previous]. */
 export interface StatsRow {
   value: unknown;
-  visitors: [number | null, number | null];
-  views: [number | null, number | null];
-  bounce: [number | null, number | null] | null;
+  metrics: Partial<Record<Metric, [number | null, number | null]>>;
   fill: number | null;
 }
 
@@ -265,15 +376,23 @@ const pair = (cell: unknown): [number | null, number | null] => {
   return Array.isArray(cell) ? [num(cell[0]), num(cell[1])] : [num(cell), null];
 };
 
-export function readStatsRows(answer: { columns?: string[]; results?: unknown[][] }): StatsRow[] {
-  const columns = answer.columns ?? [];
-  const at = (name: string) => columns.indexOf(`context.columns.${name}`);
-  const [value, visitors, views, bounce, fill] = ['breakdown_value', 'visitors', 'views', 'bounce_rate', 'ui_fill_fraction'].map(at) as [number, number, number, number, number];
-  return (answer.results ?? []).map((row) => ({
-    value: row[value < 0 ? 0 : value],
-    visitors: pair(visitors < 0 ? null : row[visitors]),
-    views: pair(views < 0 ? null : row[views]),
-    bounce: bounce < 0 ? null : pair(row[bounce]),
+/** The answer's metric columns in order (from its columns, else from the query). */
+export function statsMetrics(columns: string[] | null | undefined, query: QueryNode): Metric[] {
+  if (!columns?.length) return metricsOf(query);
+  return columns.map((c) => c.replace(/^context\.columns\./, '')).filter((c): c is Metric => c in METRIC_LABELS);
+}
+
+export function readStatsRows(results: unknown[][] | null | undefined, columns: string[] | null | undefined, query: QueryNode): StatsRow[] {
+  const names = columns?.length
+    ? columns.map((c) => c.replace(/^context\.columns\./, ''))
+    : ['breakdown_value', ...metricsOf(query), 'ui_fill_fraction', 'cross_sell'];
+  const at = (name: string) => names.indexOf(name);
+  const value = Math.max(0, at('breakdown_value'));
+  const fill = at('ui_fill_fraction');
+  const metrics = statsMetrics(columns, query);
+  return (results ?? []).map((row) => ({
+    value: row[value],
+    metrics: Object.fromEntries(metrics.map((m) => [m, pair(row[at(m)])])),
     fill: fill < 0 || typeof row[fill] !== 'number' ? null : (row[fill] as number),
   }));
 }

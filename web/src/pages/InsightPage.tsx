@@ -9,7 +9,7 @@ import { InsightControls } from '../components/InsightControls';
 import { InsightView } from '../components/InsightView';
 import { Progress } from '../components/Progress';
 import { SharePanel } from '../components/SharePanel';
-import { insightName, sourceOf } from '../lib/query';
+import { insightName, isInsightKind, viewSourceOf } from '../lib/query';
 import { newQueryId, type CalculatedBody, type QueryStatus } from '../lib/status';
 import { useCalculation } from '../lib/useCalculation';
 import { onLinkClick } from '../router';
@@ -69,12 +69,12 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
     run(async () => {
       let answer = await api<Insight>(`${base}?refresh=force_cache`);
       // Nothing cached yet: calculate it now rather than show an empty chart.
-      if ((answer.result === null || answer.result === undefined) && !answer.query_status && sourceOf(answer)) {
+      if ((answer.result === null || answer.result === undefined) && !answer.query_status && viewSourceOf(answer)) {
         setInsight(answer);
         answer = await api<Insight>(`${base}?refresh=blocking`);
       }
       setInsight(answer);
-      const source = sourceOf(answer);
+      const source = viewSourceOf(answer);
       if (!source) return;
       setShown({ source, result: answer.result, edited: false, ...metaOf(answer) });
       // Someone started a calculation of it already: show its result when it lands.
@@ -122,10 +122,10 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
     });
   };
 
-  const saved = insight ? sourceOf(insight) : null;
-  // A query the builder cannot edit (HogQL, a data table...) gets no Edit: saving from the builder
-  // would replace it with a trend.
-  const editable = !!saved || !insight?.query;
+  const saved = insight ? viewSourceOf(insight) : null;
+  // A query the builder cannot edit (HogQL, a data table, a web analytics query...) gets no Edit:
+  // saving from the builder would replace it with a trend.
+  const editable = (!!saved && isInsightKind(saved.kind)) || !insight?.query;
   const problem = error ?? calc.error;
   return (
     <section>

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { InsightView } from '../components/InsightView';
-import { insightName, sourceOf } from '../lib/query';
+import { insightName, viewSourceOf } from '../lib/query';
 import type { Insight } from '../types';
 
 export function SharedPage({ token }: { token: string }) {
@@ -14,7 +14,7 @@ export function SharedPage({ token }: { token: string }) {
       .then((answer) => setInsight(answer.insight))
       .catch((e) => setError(e instanceof ApiError ? e.message : String(e)));
   }, [token]);
-  const source = insight ? sourceOf(insight) : null;
+  const source = insight ? viewSourceOf(insight) : null;
   return (
     <main class="shared">
       {error && <p class="error" role="alert">{error}</p>}

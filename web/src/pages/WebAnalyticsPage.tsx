@@ -1,24 +1,24 @@
-// Web analytics, laid out as PostHog's page: date range, compare, filters and toggles on top; the
-// overview numbers; a visitors / page views / sessions chart; tabbed tables of paths, sources,
-// devices and geography (with a world map). Clicking a row filters the page. Everything the view
-// depends on is in the URL, so a copied link opens the same view.
-import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api';
+// Web analytics, laid out as PostHog's page: date range, compare, filters and toggles, device
+// type, domain and conversion goal on top; the overview numbers; a visitors / page views /
+// sessions chart (the goal's conversions with a goal); tabbed tables of paths, sources, devices
+// and geography (with a world map). Clicking a row filters the page; each tile saves as an
+// insight. Everything the view depends on is in the URL, so a copied link opens the same view.
 import { CopyButton } from '../components/CopyButton';
 import { DateRangePicker } from '../components/DateRangePicker';
 import { InsightView } from '../components/InsightView';
 import { PropertyFilters } from '../components/PropertyFilters';
 import { OverviewTiles } from '../components/web/OverviewTiles';
+import { SaveAsInsight } from '../components/web/SaveAsInsight';
 import { StatsTable } from '../components/web/StatsTable';
+import { WebControls } from '../components/web/WebControls';
 import { complete, type PropertyFilter } from '../lib/filters';
 import { runQuery } from '../lib/run';
 import { useLoad } from '../lib/useApi';
 import {
-  defaultInterval, GRAPH_TABS, graphQuery, overviewQuery, readState, TABLE_TABS, toggleFilter, writeState,
+  defaultInterval, graphQuery, graphTabsOf, overviewQuery, pageFilters, readState, TABLE_TABS, tableInsightQuery, toggleFilter, writeState,
   type OverviewItem, type TileId, type WebFilter, type WebState,
 } from '../lib/webAnalytics';
 import { navigate, useLocation } from '../router';
-import type { Insight } from '../types';
 
 const INTERVALS: [string, string][] = [['hour', 'Hour'], ['day', 'Day'], ['week', 'Week'], ['month', 'Month']];
 const TABLE_TILES: [Exclude<TileId, 'graphs'>, string][] = [['paths', 'Paths'], ['sources', 'Sources'], ['devices', 'Devices'], ['geography', 'Geography']];
@@ -28,8 +28,9 @@ export function WebAnalyticsPage({ project }: { project: string }) {
   const state = readState(search);
   const set = (change: Partial<WebState>) => navigate(`/project/${project}/web${writeState({ ...state, ...change })}`);
   const setTab = (tile: TileId, id: string) => set({ tabs: { ...state.tabs, [tile]: id } });
-  // Incomplete filter rows stay on screen (and in the URL); queries get the complete ones.
-  const ready = complete(state.filters as PropertyFilter[]) as WebFilter[];
+  // Incomplete filter rows stay on screen (and in the URL); queries get the complete ones, with
+  // the domain and device type pickers' filters.
+  const ready = pageFilters(state, complete(state.filters as PropertyFilter[]) as WebFilter[]);
   const toggle = (type: WebFilter['type'], key: string, value: string | number | null) => set({ filters: toggleFilter(state.filters, type, key, value) });
 
   return (
@@ -52,6 +53,7 @@ export function WebAnalyticsPage({ project }: { project: string }) {
           <label class="check"><input type="checkbox" name="filter-test-accounts" checked={state.filterTestAccounts} onChange={(e) => set({ filterTestAccounts: (e.currentTarget as HTMLInputElement).checked })} /> Filter out internal and test users</label>
           <label class="check"><input type="checkbox" name="path-cleaning" checked={state.pathCleaning} onChange={(e) => set({ pathCleaning: (e.currentTarget as HTMLInputElement).checked })} /> Path cleaning</label>
         </div>
+        <WebControls project={project} state={state} onChange={set} />
         <PropertyFilters project={project} filters={state.filters as PropertyFilter[]} onChange={(next) => set({ filters: next as WebFilter[] })} label="Page filters" />
       </div>
 
@@ -69,6 +71,7 @@ export function WebAnalyticsPage({ project }: { project: string }) {
                 <div class="tabs" role="tablist" aria-label={title}>
                   {tabs.map((t) => <button type="button" role="tab" aria-selected={t.id === tab.id} onClick={() => setTab(tile, t.id)}>{t.title}</button>)}
                 </div>
+                <SaveAsInsight project={project} name={`Web analytics: ${tab.title}`} query={tableInsightQuery(state, ready, tab)} />
               </div>
               <StatsTable key={`${tile}-${tab.id}`} project={project} state={state} filters={ready} tab={tab} onToggle={toggle} />
               {tile === 'geography' && (
@@ -87,7 +90,12 @@ function Overview({ project, state, filters }: { project: string; state: WebStat
   const answer = useLoad((signal) => runQuery<{ results: OverviewItem[] }>(project, query, signal), [project, JSON.stringify(query)]);
   if (answer.error) return <p class="error" role="alert">{answer.error}</p>;
   if (!answer.data) return <p class="muted" aria-busy="true">Loading…</p>;
-  return <OverviewTiles items={answer.data.results ?? []} compare={state.compare} />;
+  return (
+    <div class="web-tile" data-tile="overview">
+      <OverviewTiles items={answer.data.results ?? []} compare={state.compare} />
+      <div class="inline"><SaveAsInsight project={project} name="Web analytics: Overview" query={query} /></div>
+    </div>
+  );
 }
 
 function Graphs({ project, state, filters, onTab, onInterval }: {
@@ -97,28 +105,15 @@ function Graphs({ project, state, filters, onTab, onInterval }: {
   onTab: (id: string) => void;
   onInterval: (interval: string) => void;
 }) {
-  const tabId = state.tabs.graphs;
-  const tab = GRAPH_TABS.find((t) => t.id === tabId) ?? GRAPH_TABS[0]!;
+  const tabs = graphTabsOf(state.goal);
+  const tab = tabs.find((t) => t.id === state.tabs.graphs) ?? tabs[0]!;
   const source = graphQuery(state, filters, tab.id);
   const answer = useLoad((signal) => runQuery<{ results: unknown }>(project, source, signal), [project, JSON.stringify(source)]);
-  const [saving, setSaving] = useState<string | null>(null);
-  const save = async () => {
-    setSaving('Saving…');
-    try {
-      const made = await api<Insight>(`/api/projects/${project}/insights/`, {
-        method: 'POST',
-        body: { name: `Web analytics: ${tab.title}`, query: { kind: 'InsightVizNode', source }, saved: true },
-      });
-      navigate(`/project/${project}/insights/${made.short_id}`);
-    } catch (e) {
-      setSaving(e instanceof ApiError ? e.message : String(e));
-    }
-  };
   return (
     <div class="card web-tile web-graphs" data-tile="graphs">
       <div class="web-tile-head">
         <div class="tabs" role="tablist" aria-label="Graphs">
-          {GRAPH_TABS.map((t) => <button type="button" role="tab" aria-selected={t.id === tab.id} onClick={() => onTab(t.id)}>{t.title}</button>)}
+          {tabs.map((t) => <button type="button" role="tab" aria-selected={t.id === tab.id} onClick={() => onTab(t.id)}>{t.title}</button>)}
         </div>
         <div class="inline">
           <label class="inline">Interval
@@ -126,10 +121,9 @@ function Graphs({ project, state, filters, onTab, onInterval }: {
               {INTERVALS.map(([value, label]) => <option value={value}>{label}</option>)}
             </select>
           </label>
-          <button type="button" onClick={save} disabled={saving === 'Saving…'}>Save as insight</button>
+          <SaveAsInsight project={project} name={`Web analytics: ${tab.title}`} query={{ kind: 'InsightVizNode', source }} />
         </div>
       </div>
-      {saving && saving !== 'Saving…' && <p class="error" role="alert">{saving}</p>}
       {answer.error && <p class="error" role="alert">{answer.error}</p>}
       {!answer.data && !answer.error && <p class="muted" aria-busy="true">Loading…</p>}
       {answer.data && <InsightView source={source} result={answer.data.results} compact />}
