@@ -6,7 +6,7 @@
 // Outbound clicks and UTM content / term are tabs.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, openPage, pick, queryApi, screenshot, startWorld, tableRows, type World } from './harness.js';
+import { hasChromium, legendItems, openPage, pick, queryApi, screenshot, startWorld, tableRows, type World } from './harness.js';
 
 const TIMEOUT = 90_000;
 const DAY = 86_400_000;
@@ -183,6 +183,22 @@ describe.skipIf(!hasChromium)('web analytics insights and pickers in Chromium', 
     expect(await shownRows(paths)).toEqual(apiRows(pathsAnswer));
     expect(await page.locator('[data-tile="graphs"]').getByRole('tab', { name: 'Unique conversions' }).getAttribute('aria-selected')).toBe('true');
     await screenshot(page, 'web-analytics-goal');
+    // The conversion rate graph: each day's unique conversions over its unique visitors (formula
+    // A / B); the legend's total is what the TrendsQuery answers (two days at 1: alice's and bob's).
+    const graphs = page.locator('[data-tile="graphs"]');
+    await graphs.getByRole('tab', { name: 'Conversion rate' }).click();
+    const rate = await queryApi(w, {
+      kind: 'TrendsQuery',
+      series: [
+        { kind: 'EventsNode', event: 'purchase', name: 'Unique conversions', custom_name: 'Unique conversions', math: 'dau' },
+        { kind: 'EventsNode', event: '$pageview', name: '$pageview', custom_name: 'Unique visitors', math: 'dau' },
+      ],
+      dateRange: { date_from: '-7d', date_to: null }, interval: 'day', trendsFilter: { display: 'ActionsLineGraph', formula: 'A / B' },
+      filterTestAccounts: false, properties: [], compareFilter: { compare: true },
+    });
+    expect(rate.results[0].count).toBe(2);
+    await expect.poll(async () => (await legendItems(graphs))[0]?.value).toBe(String(rate.results[0].count));
+    expect(await graphs.getByRole('alert').count()).toBe(0);
 
     // An action as the goal.
     await pick(page, 'Conversion goal', 'Bought', 'Bought something');
@@ -254,6 +270,12 @@ describe.skipIf(!hasChromium)('web analytics insights and pickers in Chromium', 
     await screenshot(page, 'web-analytics-show-more');
     await page.keyboard.press('Escape');
     await expect.poll(() => modal.count()).toBe(0);
+    // A row of the modal filters the page (and closes the modal): /post/12 is dave's alone.
+    await paths.getByRole('button', { name: 'Show more' }).click();
+    await modal.getByTestId('web-table-Page').locator('tr[data-key="/post/12"]').click();
+    await expect.poll(() => modal.count()).toBe(0);
+    await expect.poll(() => overviewValues(page).then((v) => v.visitors)).toBe('1');
+    await page.goto(`${w.base}/project/${w.who.projectId}/web`);
 
     await paths.getByRole('tab', { name: 'Outbound clicks' }).click();
     expect((await tableRows(paths.getByTestId('web-table-ExitClick'))).map((r) => r.key)).toEqual(['https://github.com/hoglet']);
