@@ -53,6 +53,13 @@ describe('sessions kept at insert', () => {
     expect(await rows("select count(), avg(session.$session_duration), max(session.$pageview_count) from events where $session_id = 'two-batches'")).toEqual([[4, 120, 2]]);
   });
 
+  it("a date range on the events narrows which sessions are read, never what a session holds", async () => {
+    // Only the last two events are in the range; their session started (and has its entry page) before it.
+    expect(await rows("select event, session.$start_timestamp, session.$pageview_count, session.$session_duration, session.$entry_pathname from events where timestamp >= toDateTime('2024-03-01 10:01:00') and timestamp < toDateTime('2024-03-02') order by timestamp"))
+      .toEqual([['$pageview', '2024-03-01T10:00:00Z', 2, 120, '/a'], ['$pageleave', '2024-03-01T10:00:00Z', 2, 120, '/a']]);
+    expect(await rows("select count(), countIf(session.session_id = '') from events where timestamp >= toDateTime('2024-03-01 10:01:00') and event = '$pageleave'")).toEqual([[1, 0]]);
+  });
+
   it('a re-sent request changes no session: counts are distinct events', async () => {
     await send(who, [...FIRST_BATCH, ...SECOND_BATCH]);
     await send(who, SECOND_BATCH);

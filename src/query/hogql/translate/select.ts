@@ -5,6 +5,7 @@ import type { Expr, FromItem, Join, OrderItem, Select } from '../../ast/nodes.js
 import { isPrintableIdentifier } from '../../printer/print.js';
 import { HogQLNotSupportedError, HogQLQueryError } from '../errors.js';
 import { filterBeforeJoins } from './filter-first.js';
+import { boundSessionJoins } from './session-bound.js';
 import { fromItem, join } from './from.js';
 import { chainOf, child, children, isNode, type HogQLNode } from './hogql-ast.js';
 import { lookupsAsSemiJoins } from './lookup-semi-join.js';
@@ -94,7 +95,7 @@ export function select(t: Translator, node: HogQLNode, outerCtes: CteMap): Selec
   const finalOf = (item: FromItem): FromItem => scope.tables.get(item.alias)?.finalFrom?.() ?? item;
   const allJoins = [...lazyJoinsOf(fromItems[0]), ...joins.flatMap((j, i) => [{ ...j, from: finalOf(j.from) }, ...lazyJoinsOf(fromItems[i + 1])])];
 
-  return filterBeforeJoins(lookupsAsSemiJoins(selectNode({
+  return boundSessionJoins(filterBeforeJoins(lookupsAsSemiJoins(selectNode({
     select: named,
     ...(node['distinct'] ? { distinct: true } : {}),
     ...(fromItems[0] ? { from: finalOf(fromItems[0]) } : {}),
@@ -108,7 +109,7 @@ export function select(t: Translator, node: HogQLNode, outerCtes: CteMap): Selec
     ...(limitBy ? { limitBy } : {}),
     ...limit(t, node, orderBy.length > 0, scope.ctes),
     ...(child(node, 'offset') ? { offset: count(child(node, 'offset'), 'OFFSET') } : {}),
-  })));
+  }))));
 }
 
 /**
