@@ -61,7 +61,7 @@ function merge(...parts: { persons: Persons; events: Events }[]) {
 
 interface Options {
   breakdownBy?: string; limit?: number; includeBounceRate?: boolean; properties?: unknown[]; compare?: boolean;
-  actionId?: number; customEvent?: string; filterTestAccounts?: boolean; orderBy?: [string, string]; doPathCleaning?: boolean;
+  actionId?: number; customEvent?: string; filterTestAccounts?: boolean; orderBy?: [string, string]; doPathCleaning?: boolean; includeScrollDepth?: boolean;
 }
 
 /** PostHog's _run_web_stats_table_query. */
@@ -74,6 +74,7 @@ function statsQuery(from: string, to: string | null, o: Options = {}) {
     ...(o.limit ? { limit: o.limit } : {}),
     doPathCleaning: o.doPathCleaning ?? false,
     includeBounceRate: o.includeBounceRate ?? false,
+    includeScrollDepth: o.includeScrollDepth ?? false,
     ...(o.compare ? { compareFilter: { compare: true } } : {}),
     ...(o.actionId ? { conversionGoal: { actionId: o.actionId } } : o.customEvent ? { conversionGoal: { customEventName: o.customEvent } } : {}),
     filterTestAccounts: o.filterTestAccounts ?? false,
@@ -86,6 +87,7 @@ const POSTHOG_TEST_ACCOUNTS = { test_account_filters: [{ key: 'email', value: '@
 const PATHNAME = (value: unknown) => ({ key: '$pathname', operator: 'exact', value, type: 'event' });
 const cleaning = (rules: unknown[]) => ({ path_cleaning_filters: rules });
 const GOAL_COLUMNS = ['breakdown_value', 'visitors', 'total_conversions', 'unique_conversions', 'conversion_rate', 'ui_fill_fraction', 'cross_sell'].map((c) => `context.columns.${c}`);
+const SCROLL_COLUMNS = ['breakdown_value', 'visitors', 'views', 'bounce_rate', 'average_scroll_percentage', 'scroll_gt80_percentage', 'ui_fill_fraction', 'cross_sell'].map((c) => `context.columns.${c}`);
 const VISITED_FOO_URL = { id: 1, name: 'Visited Foo', steps: [{ event: '$pageview', url: 'https://www.example.com/foo', url_matching: 'regex' }] };
 const VISITED_FOO_PATH = { id: 1, name: 'Visited Foo', steps: [{ event: '$pageview', url: '/foo', url_matching: 'regex' }] };
 
@@ -217,6 +219,18 @@ const CASES: Record<string, () => StatsCase> = {
       ['/item/<id>/list/<list_id>/baseline', [1, null], [1, null], 1 / 4, ''], ['/item/<id>', [1, null], [1, null], 1 / 4, ''],
     ],
   }),
+  test_scroll_depth_bounce_rate_one_user: () => ({ ...abc(), query: statsQuery('all', '2023-12-15', { includeScrollDepth: true, includeBounceRate: true }), columns: SCROLL_COLUMNS, expected: [
+    ['/a', [1, 0], [1, 0], [0, null], [0.1, null], [0, null], 1 / 3, ''], ['/b', [1, 0], [1, 0], [null, null], [0.2, null], [0, null], 1 / 3, ''], ['/c', [1, 0], [1, 0], [null, null], [0.9, null], [1, null], 1 / 3, ''],
+  ] }),
+  test_scroll_depth_bounce_rate: () => ({ ...threeUsers(), query: statsQuery('all', '2023-12-15', { includeScrollDepth: true, includeBounceRate: true }), expected: [
+    ['/a', [3, 0], [4, 0], [1 / 3, null], [0.5, null], [0.5, null], 3 / 7, ''], ['/b', [2, 0], [2, 0], [null, null], [0.2, null], [0, null], 2 / 7, ''], ['/c', [2, 0], [2, 0], [null, null], [0.9, null], [1, null], 2 / 7, ''],
+  ] }),
+  test_scroll_depth_bounce_rate_with_filter: () => ({ ...threeUsers(), query: statsQuery('all', '2023-12-15', { includeScrollDepth: true, includeBounceRate: true, properties: [PATHNAME('/a')] }), expected: [
+    ['/a', [3, 0], [4, 0], [1 / 3, null], [0.5, null], [0.5, null], 1, ''],
+  ] }),
+  test_scroll_depth_bounce_rate_path_cleaning: () => ({ ...abc('/123'), projectSettings: ABC_CLEANING, query: statsQuery('all', '2023-12-15', { includeScrollDepth: true, includeBounceRate: true, doPathCleaning: true }), expected: [
+    ['/a/:id', [1, 0], [1, 0], [0, null], [0.1, null], [0, null], 1 / 3, ''], ['/b/:id', [1, 0], [1, 0], [null, null], [0.2, null], [0, null], 1 / 3, ''], ['/c/:id', [1, 0], [1, 0], [null, null], [0.9, null], [1, null], 1 / 3, ''],
+  ] }),
   test_bounce_rate_one_user: () => ({ ...abc(), query: statsQuery('all', '2023-12-15', { includeBounceRate: true }), expected: [['/a', [1, 0], [1, 0], [0, null], 1 / 3, ''], ['/b', [1, 0], [1, 0], [null, null], 1 / 3, ''], ['/c', [1, 0], [1, 0], [null, null], 1 / 3, '']] }),
   test_bounce_rate: () => ({ ...threeUsers(), query: statsQuery('all', '2023-12-15', { includeBounceRate: true }), expected: [['/a', [3, 0], [4, 0], [1 / 3, null], 3 / 7, ''], ['/b', [2, 0], [2, 0], [null, null], 2 / 7, ''], ['/c', [2, 0], [2, 0], [null, null], 2 / 7, '']] }),
   test_bounce_rate_with_property: () => ({ ...threeUsers(), query: statsQuery('all', '2023-12-15', { includeBounceRate: true, properties: [PATHNAME('/a')] }), expected: [['/a', [3, 0], [4, 0], [1 / 3, null], 1, '']] }),
@@ -239,6 +253,7 @@ const CASES: Record<string, () => StatsCase> = {
   'test_same_user_multiple_sessions (session property)': () => ({ ...sameUser(), query: statsQuery('all', '2024-07-31', { breakdownBy: 'InitialUTMSource' }), expected: [['google', [1, null], [2, null], 1, '']] }),
   'test_same_user_multiple_sessions (event property)': () => ({ ...sameUser(), query: statsQuery('all', '2024-07-31'), expected: [['/path', [1, null], [2, null], 1, '']] }),
   'test_same_user_multiple_sessions (bounce rate)': () => ({ ...sameUser(), query: statsQuery('all', '2024-07-31', { includeBounceRate: true }), expected: [['/path', [1, 0], [2, 0], [null, null], 1, '']] }),
+  'test_same_user_multiple_sessions (scroll depth)': () => ({ ...sameUser(), query: statsQuery('all', '2024-07-31', { includeBounceRate: true, includeScrollDepth: true }), expected: [['/path', [1, 0], [2, 0], [null, null], [null, null], [null, null], 1, '']] }),
   'test_no_session_id (channel type)': () => ({ ...noSession(), query: statsQuery('all', '2024-07-31', { breakdownBy: 'InitialChannelType' }), expected: [] }),
   'test_no_session_id (entry page)': () => ({ ...noSession(), query: statsQuery('all', '2024-07-31', { breakdownBy: 'InitialPage' }), expected: [] }),
   'test_no_session_id (page)': () => ({ ...noSession(), query: statsQuery('all', '2024-07-31'), expected: [['/path', [1, null], [1, null], 1, '']] }),
@@ -302,6 +317,8 @@ const CASES: Record<string, () => StatsCase> = {
   test_sorting_by_views_desc: () => ({ ...sortingViews(), query: statsQuery('all', '2023-12-15', { orderBy: ['Views', 'DESC'] }), firstColumn: ['/path3', '/path2', '/path1'] }),
   test_sorting_by_bounce_rate_asc: () => ({ ...sortingBounce(), query: statsQuery('all', '2023-12-15', { includeBounceRate: true, orderBy: ['BounceRate', 'ASC'] }), firstColumn: ['/path2', '/path3', '/path1'] }),
   test_sorting_by_bounce_rate_desc: () => ({ ...sortingBounce(), query: statsQuery('all', '2023-12-15', { includeBounceRate: true, orderBy: ['BounceRate', 'DESC'] }), firstColumn: ['/path1', '/path3', '/path2'] }),
+  test_sorting_by_scroll_depth_asc: () => ({ ...sortingScroll(), query: statsQuery('all', '2023-12-15', { includeScrollDepth: true, includeBounceRate: true, orderBy: ['AverageScrollPercentage', 'ASC'] }), firstColumn: ['/path1', '/path2', '/path3'] }),
+  test_sorting_by_scroll_depth_desc: () => ({ ...sortingScroll(), query: statsQuery('all', '2023-12-15', { includeScrollDepth: true, includeBounceRate: true, orderBy: ['AverageScrollPercentage', 'DESC'] }), firstColumn: ['/path3', '/path2', '/path1'] }),
   test_sorting_by_total_conversions_asc: () => ({ ...sortingConversions(), query: statsQuery('2023-12-01', '2023-12-03', { actionId: 1, orderBy: ['TotalConversions', 'ASC'] }), firstColumn: ['/bar', '/foo'] }),
   test_sorting_by_total_conversions_desc: () => ({ ...sortingConversions(), query: statsQuery('2023-12-01', '2023-12-03', { actionId: 1, orderBy: ['TotalConversions', 'DESC'] }), firstColumn: ['/foo', '/bar'] }),
   test_sorting_by_conversion_rate_asc: () => ({ ...sortingConversions(), query: statsQuery('2023-12-01', '2023-12-03', { actionId: 1, orderBy: ['ConversionRate', 'ASC'] }), firstColumn: ['/bar', '/foo'] }),
@@ -342,6 +359,13 @@ function sortingBounce() {
     createPageviews('p1', [['/path1', '2023-12-02T12:00:00', 0.1]]),
     createPageviews('p2', [['/path2', '2023-12-02T12:00:00', 0.1], ['/path2', '2023-12-02T12:00:01', 0.2]]),
     createPageviews('p3', [['/path3', '2023-12-02T12:00:00', 0.1], ['/path3', '2023-12-02T12:00:01', 0.1], ['/path3', '2023-12-02T12:00:02', 0.2]]),
+  );
+}
+function sortingScroll() {
+  return merge(
+    createPageviews('p1', [['/path1', '2023-12-02T12:00:00', 0.1]]),
+    createPageviews('p2', [['/path2', '2023-12-02T12:00:00', 0.5]]),
+    createPageviews('p3', [['/path3', '2023-12-02T12:00:00', 0.9]]),
   );
 }
 function sortingConversions() {
@@ -403,10 +427,6 @@ describe("PostHog's test_web_stats_table.py", () => {
   // Need PostHog's is_cleaned_path_exact operator, which Hoglet's property filters do not have.
   it.skip('test_path_cleaning_filters_with_cleaned_path_property (is_cleaned_path_exact)', () => {});
   it.skip('test_path_cleaning_filters_with_cleanable_path_property (is_cleaned_path_exact)', () => {});
-  // Need includeScrollDepth's columns, which Hoglet accepts but does not compute.
-  for (const name of ['test_scroll_depth_bounce_rate_one_user', 'test_scroll_depth_bounce_rate', 'test_scroll_depth_bounce_rate_with_filter', 'test_scroll_depth_bounce_rate_path_cleaning', 'test_sorting_by_scroll_depth', 'test_same_user_multiple_sessions (scroll depth)']) {
-    it.skip(`${name} (includeScrollDepth)`, () => {});
-  }
 });
 
 /** Floats to 7 places, as PostHog's FloatAwareTestCase compares them. */

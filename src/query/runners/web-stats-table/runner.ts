@@ -7,7 +7,7 @@ import type { PropertyFilter, PropertyGroup } from '../../nodes/schema.js';
 import type { RunOutput } from '../kind.js';
 import { bounceFields, withSessionFields } from '../web-shared/filters.js';
 import { periodText, resolvedRange, webPeriods } from '../web-shared/periods.js';
-import { isPathBounce, metricsOf, statsSelect, statsSessionFields } from './sql.js';
+import { isPathBounce, metricsOf, statsSelect, statsSessionFields, zeroWithoutCompare } from './sql.js';
 import type { WebStatsTableQuery } from './types.js';
 
 export async function runWebStatsTable(query: WebStatsTableQuery, context: QueryContext, run: QueryRun): Promise<RunOutput> {
@@ -25,7 +25,7 @@ export async function runWebStatsTable(query: WebStatsTableQuery, context: Query
   const compared = periods.previous !== null;
   const results = rows.slice(0, limit).map((row) => [
     valueOf(row.value),
-    ...metrics.map((m) => [numberOrNull(row[`${m}_current`]), compared || (isPathBounce(query) && m !== 'bounce_rate') ? numberOrNull(row[`${m}_previous`]) ?? 0 : null]),
+    ...metrics.map((m) => [numberOrNull(row[`${m}_current`]), compared ? numberOrNull(row[`${m}_previous`]) : zeroWithoutCompare(query, m) ? numberOrNull(row[`${m}_previous`]) ?? 0 : null]),
     numberOrNull(row.fill),
     '',
   ]);

@@ -3,24 +3,25 @@
 // [current, previous] pair of each metric, the fill fraction over all values, PostHog's order and
 // one row more than the page (for hasMore). `Page` with bounce rate joins a second part: each page's
 // bounce rate is that of the sessions that entered on it (§6.3).
-import { alias, and, asc, call, constant, desc, eq, field, leftJoin, over, select, subquery } from '../../ast/build.js';
+import { alias, and, asc, binary, call, constant, desc, eq, field, isNotNull, leftJoin, or, over, select, subquery } from '../../ast/build.js';
 import type { Expr, OrderItem, Select } from '../../ast/nodes.js';
 import type { QueryContext } from '../../context.js';
 import { eventSourceFor } from '../../hogql/expressions.js';
 import type { PropertyFilter, PropertyGroup } from '../../nodes/schema.js';
 import { bounceExpr, conversionGoalExpr, pageviewExpr, sessionField, webEventsExpr, webFilterExpr } from '../web-shared/filters.js';
-import { inPeriod, inPeriods, type WebPeriods } from '../web-shared/periods.js';
+import { inPeriod, inPeriods, type WebPeriod, type WebPeriods } from '../web-shared/periods.js';
 import type { WebOrderByField } from '../web-shared/types.js';
 import { BREAKDOWNS, cleanPath, languageRegion } from './breakdowns.js';
 import type { WebStatsTableQuery } from './types.js';
 
-export type Metric = 'visitors' | 'views' | 'bounce_rate' | 'total_conversions' | 'unique_conversions' | 'conversion_rate';
+export type Metric = 'visitors' | 'views' | 'bounce_rate' | 'average_scroll_percentage' | 'scroll_gt80_percentage' | 'total_conversions' | 'unique_conversions' | 'conversion_rate';
 
 /** Metrics that are counts (the fill fraction is a share of their sum); the others are fractions. */
 const COUNTS: ReadonlySet<Metric> = new Set(['visitors', 'views', 'total_conversions', 'unique_conversions']);
 
 const ORDER_FIELDS: Partial<Record<WebOrderByField, Metric>> = {
   Visitors: 'visitors', Views: 'views', BounceRate: 'bounce_rate',
+  AverageScrollPercentage: 'average_scroll_percentage', ScrollGt80Percentage: 'scroll_gt80_percentage',
   TotalConversions: 'total_conversions', UniqueConversions: 'unique_conversions', ConversionRate: 'conversion_rate',
 };
 /** After the chosen column, these (when present), in the chosen direction, then the value ascending. */
@@ -29,11 +30,16 @@ const TIE_BREAKS: readonly Metric[] = ['unique_conversions', 'total_conversions'
 /** The table's metric columns in PostHog's order. */
 export function metricsOf(query: WebStatsTableQuery): Metric[] {
   if (query.conversionGoal) return ['visitors', 'total_conversions', 'unique_conversions', 'conversion_rate'];
+  if (isPathScroll(query)) return ['visitors', 'views', 'bounce_rate', 'average_scroll_percentage', 'scroll_gt80_percentage'];
   return query.includeBounceRate ? ['visitors', 'views', 'bounce_rate'] : ['visitors', 'views'];
 }
 
 /** Page with bounce rate: counts conditioned on the session start and the entry-page bounce part. */
-export const isPathBounce = (query: WebStatsTableQuery) => query.breakdownBy === 'Page' && query.includeBounceRate && !query.conversionGoal;
+export const isPathBounce = (query: WebStatsTableQuery) => query.breakdownBy === 'Page' && (query.includeBounceRate || query.includeScrollDepth) && !query.conversionGoal;
+/** Page with scroll depth (which implies the bounce rate): the scroll part reported by the next event. */
+export const isPathScroll = (query: WebStatsTableQuery) => isPathBounce(query) && query.includeScrollDepth;
+/** Metrics that answer 0, not null, as the previous value without compare (Page with bounce counts). */
+export const zeroWithoutCompare = (query: WebStatsTableQuery, metric: Metric) => isPathBounce(query) && (metric === 'visitors' || metric === 'views');
 
 const V = 'breakdown_value';
 /** NULL as ClickHouse types the literal, so `if(..., NULL, x)` is a Nullable(x), not a Variant. */
@@ -58,7 +64,7 @@ function perSession(query: WebStatsTableQuery, context: QueryContext, periods: W
     alias(call('countIf', pageviewExpr(source)), 'filtered_pageview_count'),
     alias(call('min', sessionField(source, '$start_timestamp')), 'start_timestamp'),
   ];
-  if (query.includeBounceRate && !goal) columns.push(alias(call('any', bounceExpr(source, query.modifiers)), 'is_bounce'));
+  if ((query.includeBounceRate || query.includeScrollDepth) && !goal) columns.push(alias(call('any', bounceExpr(source, query.modifiers)), 'is_bounce'));
   if (goal) {
     columns.push(alias(call('countIf', goal), 'conversion_count'));
     columns.push(alias(call('any', call('if', goal, person, constant(null, 'Nullable(Nothing)'))), 'conversion_person_id'));
@@ -102,6 +108,38 @@ function entryBounce(query: WebStatsTableQuery, context: QueryContext, periods: 
   });
 }
 
+/**
+ * Per page (cleaned), its scroll depth as the next event reports it ($prev_pageview_pathname and
+ * $prev_pageview_max_scroll_percentage of the following page view or the $pageleave): the average,
+ * and the share above 80 %, by the period of the session's start.
+ */
+function pageScroll(query: WebStatsTableQuery, context: QueryContext, periods: WebPeriods): Select {
+  const source = eventSourceFor(context);
+  const path = cleanPath(source.eventProperty('$prev_pageview_pathname'), context.pathCleaningRules);
+  const scroll = call('toFloat64OrNull', call('toString', source.eventProperty('$prev_pageview_max_scroll_percentage')));
+  const started = sessionField(source, '$start_timestamp');
+  const events = or(eq(source.event, constant('$pageview')), eq(source.event, constant('$pageleave')));
+  const where = and(inPeriods(source.timestamp, periods), events, isNotNull(path), webFilterExpr(query, context, source, withoutPathname(query.properties)));
+  const rows = select({
+    select: [alias(path, V), alias(scroll, 'scroll'), alias(started, 'start_timestamp')],
+    from: source.from(),
+    joins: source.joins(),
+    where,
+  });
+  const start = field('start_timestamp');
+  const average = (period: WebPeriod | null) => nullable(call('avgIf', field('scroll'), and(inPeriod(start, period), isNotNull(field('scroll')))));
+  const deep = (period: WebPeriod | null) => nullable(call('avgIf', binary('>', field('scroll'), constant(0.8, 'Float64')), and(inPeriod(start, period), isNotNull(field('scroll')))));
+  return select({
+    select: [
+      field(V), alias(constant(1), 'matched'),
+      alias(average(periods.current), 'average_scroll_percentage_current'), alias(average(periods.previous), 'average_scroll_percentage_previous'),
+      alias(deep(periods.current), 'scroll_gt80_percentage_current'), alias(deep(periods.previous), 'scroll_gt80_percentage_previous'),
+    ],
+    from: subquery(rows, 'scroll_events'),
+    groupBy: [field(V)],
+  });
+}
+
 function withoutPathname(group: PropertyGroup): PropertyGroup {
   const keep = (entry: PropertyGroup | PropertyFilter): boolean => !('key' in entry && entry.type === 'event' && entry.key === '$pathname');
   return { ...group, values: group.values.filter(keep) } as PropertyGroup;
@@ -117,6 +155,10 @@ function aggregate(metric: Metric, when: Expr | undefined, table?: string): Expr
     case 'bounce_rate': return nullable(agg('avg', 'is_bounce'));
     case 'total_conversions': return agg('sum', 'conversion_count');
     case 'unique_conversions': return agg('uniqExact', 'conversion_person_id');
+    // Only Page answers scroll depth, from its own part (pageScroll).
+    case 'average_scroll_percentage':
+    case 'scroll_gt80_percentage':
+      throw new Error(`${metric} is read from the page scroll part`);
     case 'conversion_rate': {
       const visitors = aggregate('visitors', when, table);
       return call('if', eq(visitors, constant(0)), NULL, call('divide', aggregate('unique_conversions', when, table), visitors));
@@ -128,6 +170,7 @@ function aggregate(metric: Metric, when: Expr | undefined, table?: string): Expr
 export function statsSelect(query: WebStatsTableQuery, context: QueryContext, periods: WebPeriods): Select {
   const metrics = metricsOf(query);
   const pathBounce = isPathBounce(query);
+  const pathScroll = isPathScroll(query);
   const rows = 'per_session';
   const start = field('start_timestamp', rows);
   // Without compare the main query counts every row (a session begun before the range too); the
@@ -136,6 +179,12 @@ export function statsSelect(query: WebStatsTableQuery, context: QueryContext, pe
   const previous = periods.previous || pathBounce ? inPeriod(start, periods.previous) : null;
   const columns = new Map<string, Expr>();
   for (const metric of metrics) {
+    if ((metric === 'average_scroll_percentage' || metric === 'scroll_gt80_percentage') && pathScroll) {
+      const matched = eq(field('matched', 'page_scroll'), constant(1));
+      columns.set(`${metric}_current`, call('if', matched, field(`${metric}_current`, 'page_scroll'), NULL));
+      if (periods.previous) columns.set(`${metric}_previous`, call('if', matched, field(`${metric}_previous`, 'page_scroll'), NULL));
+      continue;
+    }
     if (metric === 'bounce_rate' && pathBounce) {
       const matched = eq(field('matched', 'entry_bounce'), constant(1));
       columns.set(`${metric}_current`, call('if', matched, field('bounce_current', 'entry_bounce'), NULL));
@@ -162,15 +211,21 @@ export function statsSelect(query: WebStatsTableQuery, context: QueryContext, pe
   const leadExpr = columns.get(`${lead}_current`)!;
   const fill = COUNTS.has(lead) ? call('divide', leadExpr, over(call('sum', leadExpr), [])) : leadExpr;
 
-  const joins = pathBounce
-    ? [leftJoin(subquery(entryBounce(query, context, periods), 'entry_bounce'), eq(field(V, rows), field(V, 'entry_bounce')))]
-    : [];
+  const joins = [
+    ...(pathBounce ? [leftJoin(subquery(entryBounce(query, context, periods), 'entry_bounce'), eq(field(V, rows), field(V, 'entry_bounce')))] : []),
+    ...(pathScroll ? [leftJoin(subquery(pageScroll(query, context, periods), 'page_scroll'), eq(field(V, rows), field(V, 'page_scroll')))] : []),
+  ];
+  const scrollColumns = ['matched', 'average_scroll_percentage_current', 'average_scroll_percentage_previous', 'scroll_gt80_percentage_current', 'scroll_gt80_percentage_previous'];
   const limit = query.limit ?? 100;
   return select({
     select: [alias(value, 'value'), ...[...columns].map(([name, expr]) => alias(expr, name)), alias(fill, 'fill')],
     from: subquery(perSession(query, context, periods), rows),
     joins,
-    groupBy: [field(V, rows), ...(pathBounce ? [field('matched', 'entry_bounce'), field('bounce_current', 'entry_bounce'), field('bounce_previous', 'entry_bounce')] : [])],
+    groupBy: [
+      field(V, rows),
+      ...(pathBounce ? [field('matched', 'entry_bounce'), field('bounce_current', 'entry_bounce'), field('bounce_previous', 'entry_bounce')] : []),
+      ...(pathScroll ? scrollColumns.map((name) => field(name, 'page_scroll')) : []),
+    ],
     orderBy,
     limit: limit + 1,
     offset: query.offset,
