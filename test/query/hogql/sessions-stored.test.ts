@@ -4,6 +4,7 @@
 // session, two projects' equal session ids stay apart, and a store made before the table gets its
 // sessions from the events already there (a session spanning the month boundary included).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventsRepository } from '../../../src/storage/events/events-repository.js';
 import { migrateEventStore } from '../../../src/storage/events/migrations/index.js';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
 import { hogqlRows } from '../../helpers/hogql.js';
@@ -106,5 +107,14 @@ describe('sessions kept at insert', () => {
     // Opened again, nothing is added twice.
     expect(await migrateEventStore(store)).toEqual([]);
     expect(await rows(everything)).toEqual(answers);
+  });
+
+  it("a deleted project's sessions go with its events", async () => {
+    const store = t.services.events;
+    const teamRows = (team: number) => store.query<{ c: string }>(`SELECT count() AS c FROM ${store.layout.database}.sessions WHERE team_id = {team:UInt64}`, { team });
+    expect(Number((await teamRows(other.projectId))[0]!.c)).toBeGreaterThan(0);
+    await new EventsRepository(store).deleteTeam(other.projectId);
+    expect(await teamRows(other.projectId)).toEqual([{ c: '0' }]);
+    expect(Number((await teamRows(who.projectId))[0]!.c)).toBeGreaterThan(0);
   });
 });
