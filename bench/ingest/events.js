@@ -139,14 +139,27 @@ function pickKind(rand) {
   return KINDS[KINDS.length - 1];
 }
 
+/** First octets of busy public IPv4 space (no private, loopback or documentation ranges). */
+const PUBLIC_FIRST_OCTETS = [2, 5, 8, 12, 24, 31, 37, 41, 45, 46, 50, 62, 66, 71, 77, 81, 85, 89, 91, 93, 95, 103, 109, 113, 117, 122, 133, 151, 154, 177, 185, 186, 187, 190, 196, 200, 201, 212, 213, 217];
+
+/** A user's own public address (one in ten IPv6), the same in every run. */
+function publicAddressOf(user) {
+  const h = Math.imul(user + 1, 2654435761) >>> 0;
+  if (user % 10 === 9) return `2a0${h % 10}:${((h >>> 4) & 0xffff).toString(16)}:${((h >>> 12) & 0xffff).toString(16)}::${(user & 0xffff).toString(16)}`;
+  return `${PUBLIC_FIRST_OCTETS[h % PUBLIC_FIRST_OCTETS.length]}.${(h >>> 8) & 255}.${(h >>> 16) & 255}.${(h >>> 24) & 255}`;
+}
+
 /**
  * Makes posthog-node-shaped events. `nowMs` is the batch's send time; each event happened up to
  * 10 s earlier (posthog-node flushes its queue every 10 s by default, or every 20 events).
  */
 export class EventFactory {
-  constructor({ users = 10_000, seed = 42 } = {}) {
+  /** `ips`: each user's events carry a public `$ip` of theirs and ask for GeoIP (as posthog-node
+   * does when a server forwards its visitor's address with geoip left on). */
+  constructor({ users = 10_000, seed = 42, ips = false } = {}) {
     this.users = users;
     this.rand = seededRandom(seed);
+    this.ips = ips;
   }
 
   /** A user index in [0, users): the distinct id is `user-<index>`. */
@@ -165,7 +178,7 @@ export class EventFactory {
         $lib: 'posthog-node',
         $lib_version: LIB_VERSION,
         $is_server: true,
-        $geoip_disable: true,
+        ...(this.ips ? { $ip: publicAddressOf(user) } : { $geoip_disable: true }),
       },
       timestamp: new Date(timestampMs).toISOString(),
       uuid: uuidv7(),

@@ -90,6 +90,14 @@ const AIM_EVENTS_PER_SECOND = 100_000;
 const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 /** Diagnosis only: run the server through timed-serve.js, which prints flush timings per measured run. */
 const FLUSH_TIMING = process.env.BENCH_FLUSH_TIMING === '1';
+/**
+ * GeoIP comparison: 'on' or 'off' sends every user's events with a public `$ip` of theirs and runs
+ * the server with the bundled GeoIP database (on) or HOGLET_GEOIP_DATABASE=off; unset, the events
+ * carry posthog-node's default `$geoip_disable: true` (no lookup) as before.
+ */
+const GEOIP = process.env.BENCH_GEOIP ?? '';
+if (!['', 'on', 'off'].includes(GEOIP)) throw new Error(`BENCH_GEOIP must be on or off, got "${GEOIP}"`);
+if (GEOIP) process.env.HOGLET_GEOIP_DATABASE = GEOIP === 'on' ? 'bundled' : 'off';
 const TIMED_SERVE = fileURLToPath(new URL('./timed-serve.js', import.meta.url));
 
 // Bounds on every wait.
@@ -606,7 +614,7 @@ async function benchHoglet() {
     const idle = memoryOf(pid);
     log(`hoglet (pid ${pid}) idle: RSS ${idle.rss?.toFixed(0)} MiB`);
 
-    const factory = new EventFactory({ users: USERS, seed: 42 });
+    const factory = new EventFactory({ users: USERS, seed: 42, ips: GEOIP !== '' });
     measureDecode(new EventFactory({ users: USERS, seed: 1 }), token);
 
     const batchHeaders = {
@@ -726,7 +734,7 @@ const fmtInt = (n) => Math.round(n).toLocaleString('en').replace(/,/g, ' ');
 const fmtMiB = (n) => (n === null || n === undefined ? 'n/a' : `${n.toFixed(0)} MiB`);
 
 /** The env knobs this script reads, in the order the report's command line lists them. */
-const INGEST_ENV = ['BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_BODY_BUDGET_EPS', 'BENCH_SERVER_NODE_FLAGS', 'BENCH_FLUSH_TIMING'];
+const INGEST_ENV = ['BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_BODY_BUDGET_EPS', 'BENCH_SERVER_NODE_FLAGS', 'BENCH_FLUSH_TIMING', 'BENCH_GEOIP'];
 
 function report() {
   const lines = [
@@ -736,7 +744,8 @@ function report() {
       `${os.platform()} ${os.arch()}, Node ${process.version}, chdb ${packageVersion('chdb')}`,
     `- Command: \`${commandLine(INGEST_ENV, 'bench/ingest/run.js', { quoteSpaces: true })}\` (after \`npm run build\`; or \`npm run bench:ingest\`)`,
     `- Load: autocannon ${packageVersion('autocannon')}, ${WARMUP_SECONDS} s warm-up then ${DURATION_SECONDS} s measured per row; ` +
-      `posthog-node ${packageVersion('posthog-node')}-shaped events from ${fmtInt(USERS)} users, fresh uuids in every request`,
+      `posthog-node ${packageVersion('posthog-node')}-shaped events from ${fmtInt(USERS)} users, fresh uuids in every request` +
+      (GEOIP ? `; each user's events carry a public \`$ip\` of theirs, GeoIP **${GEOIP}**` : ''),
     '- req/s and events/s: 2xx responses (× events per request) ÷ measured seconds; p50/p99: latency of every 2xx response; ' +
       'floor row: rows ÷ seconds spent inside `insert`, p50/p99 per insert',
     '- server cores: CPU seconds of the server process ÷ measured seconds (the load generator shares the same cores)',

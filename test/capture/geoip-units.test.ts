@@ -1,10 +1,19 @@
 // The pieces of GeoIP at capture that need no server: which address is the client's (proxy trust,
 // ports, IPv4-mapped IPv6), and the location keys read from both record layouts (MaxMind's
 // GeoIP2/GeoLite2 City, as its reader decodes it, and @ip-location-db's flat one).
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CaptureLog } from '../../src/core/capture/log/capture-log.js';
+import { applyPersonUpdates } from '../../src/core/capture/persons/property-updates.js';
+import { CaptureGeoIp } from '../../src/core/geoip/capture-geoip.js';
+import { GeoIpDatabase } from '../../src/core/geoip/database.js';
 import { clientAddress, plainAddress, proxyTrust } from '../../src/core/geoip/client-ip.js';
 import { locationOf } from '../../src/core/geoip/location.js';
 import { loadConfig } from '../../src/config.js';
+import { capturedEvent } from '../helpers/ingest.js';
+import { mmdbByFirstOctet } from './mmdb-fixture.js';
 
 describe('the client address', () => {
   const defaults = proxyTrust('loopback,uniquelocal');
@@ -32,6 +41,31 @@ describe('the client address', () => {
     expect(clientAddress('81.2.69.142', '8.8.8.8', trust({ HOGLET_TRUST_PROXY: 'true' }))).toBe('8.8.8.8');
     expect(clientAddress('81.2.69.142', '8.8.8.8', trust({ HOGLET_TRUST_PROXY: '81.2.69.0/24' }))).toBe('8.8.8.8');
     expect(clientAddress('10.0.0.1', '8.8.8.8', trust({ HOGLET_TRUST_PROXY: '81.2.69.0/24' }))).toBe('10.0.0.1');
+  });
+
+  // posthog/test/test_utils.py, TestGetIpAddress (PostHog trusts X-Forwarded-For from anyone:
+  // HOGLET_TRUST_PROXY=true here). [REMOTE_ADDR, X-Forwarded-For, expected ('' for none)]
+  const POSTHOG_GET_IP_ADDRESS: Array<[string | undefined, string | undefined, string]> = [
+    ['192.168.1.1', undefined, '192.168.1.1'],
+    ['8.8.8.8', undefined, '8.8.8.8'],
+    [undefined, '192.168.1.1', '192.168.1.1'],
+    [undefined, '192.168.1.1, 10.0.0.1', '192.168.1.1'],
+    [undefined, ' 192.168.1.1 , 10.0.0.1', '192.168.1.1'],
+    [undefined, '192.168.1.1:8080', '192.168.1.1'],
+    ['::1', undefined, '::1'],
+    ['2001:db8::1', undefined, '2001:db8::1'],
+    [undefined, '[2001:db8::1]:8080', '2001:db8::1'],
+    [undefined, '[::1]:443', '::1'],
+    [undefined, '[2001:db8::1]', '2001:db8::1'],
+    [undefined, 'not-an-ip', ''],
+    [undefined, '192.168.1', ''],
+    [undefined, 'malicious.payload.here', ''],
+    [undefined, undefined, ''],
+    [undefined, '', ''],
+    ['', undefined, ''],
+  ];
+  it.each(POSTHOG_GET_IP_ADDRESS)("test_get_ip_address(%j, %j) is %j", (peer, forwardedFor, expected) => {
+    expect(clientAddress(peer, forwardedFor, proxyTrust(true)) ?? '').toBe(expected);
   });
 
   it('is plain: no port, no brackets, IPv4-mapped IPv6 as IPv4', () => {
@@ -112,5 +146,46 @@ describe('location keys', () => {
   it('finds nothing in a record without a place', () => {
     expect(locationOf({})).toEqual({});
     expect(locationOf({ autonomous_system_number: 15169 })).toEqual({});
+  });
+});
+
+describe('a located event', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoglet-geoip-units-'));
+  const file = path.join(dir, 'City.mmdb');
+  fs.writeFileSync(file, mmdbByFirstOctet({ 81: { country: { iso_code: 'GB', names: { en: 'United Kingdom' } }, city: { names: { en: 'London' } } } }));
+  const geoip = new CaptureGeoIp(new GeoIpDatabase([{ path: file }]), async () => false);
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps its mark through the capture log, so a replay updates the person the same way', async () => {
+    const event = capturedEvent('$pageview', 'visitor', { $ip: '81.2.69.142' });
+    await geoip.apply(1, [event], null);
+    expect(event).toMatchObject({ located: true, properties: { $geoip_country_code: 'GB', $geoip_city_name: 'London' } });
+    const logDir = path.join(dir, 'log');
+    const first = await CaptureLog.open(logDir);
+    await first.log.append([{ teamId: 1, events: [event] }]);
+    await first.log.close();
+    const second = await CaptureLog.open(logDir);
+    const [replayed] = second.pending[0]!.items[0]!.events;
+    await second.log.close();
+    expect(replayed).toEqual(event);
+    const person: Record<string, unknown> = {};
+    expect(applyPersonUpdates(person, replayed!.properties, replayed!.located === true)).toBe(true);
+    expect(person).toMatchObject({ $geoip_country_code: 'GB', $geoip_city_name: 'London', $geoip_postal_code: null, $initial_geoip_city_name: 'London' });
+  });
+
+  it("gives the person the transformation's values over the client's own $set, and $set_once keeps the first", () => {
+    const person: Record<string, unknown> = { $initial_geoip_city_name: 'Paris' };
+    const properties = { $geoip_city_name: 'London', $set: { $geoip_city_name: 'Nowhere', plan: 'pro' } };
+    applyPersonUpdates(person, properties, true);
+    expect(person).toMatchObject({ $geoip_city_name: 'London', plan: 'pro', $initial_geoip_city_name: 'Paris', $geoip_country_code: null });
+    // Nothing changes when the same place comes again.
+    expect(applyPersonUpdates(person, { $geoip_city_name: 'London' }, true)).toBe(false);
+  });
+
+  it('a client-sent $ip with a port, or IPv4-mapped, is located; one equal to a cached miss is not looked up again', async () => {
+    const events = [capturedEvent('a', 'x', { $ip: '81.2.69.142:4433' }), capturedEvent('b', 'x', { $ip: '::ffff:81.2.69.142' }), capturedEvent('c', 'x', { $ip: '82.1.1.1' })];
+    await geoip.apply(1, events, null);
+    expect(events.map((e) => e.properties.$geoip_country_code ?? null)).toEqual(['GB', 'GB', null]);
+    expect(events.map((e) => e.properties.$ip)).toEqual(['81.2.69.142:4433', '::ffff:81.2.69.142', '82.1.1.1']);
   });
 });

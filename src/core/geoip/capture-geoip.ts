@@ -3,6 +3,7 @@
 // Nothing here can fail a request: a lookup that throws or finds nothing leaves the event as it is.
 import { LRUCache } from 'lru-cache';
 import type { CapturedEvent } from '../capture/types.js';
+import { plainAddress } from './client-ip.js';
 import type { GeoIpDatabase } from './database.js';
 import { addLocation, applyClientIp, prepareLocation, type PreparedLocation } from './enrich.js';
 
@@ -27,41 +28,47 @@ export class CaptureGeoIp {
   /** Sets `$ip` from the request's address (unless sent) and adds the location, in place. */
   async apply(teamId: number, events: readonly CapturedEvent[], clientIp: string | null): Promise<void> {
     const anonymize = await this.anonymizesIps(teamId);
-    const addresses = events.map((event) => applyClientIp(event.properties, clientIp, anonymize));
     const database = this.database;
-    if (!database) return;
+    // Most events come from an address seen moments ago: answered from the cache, nothing parsed.
+    let misses: Array<{ event: CapturedEvent; ip: string }> | null = null;
+    for (const event of events) {
+      const ip = applyClientIp(event.properties, clientIp, anonymize);
+      if (ip === null || database === null) continue;
+      const cached = this.byAddress.get(ip);
+      if (cached === undefined) (misses ??= []).push({ event, ip });
+      else if (cached.prepared) locate(event, cached.prepared);
+    }
+    if (misses === null || database === null) return;
     // A file loads once (preload() after start, or here on first need); later requests never wait.
+    const addresses = misses.map(({ ip }) => plainAddress(ip));
     const loads = addresses.filter((a): a is string => a !== null && database.needsLoad(a));
     if (loads.length > 0) await Promise.all(loads.map((address) => database.load(address)));
-    events.forEach((event, i) => {
-      const address = addresses[i];
-      if (!address) return;
+    misses.forEach(({ event, ip }, i) => {
       try {
-        const prepared = this.prepared(database, address);
-        if (prepared) {
-          addLocation(event.properties, prepared);
-          event.located = true;
-        }
+        const address = addresses[i];
+        const prepared = address ? this.prepared(database, address) : null;
+        this.byAddress.set(ip, { prepared });
+        if (prepared) locate(event, prepared);
       } catch {
         // Never fails capture: the event is stored without a location.
       }
     });
   }
 
-  /** The address's location, looked up once while cached (a miss is remembered too). */
+  /** The location of a plain address (each place prepared once, shared by its addresses). */
   private prepared(database: GeoIpDatabase, address: string): PreparedLocation | null {
-    const cached = this.byAddress.get(address);
-    if (cached) return cached.prepared;
     const location = database.locate(address);
-    let prepared: PreparedLocation | null = null;
-    if (location) {
-      const place = JSON.stringify(location);
-      prepared = this.byPlace.get(place) ?? prepareLocation(location);
-      this.byPlace.set(place, prepared);
-    }
-    this.byAddress.set(address, { prepared });
+    if (!location) return null;
+    const place = JSON.stringify(location);
+    const prepared = this.byPlace.get(place) ?? prepareLocation(location);
+    this.byPlace.set(place, prepared);
     return prepared;
   }
+}
+
+function locate(event: CapturedEvent, prepared: PreparedLocation): void {
+  addLocation(event.properties, prepared);
+  event.located = true;
 }
 
 /** Reads `anonymize_ips` from a project row's settings text, parsed once per row object. */

@@ -47,7 +47,7 @@ function parseRange(entry: string): [string, number] {
  */
 export function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trust: ProxyTrust): string | null {
   const socket = plainAddress(peer);
-  if (socket !== null && trust(socket) && forwardedFor !== undefined) {
+  if (forwardedFor !== undefined && trust(socket ?? '')) {
     const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
     const leftmost = plainAddress(header.split(',')[0]);
     if (leftmost !== null) return leftmost;

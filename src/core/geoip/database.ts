@@ -44,6 +44,7 @@ export class GeoIpDatabase {
 
   /** Whether a lookup of this address may need a file still to load (then await load(address)). */
   needsLoad(address: string): boolean {
+    if (this.sources.every((s) => s.loaded !== null)) return false;
     const version = routableVersion(address);
     return version !== 0 && this.sourcesFor(version).some((s) => s.loaded === null);
   }

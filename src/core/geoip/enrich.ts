@@ -2,12 +2,14 @@
 // the event has one (ingestion's normalizeEvent), removed for projects that discard IPs (newest
 // PostHog: before any transformation, so those projects get no location either), then the GeoIP
 // transformation: `$geoip_*` on the event (and, from those, on the person: person-location.ts).
-import { plainAddress } from './client-ip.js';
 import type { GeoLocation } from './location.js';
 
 type Properties = Record<string, unknown>;
 
-/** Sets or removes `$ip`; returns the address to locate, or null when the event gets no location. */
+/**
+ * Sets or removes `$ip`; returns the `$ip` to locate as sent (plainAddress() reads it), or null
+ * when the event gets no location.
+ */
 export function applyClientIp(properties: Properties, clientIp: string | null, anonymizeIps: boolean): string | null {
   if (!properties.$ip && clientIp !== null) properties.$ip = clientIp;
   if (anonymizeIps) {
@@ -15,18 +17,18 @@ export function applyClientIp(properties: Properties, clientIp: string | null, a
     return null;
   }
   if (properties.$geoip_disable) return null;
-  return typeof properties.$ip === 'string' ? plainAddress(properties.$ip) : null;
+  return typeof properties.$ip === 'string' && properties.$ip !== '' ? properties.$ip : null;
 }
 
 /** A location as capture adds it to the event: `$geoip_<key>` for each key the lookup found. */
-export type PreparedLocation = ReadonlyArray<readonly [string, string | number]>;
+export type PreparedLocation = Readonly<Record<string, string | number>>;
 
 /** Built once per place; the person's `$set` / `$set_once` follow from these (person-location.ts). */
 export function prepareLocation(location: GeoLocation): PreparedLocation {
-  return Object.entries(location).map(([key, value]) => [`$geoip_${key}`, value] as const);
+  return Object.fromEntries(Object.entries(location).map(([key, value]) => [`$geoip_${key}`, value]));
 }
 
 /** Adds a prepared location to an event's properties, in place. */
 export function addLocation(properties: Properties, prepared: PreparedLocation): void {
-  for (const [key, value] of prepared) properties[key] = value;
+  Object.assign(properties, prepared);
 }

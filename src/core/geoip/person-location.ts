@@ -9,17 +9,35 @@ type Properties = Record<string, unknown>;
 
 /** A MaxMind record may hold a third subdivision: passed on when found, never nulled. */
 const KEYS = [...GEOIP_KEYS, 'subdivision_3_name', 'subdivision_3_code'].map((key) => ({
-  event: `$geoip_${key}`,
+  latest: `$geoip_${key}`,
   initial: `$initial_geoip_${key}`,
   always: (GEOIP_KEYS as readonly string[]).includes(key),
 }));
 
-/** Writes the location's person updates into `set` and `setOnce` (over what is there). */
-export function locationPersonUpdates(eventProperties: Properties, set: Properties, setOnce: Properties): void {
+/**
+ * `$set_once` of the location: call before the event's own `$set_once` (the transformation's
+ * values take the keys they share). Values are strings, numbers or null. Says whether any changed.
+ */
+export function applyInitialLocation(person: Properties, event: Properties): boolean {
+  let changed = false;
   for (const key of KEYS) {
-    const value = eventProperties[key.event];
-    if (value === undefined && !key.always) continue;
-    set[key.event] = value ?? null;
-    setOnce[key.initial] = value ?? null;
+    const value = event[key.latest];
+    if ((value === undefined && !key.always) || Object.hasOwn(person, key.initial)) continue;
+    person[key.initial] = value ?? null;
+    changed = true;
   }
+  return changed;
+}
+
+/** `$set` of the location: call after the event's own `$set` (the transformation's values win). */
+export function applyLatestLocation(person: Properties, event: Properties): boolean {
+  let changed = false;
+  for (const key of KEYS) {
+    const value = event[key.latest];
+    if (value === undefined && !key.always) continue;
+    if (person[key.latest] === (value ?? null) && Object.hasOwn(person, key.latest)) continue;
+    person[key.latest] = value ?? null;
+    changed = true;
+  }
+  return changed;
 }

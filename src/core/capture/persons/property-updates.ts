@@ -2,7 +2,7 @@
 // in that order (PostHog's person-state). Campaign and device properties of the event also become
 // `$initial_*` properties once, and their latest values are kept for the few that rarely change.
 // An event capture located adds its place as PostHog's GeoIP transformation's `$set` / `$set_once`.
-import { locationPersonUpdates } from '../../geoip/person-location.js';
+import { applyInitialLocation, applyLatestLocation } from '../../geoip/person-location.js';
 
 type Properties = Record<string, unknown>;
 
@@ -46,9 +46,10 @@ export function applyPersonUpdates(properties: Properties, eventProperties: Prop
   }
   if (isObject(eventProperties.$set_once)) Object.assign(setOnce, eventProperties.$set_once);
   if (isObject(eventProperties.$set)) Object.assign(set, eventProperties.$set);
-  // The transformation writes into the event's $set / $set_once, over what the client put there.
-  if (located) locationPersonUpdates(eventProperties, set, setOnce);
 
+  // The transformation writes into the event's $set / $set_once, over what the client put there:
+  // its $set_once goes first (taking the keys they share), its $set last.
+  if (located && applyInitialLocation(properties, eventProperties)) changed = true;
   for (const [key, value] of Object.entries(setOnce)) {
     if (key === '__proto__') continue;
     if (!Object.hasOwn(properties, key)) {
@@ -63,6 +64,7 @@ export function applyPersonUpdates(properties: Properties, eventProperties: Prop
       changed = true;
     }
   }
+  if (located && applyLatestLocation(properties, eventProperties)) changed = true;
   const unset = eventProperties.$unset;
   const unsetKeys = Array.isArray(unset) ? unset : isObject(unset) ? Object.keys(unset) : [];
   for (const key of unsetKeys) {

@@ -1,0 +1,105 @@
+// GeoIP's cost per event, in this process (no server): what capture's GeoIP step adds to an event
+// (`$ip`, the lookup, the `$geoip_*` properties), what person processing adds for a located event
+// (its 30 `$geoip_*` / `$initial_geoip_*` updates), and the bigger JSON every later step encodes.
+// Events are the ingest benchmark's posthog-node events from 10 000 users, each user with a public
+// address of their own (one in ten IPv6), so after the first pass most addresses are cached, as a
+// visitor's later events are. Also the bundled database's load time and memory.
+//
+//   npx tsc -p tsconfig.build.json && node bench/ingest/geoip-cost.js
+//   BENCH_EVENTS=<n> (default 200 000), BENCH_ROUNDS=<n> (default 5; the median is reported)
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { EventFactory } from './events.js';
+import { ROOT, envNumber } from '../lib/harness.js';
+
+const EVENTS = envNumber('BENCH_EVENTS', 200_000, { integer: true });
+const ROUNDS = envNumber('BENCH_ROUNDS', 5, { integer: true });
+const BATCH = 100;
+
+async function load(relative) {
+  const file = path.join(ROOT, 'dist', relative);
+  if (!existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing; run \`npx tsc -p tsconfig.build.json\` first`);
+  return import(pathToFileURL(file).href);
+}
+
+const { GeoIpDatabase, bundledDatabase } = await load('core/geoip/database.js');
+const { CaptureGeoIp } = await load('core/geoip/capture-geoip.js');
+const { applyPersonUpdates } = await load('core/capture/persons/property-updates.js');
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const rssMiB = () => process.memoryUsage().rss / 2 ** 20;
+
+const rss0 = rssMiB();
+const database = new GeoIpDatabase(bundledDatabase());
+let started = performance.now();
+await database.load('8.8.8.8');
+const v4 = { ms: performance.now() - started, rss: rssMiB() - rss0 };
+started = performance.now();
+await database.load('2a00::1');
+const both = { ms: performance.now() - started, rss: rssMiB() - rss0 };
+
+const on = new CaptureGeoIp(database, async () => false);
+const off = new CaptureGeoIp(null, async () => false);
+const factory = new EventFactory({ users: 10_000, seed: 42, ips: true });
+const fresh = () => factory.events(EVENTS, Date.now()).map((e) => ({
+  uuid: e.uuid, event: e.event, distinctId: e.distinct_id, properties: e.properties, timestampUs: 0, historicalMigration: false,
+}));
+
+async function capturePass(geoip, events) {
+  const t = performance.now();
+  for (let i = 0; i < events.length; i += BATCH) await geoip.apply(1, events.slice(i, i + BATCH), '127.0.0.1');
+  return ((performance.now() - t) * 1000) / events.length;
+}
+
+function jsonPass(events) {
+  const t = performance.now();
+  let bytes = 0;
+  for (const e of events) bytes += JSON.stringify(e.properties).length;
+  return { us: ((performance.now() - t) * 1000) / events.length, bytes: bytes / events.length };
+}
+
+function personPass(events) {
+  const persons = new Map();
+  const t = performance.now();
+  for (const e of events) {
+    let person = persons.get(e.distinctId);
+    if (!person) persons.set(e.distinctId, (person = {}));
+    applyPersonUpdates(person, e.properties, e.located === true);
+  }
+  return ((performance.now() - t) * 1000) / events.length;
+}
+
+// A first pass fills the address cache (each user's first event is a lookup in the file).
+const cold = await capturePass(on, fresh());
+const rows = { off: [], on: [], jsonOff: [], jsonOn: [], personOff: [], personOn: [] };
+let sizes = {};
+for (let round = 0; round < ROUNDS; round++) {
+  const a = fresh();
+  const b = fresh();
+  rows.off.push(await capturePass(off, a));
+  rows.on.push(await capturePass(on, b));
+  const ja = jsonPass(a);
+  const jb = jsonPass(b);
+  rows.jsonOff.push(ja.us);
+  rows.jsonOn.push(jb.us);
+  sizes = { off: ja.bytes, on: jb.bytes };
+  rows.personOff.push(personPass(a));
+  rows.personOn.push(personPass(b));
+}
+
+const us = (v) => `${v.toFixed(2)} µs`;
+const lines = [
+  '## GeoIP cost per event (in process)',
+  '',
+  `- ${EVENTS.toLocaleString('en')} posthog-node-shaped events from 10 000 users with public addresses, in batches of ${BATCH}; median of ${ROUNDS} rounds; Node ${process.version}`,
+  `- Database: IPv4 file read in ${v4.ms.toFixed(0)} ms (+${v4.rss.toFixed(0)} MiB RSS), both files ${(v4.ms + both.ms).toFixed(0)} ms (+${both.rss.toFixed(0)} MiB RSS)`,
+  `- First pass (every address looked up in the file once, then cached): ${us(cold)} per event`,
+  '',
+  '| step | GeoIP off | GeoIP on | added |',
+  '| --- | ---: | ---: | ---: |',
+  `| capture's GeoIP step (\`$ip\`, lookup, \`$geoip_*\`) | ${us(median(rows.off))} | ${us(median(rows.on))} | ${us(median(rows.on) - median(rows.off))} |`,
+  `| one JSON encoding of the properties (${sizes.off?.toFixed(0)} → ${sizes.on?.toFixed(0)} bytes) | ${us(median(rows.jsonOff))} | ${us(median(rows.jsonOn))} | ${us(median(rows.jsonOn) - median(rows.jsonOff))} |`,
+  `| person property updates | ${us(median(rows.personOff))} | ${us(median(rows.personOn))} | ${us(median(rows.personOn) - median(rows.personOff))} |`,
+];
+process.stdout.write(`${lines.join('\n')}\n`);
