@@ -117,6 +117,21 @@ describe('which address', () => {
     expect(sent).toMatchObject({ $ip: '5.9.0.1', $geoip_country_code: 'DE' });
   });
 
+  it('a historical migration (hoglet import, demo data) gets no $ip from the importer; a sent one is located', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/batch/', remoteAddress: '89.160.20.129',
+      payload: { api_key: who.projectApiToken, historical_migration: true, batch: [
+        { event: 'old', distinct_id: 'imported', timestamp: '2024-03-01T10:00:00Z' },
+        { event: 'old', distinct_id: 'imported', timestamp: '2024-03-01T11:00:00Z', properties: { $ip: '5.9.0.1' } },
+      ] },
+    });
+    expect(res.statusCode).toBe(200);
+    const [first, second] = await eventProperties(who, 'imported');
+    expect(first).not.toHaveProperty('$ip');
+    expect(geoKeys(first!)).toEqual([]);
+    expect(second).toMatchObject({ $ip: '5.9.0.1', $geoip_country_code: 'DE' });
+  });
+
   it("X-Forwarded-For's leftmost address counts only when the peer is a trusted proxy (loopback or private by default)", async () => {
     await captureFrom(who, 'via-proxy', '127.0.0.1', '81.2.69.142, 10.0.0.7');
     await captureFrom(who, 'via-private-proxy', '::ffff:10.2.3.4', '::ffff:8.8.8.8');

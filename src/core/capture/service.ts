@@ -46,7 +46,9 @@ export class CaptureService {
         historicalMigration: payload.historicalMigration,
         ...(options.defaultEventName ? { defaultEventName: options.defaultEventName } : {}),
       });
-      await this.geoip?.apply(teamId, events, options.clientIp ?? null);
+      // A historical migration replays events captured elsewhere: the importer's address is not theirs.
+      const clientIp = payload.historicalMigration ? null : (options.clientIp ?? null);
+      await this.geoip?.apply(teamId, events, clientIp);
       await this.committer.submit({ teamId, events });
     } finally {
       reservation.release();
