@@ -41,7 +41,10 @@ export interface QueryContext {
   readonly actions: ReadonlyMap<number, ActionDefinition>;
   /** The project's test-account filters, parsed; empty unless the query filters test accounts. */
   readonly testAccountFilters: PropertyGroup;
-  /** The project's path cleaning rules; empty unless the query applies them (paths with pathReplacements). */
+  /**
+   * The project's path cleaning rules; empty unless the query applies them (paths with
+   * pathReplacements, a web stats table with doPathCleaning) or names is_cleaned_path_exact.
+   */
   readonly pathCleaningRules: readonly PathCleaningRule[];
   /** Cohorts the query names (filters, breakdowns, test-account filters) and the cohorts they name. */
   readonly cohorts?: ReadonlyMap<number, CohortDefinition>;

@@ -23,7 +23,7 @@ export interface ActionStep {
 export const PROPERTY_OPERATORS = [
   'exact', 'is_not', 'icontains', 'not_icontains', 'regex', 'not_regex', 'gt', 'gte', 'lt', 'lte',
   'is_set', 'is_not_set', 'is_date_before', 'is_date_after', 'is_date_exact', 'between', 'not_between',
-  'in', 'not_in',
+  'in', 'not_in', 'is_cleaned_path_exact',
 ] as const;
 
 /** PostHog's property filter types (PropertyFilterType). */

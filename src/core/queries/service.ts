@@ -25,6 +25,7 @@ import { funnelActors } from '../../query/runners/funnels/runner.js';
 import { kindOf, rangedPart } from '../../query/runners/registry.js';
 import { parseHogQLExpressions, withHogQLPropertyTypes } from '../../query/hogql/expressions.js';
 import { ruleProblem } from '../../query/runners/paths/read.js';
+import { mentionsCleanedPath } from '../../query/filters/cleaned-path.js';
 import type { ActorsRequest } from '../../query/actors/read.js';
 import { ValidationError } from '../../errors.js';
 import type { FunnelsQuery } from '../../query/nodes/schema.js';
@@ -185,7 +186,7 @@ export class InsightQueryService {
 
   private async cohortContext(project: ProjectRow, cohortId: number): Promise<QueryContext> {
     const cohorts = await this.cohorts.resolve(project.id, [{ id: cohortId, path: 'id' }]);
-    return this.definitionsContext(project, EMPTY_GROUP, cohorts.actionIds, cohorts.cohorts, []);
+    return this.definitionsContext(project, EMPTY_GROUP, cohorts.actionIds, cohorts.cohorts, false);
   }
 
   /**
@@ -209,8 +210,9 @@ export class InsightQueryService {
     // Test-account filters may hold HogQL filters too.
     const hogql = await parseHogQLExpressions([query, testAccountFilters], project.id);
     const actionIds = [...kindOf(query).actionIds(query), ...(cohorts?.actionIds ?? []), ...(await this.actionsInHogQL(project, query, hogql))];
-    const rules = kindOf(query).appliesPathCleaning?.(query) ? pathCleaningRules(readSettings(project).path_cleaning_filters) : [];
-    const context = await this.definitionsContext(project, testAccountFilters, actionIds, cohorts?.cohorts ?? null, rules);
+    // The kind's own cleaning, or an is_cleaned_path_exact filter (in the query, test accounts or its actions).
+    const cleaning = Boolean(kindOf(query).appliesPathCleaning?.(query)) || mentionsCleanedPath([query, testAccountFilters]);
+    const context = await this.definitionsContext(project, testAccountFilters, actionIds, cohorts?.cohorts ?? null, cleaning);
     const resolved = { ...context, ...(hogql ? { hogql } : {}), ...(cohortNames.size > 0 ? { cohortNames } : {}), ...(cohortPeople ? { cohortPeople } : {}) };
     // The types of the properties those expressions read (typed as PostHog types them).
     return hogql ? withHogQLPropertyTypes(resolved, this.executor.start(project.id)) : resolved;
@@ -233,12 +235,13 @@ export class InsightQueryService {
     testAccountFilters: PropertyGroup,
     actionIds: readonly number[],
     cohorts: ReadonlyMap<number, CohortDefinition> | null,
-    rules: readonly PathCleaningRule[],
+    cleaning: boolean,
   ): Promise<QueryContext> {
     const clock = this.clockOf(project);
     const actions = new Map<number, ActionDefinition>();
     const found = await Promise.all([...new Set(actionIds)].map((id) => this.actions.getForQuery(project.id, id)));
     for (const action of found) if (action) actions.set(action.id, action as ActionDefinition);
+    const rules = cleaning || mentionsCleanedPath([...actions.values()]) ? pathCleaningRules(readSettings(project).path_cleaning_filters) : [];
     return {
       project: { id: project.id, timezone: clock.timezone, weekStartDay: clock.weekStartDay, ...displayNamesOf(project) },
       now: this.clock(),

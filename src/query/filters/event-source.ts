@@ -7,6 +7,7 @@ import type { Expr, FromItem, Join, Select } from '../ast/nodes.js';
 import { InternalError } from '../../errors.js';
 import { HogQLQueryError } from '../hogql/errors.js';
 import { DEFAULT_NAMES, joinsFor, resolveField, type FieldRef, type JoinNeed, type SourceNames } from '../catalog/fields.js';
+import type { PathCleaningRule } from '../nodes/schema.js';
 
 export { jsonProperty } from '../catalog/fields.js';
 
@@ -51,6 +52,8 @@ export class EventSource {
     readonly names: SourceNames = DEFAULT_NAMES,
     private readonly hogql: HogQLExpressionReader = NO_HOGQL,
     private readonly cohorts: CohortMembersReader = NO_COHORTS,
+    /** The project's path cleaning rules, for is_cleaned_path_exact filters; absent: unknown here. */
+    readonly pathCleaningRules?: readonly PathCleaningRule[],
   ) {
     const column = (name: string) => field(name, names.events);
     this.timestamp = column('timestamp');

@@ -4,7 +4,9 @@ import { DateTime } from 'luxon';
 import { and, binary, call, constant, isNotNull, isNull, not, or, TRUE } from '../ast/build.js';
 import type { Expr } from '../ast/nodes.js';
 import { InternalError } from '../../errors.js';
-import type { PropertyFilter, PropertyGroup } from '../nodes/schema.js';
+import { HogQLQueryError } from '../hogql/errors.js';
+import type { PathCleaningRule, PropertyFilter, PropertyGroup } from '../nodes/schema.js';
+import { CLEANED_PATH_OPERATOR, cleanPath } from './cleaned-path.js';
 
 /**
  * What property filters read: an event's own, its person's and groups' properties, and HogQL
@@ -19,6 +21,8 @@ export interface PropertySource {
   inCohort(cohortId: number): Expr;
   /** A field of the session (only HogQL's {filters} read session filters; see read-properties.ts). */
   sessionProperty?(key: string): Expr;
+  /** The project's path cleaning rules (is_cleaned_path_exact); absent where a query cannot know them. */
+  readonly pathCleaningRules?: readonly PathCleaningRule[];
 }
 
 export function propertyGroupExpr(group: PropertyGroup, source: PropertySource, timezone: string): Expr | undefined {
@@ -75,6 +79,7 @@ export function propertyFilterExpr(filter: PropertyFilter, source: PropertySourc
       : binary(positive ? 'IN' : 'NOT IN', value, constant(strings, 'Array(String)'));
     return call('ifNull', test, constant(!positive));
   }
+  if (op === CLEANED_PATH_OPERATOR) return or(...values.map((v) => cleanedPathEquals(value, String(v), source)));
   const each = values.map((v) => scalarCondition(op, value, v, timezone));
   return NEGATIVE.has(op) ? and(...each) : or(...each);
 }
@@ -113,6 +118,13 @@ function scalarCondition(op: PropertyFilter['operator'], value: Expr, operand: s
     default:
       return TRUE;
   }
+}
+
+/** PostHog's is_cleaned_path_exact: the value and the operand, both cleaned by the project's rules, are equal. */
+function cleanedPathEquals(value: Expr, operand: string, source: PropertySource): Expr {
+  const rules = source.pathCleaningRules;
+  if (!rules) throw new HogQLQueryError(`The ${CLEANED_PATH_OPERATOR} operator is not supported in this filter.`);
+  return call('ifNull', binary('=', cleanPath(value, rules), cleanPath(constant(operand), rules)), constant(false));
 }
 
 /** A date operand, read in the project's timezone when it has no offset of its own. */

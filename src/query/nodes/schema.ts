@@ -20,7 +20,7 @@ export type CountPerActorMath = (typeof COUNT_PER_ACTOR_MATHS)[number];
 export const PROPERTY_OPERATORS = [
   'exact', 'is_not', 'icontains', 'not_icontains', 'regex', 'not_regex', 'gt', 'gte', 'lt', 'lte',
   'is_set', 'is_not_set', 'is_date_before', 'is_date_after', 'is_date_exact', 'between', 'not_between',
-  'in', 'not_in', 'min', 'max',
+  'in', 'not_in', 'min', 'max', 'is_cleaned_path_exact',
 ] as const;
 export type PropertyOperator = (typeof PROPERTY_OPERATORS)[number];
 

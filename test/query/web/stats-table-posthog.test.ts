@@ -182,6 +182,22 @@ const CASES: Record<string, () => StatsCase> = {
     ...cleanedPaths(), projectSettings: cleaning(CLEANED_RULES), query: statsQuery('all', '2023-12-15', { doPathCleaning: true }),
     expected: [['/cleaned/:id', [2, null], [2, null], 2 / 5, ''], ['/cleaned/:id/path/:id', [1, null], [1, null], 1 / 5, ''], ['/not-cleaned', [1, null], [1, null], 1 / 5, ''], ['/thing_c', [1, null], [1, null], 1 / 5, '']],
   }),
+  // is_cleaned_path_exact: the filter's value and $pathname both cleaned by the project's rules.
+  'test_path_cleaning_filters_with_cleaned_path_property (a cleaned value)': () => ({
+    ...cleanedPaths(), projectSettings: cleaning(CLEANED_RULES),
+    query: statsQuery('all', '2023-12-15', { doPathCleaning: true, properties: [{ key: '$pathname', operator: 'is_cleaned_path_exact', value: '/cleaned/:id', type: 'event' }] }),
+    expected: [['/cleaned/:id', [2, null], [2, null], 1, '']],
+  }),
+  'test_path_cleaning_filters_with_cleaned_path_property (a value that cleans to it)': () => ({
+    ...cleanedPaths(), projectSettings: cleaning(CLEANED_RULES),
+    query: statsQuery('all', '2023-12-15', { doPathCleaning: true, properties: [{ key: '$pathname', operator: 'is_cleaned_path_exact', value: '/cleaned/123456', type: 'event' }] }),
+    expected: [['/cleaned/:id', [2, null], [2, null], 1, '']],
+  }),
+  test_path_cleaning_filters_with_cleanable_path_property: () => ({
+    ...cleanedPaths(), projectSettings: cleaning([CLEANED_RULES[0]]),
+    query: statsQuery('all', '2023-12-15', { doPathCleaning: true, properties: [{ key: '$pathname', operator: 'is_cleaned_path_exact', value: '/cleaned/123456', type: 'event' }] }),
+    expected: [['/cleaned/:id', [2, null], [2, null], 1, '']],
+  }),
   test_path_cleaning_filters_with_multiple_capture_groups: () => ({
     ...createEvents([
       ['p1', [['2023-12-02', uuid7('2023-12-02'), '/item/123/detail/456']]], ['p2', [['2023-12-10', uuid7('2023-12-10'), '/item/789/detail/101']]],
@@ -424,9 +440,6 @@ describe("PostHog's test_web_stats_table.py", () => {
     expect((await runQuery(t, prepared.who, prepared.query)).results).toEqual([['/path1', [1, null], [1, null], 1, '']]);
   });
 
-  // Need PostHog's is_cleaned_path_exact operator, which Hoglet's property filters do not have.
-  it.skip('test_path_cleaning_filters_with_cleaned_path_property (is_cleaned_path_exact)', () => {});
-  it.skip('test_path_cleaning_filters_with_cleanable_path_property (is_cleaned_path_exact)', () => {});
 });
 
 /** Floats to 7 places, as PostHog's FloatAwareTestCase compares them. */

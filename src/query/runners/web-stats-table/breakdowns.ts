@@ -20,10 +20,9 @@ export interface BreakdownSpec {
 const text = (value: string) => constant(value);
 const notNull = (value: Expr) => isNotNull(value);
 
-/** PostHog's apply_path_cleaning: each rule replaces every match in the previous rule's output. */
-export function cleanPath(value: Expr, rules: readonly PathCleaningRule[]): Expr {
-  return rules.reduce<Expr>((path, rule) => call('replaceRegexpAll', path, text(rule.regex), text(rule.alias)), value);
-}
+// PostHog's apply_path_cleaning, shared with the is_cleaned_path_exact operator.
+import { cleanPath } from '../../filters/cleaned-path.js';
+export { cleanPath };
 
 const eventValue = (key: string): BreakdownSpec => ({ sessionFields: [], value: (source) => source.eventProperty(key), keep: notNull });
 const sessionValue = (name: string, keep: ((value: Expr) => Expr) | null = notNull): BreakdownSpec =>

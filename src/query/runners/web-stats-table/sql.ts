@@ -51,12 +51,18 @@ export function statsSessionFields(query: WebStatsTableQuery): string[] {
   return ['$start_timestamp', ...BREAKDOWNS[query.breakdownBy].sessionFields, ...(isPathBounce(query) ? ['$entry_pathname'] : [])];
 }
 
+/**
+ * The rules the breakdown's paths are cleaned by: only with doPathCleaning (the context holds the
+ * project's rules also when only an is_cleaned_path_exact filter reads them).
+ */
+const cleaningRules = (query: WebStatsTableQuery, context: QueryContext) => (query.doPathCleaning ? context.pathCleaningRules : []);
+
 /** One row per (session, breakdown value) of the counted events in either period. */
 function perSession(query: WebStatsTableQuery, context: QueryContext, periods: WebPeriods): Select {
   const spec = BREAKDOWNS[query.breakdownBy];
   const source = eventSourceFor(context);
   const person = source.personId();
-  const value = spec.value(source, context.pathCleaningRules);
+  const value = spec.value(source, cleaningRules(query, context));
   const goal = query.conversionGoal ? conversionGoalExpr(query.conversionGoal, context, source) : null;
   const columns: Expr[] = [
     alias(value, V),
@@ -79,7 +85,7 @@ function entryBounce(query: WebStatsTableQuery, context: QueryContext, periods: 
   const source = eventSourceFor(context);
   // PostHog leaves the event $pathname filters out here: they would drop the sessions' other pages.
   const properties = withoutPathname(query.properties);
-  const value = call('any', cleanPath(sessionField(source, '$entry_pathname'), context.pathCleaningRules));
+  const value = call('any', cleanPath(sessionField(source, '$entry_pathname'), cleaningRules(query, context)));
   const bounce = call('any', bounceExpr(source, query.modifiers));
   const started = call('min', sessionField(source, '$start_timestamp'));
   // Every expression is built before joins() is read: the source collects its joins as they are made.
@@ -115,7 +121,7 @@ function entryBounce(query: WebStatsTableQuery, context: QueryContext, periods: 
  */
 function pageScroll(query: WebStatsTableQuery, context: QueryContext, periods: WebPeriods): Select {
   const source = eventSourceFor(context);
-  const path = cleanPath(source.eventProperty('$prev_pageview_pathname'), context.pathCleaningRules);
+  const path = cleanPath(source.eventProperty('$prev_pageview_pathname'), cleaningRules(query, context));
   const scroll = call('toFloat64OrNull', call('toString', source.eventProperty('$prev_pageview_max_scroll_percentage')));
   const started = sessionField(source, '$start_timestamp');
   const events = or(eq(source.event, constant('$pageview')), eq(source.event, constant('$pageleave')));
