@@ -188,4 +188,11 @@ describe('a located event', () => {
     expect(events.map((e) => e.properties.$geoip_country_code ?? null)).toEqual(['GB', 'GB', null]);
     expect(events.map((e) => e.properties.$ip)).toEqual(['81.2.69.142:4433', '::ffff:81.2.69.142', '82.1.1.1']);
   });
+
+  it('a lookup that cannot be made never fails the request: an over-long or odd $ip is stored as sent', async () => {
+    const long = `81.2.69.142${' '.repeat(100)}`;
+    const events = [capturedEvent('a', 'x', { $ip: long }), capturedEvent('b', 'x', { $ip: 'fe80::1%eth0' }), capturedEvent('c', 'x', { $ip: 42 })];
+    await geoip.apply(1, events, null);
+    expect(events.map((e) => [e.properties.$ip, e.located ?? false])).toEqual([[long, false], ['fe80::1%eth0', false], [42, false]]);
+  });
 });

@@ -38,7 +38,11 @@ export class CaptureGeoIp {
       if (cached === undefined) (misses ??= []).push({ event, ip });
       else if (cached.prepared) locate(event, cached.prepared);
     }
-    if (misses === null || database === null) return;
+    if (misses !== null && database !== null) await this.locateMisses(database, misses).catch(() => {});
+  }
+
+  /** Looks up what the cache did not know; never throws (an event without a location is stored as it is). */
+  private async locateMisses(database: GeoIpDatabase, misses: Array<{ event: CapturedEvent; ip: string }>): Promise<void> {
     // A file loads once (preload() after start, or here on first need); later requests never wait.
     const addresses = misses.map(({ ip }) => plainAddress(ip));
     const loads = addresses.filter((a): a is string => a !== null && database.needsLoad(a));

@@ -17,8 +17,12 @@ export function applyClientIp(properties: Properties, clientIp: string | null, a
     return null;
   }
   if (properties.$geoip_disable) return null;
-  return typeof properties.$ip === 'string' && properties.$ip !== '' ? properties.$ip : null;
+  const ip = properties.$ip;
+  // No address is longer (`[ipv6]:port`); anything longer is not looked up, nor kept in the cache.
+  return typeof ip === 'string' && ip !== '' && ip.length <= MAX_ADDRESS_CHARS ? ip : null;
 }
+
+const MAX_ADDRESS_CHARS = 64;
 
 /** A location as capture adds it to the event: `$geoip_<key>` for each key the lookup found. */
 export type PreparedLocation = Readonly<Record<string, string | number>>;
