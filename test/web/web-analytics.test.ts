@@ -148,6 +148,35 @@ describe.skipIf(!hasChromium)('web analytics page in Chromium', () => {
     await context.close();
   }, TIMEOUT);
 
+  it("a cleaned path's row filters by the cleaned path (is_cleaned_path_exact) while path cleaning is on", async () => {
+    const setRules = async (rules: unknown[]) => {
+      const res = await w.t.request(w.who.key, { method: 'PATCH', url: `/api/projects/${w.who.projectId}/`, payload: { path_cleaning_filters: rules } });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await setRules([{ regex: '/pric\\w+', alias: '/<plan>' }]);
+    const { page, context, problems } = await openPage(w);
+    try {
+      await page.goto(`${w.base}/project/${w.who.projectId}/web`);
+      const paths = page.getByTestId('web-table-Page');
+      await paths.locator('tr[data-key="/<plan>"]').click();
+      await expect.poll(() => page.getByTestId('filter-row').count()).toBe(1);
+      // The link keeps `exact`; the queries compare cleaned paths: alice's /pricing is /<plan>.
+      expect(JSON.parse(new URL(page.url()).searchParams.get('filters')!)).toEqual([{ key: '$pathname', type: 'event', operator: 'exact', value: ['/<plan>'] }]);
+      const cleaned = await queryApi(w, overviewOf([{ key: '$pathname', type: 'event', operator: 'is_cleaned_path_exact', value: ['/<plan>'] }]));
+      expect(cleaned.results.find((i: { key: string }) => i.key === 'visitors').value).toBe(1);
+      await expect.poll(() => overviewValues(page)).toEqual(apiValues(cleaned));
+      // Path cleaning off: the same filter is a plain match, and no page is called /<plan>.
+      await page.locator('input[name="path-cleaning"]').uncheck();
+      const plain = await queryApi(w, overviewOf([{ key: '$pathname', type: 'event', operator: 'exact', value: ['/<plan>'] }]));
+      expect(plain.results.find((i: { key: string }) => i.key === 'visitors').value).toBe(0);
+      await expect.poll(() => overviewValues(page)).toEqual(apiValues(plain));
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      await setRules([]);
+    }
+  }, TIMEOUT);
+
   it('the graph tile saves as an insight with its query (the Page views tab, compared)', async () => {
     const { page, context, problems } = await openPage(w);
     await page.goto(`${w.base}/project/${w.who.projectId}/web?graphs_tab=PAGE_VIEWS`);

@@ -3,7 +3,7 @@
 import { Combobox } from './Combobox';
 import { ValueChips } from './ValueChips';
 import { propertyOptions, valueOptions } from '../lib/definitions';
-import { isEditable, OPERATORS, takesList, takesValue, valueFor, valuesOf, withOperator, type FilterType, type Operator, type PropertyFilter } from '../lib/filters';
+import { isEditable, OPERATORS, operatorLabel, takesList, takesValue, valueFor, valuesOf, withOperator, type FilterType, type Operator, type PropertyFilter } from '../lib/filters';
 
 export function PropertyFilters({ project, filters, onChange, eventName, addLabel = 'Add filter', label = 'Filters' }: {
   project: string;
@@ -64,8 +64,8 @@ function FilterRow({ index, project, filter, eventName, onChange, onRemove }: {
       />
       <select aria-label={`Filter ${n} operator`} value={filter.operator} onChange={(e) => onChange(withOperator(filter, (e.currentTarget as HTMLSelectElement).value as Operator))}>
         {OPERATORS.map(([op, text]) => <option value={op}>{text}</option>)}
-        {/* A saved operator this list does not offer (between, is_date_before...) is kept as is. */}
-        {!OPERATORS.some(([op]) => op === filter.operator) && <option value={filter.operator}>{filter.operator}</option>}
+        {/* A saved operator this list does not offer (between, is_cleaned_path_exact...) is kept as is. */}
+        {!OPERATORS.some(([op]) => op === filter.operator) && <option value={filter.operator}>{operatorLabel(filter.operator)}</option>}
       </select>
       {takesValue(filter.operator) && takesList(filter.operator) && (
         <ValueChips label={`Filter ${n}`} values={values} setValues={setValues}

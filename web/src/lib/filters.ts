@@ -1,7 +1,7 @@
 // Property filters as PostHog's query nodes carry them: {key, value, operator, type}. exact and
 // is_not take a list of values; the others one value; is_set / is_not_set none.
 export type FilterType = 'event' | 'person';
-export type Operator = 'exact' | 'is_not' | 'icontains' | 'not_icontains' | 'regex' | 'not_regex' | 'gt' | 'gte' | 'lt' | 'lte' | 'is_set' | 'is_not_set';
+export type Operator = 'exact' | 'is_not' | 'icontains' | 'not_icontains' | 'regex' | 'not_regex' | 'gt' | 'gte' | 'lt' | 'lte' | 'is_set' | 'is_not_set' | 'is_cleaned_path_exact';
 
 export interface PropertyFilter {
   key: string;
@@ -25,8 +25,16 @@ export const OPERATORS: [Operator, string][] = [
   ['is_not_set', '✕ is not set'],
 ];
 
+/**
+ * Operators kept but not offered: is_cleaned_path_exact is what the Web analytics page sends for a
+ * path row with path cleaning on (PostHog's webAnalyticsLogic), and a saved insight may carry it.
+ */
+const OTHER_LABELS: Partial<Record<Operator, string>> = { is_cleaned_path_exact: '= equals (cleaned path)' };
+
+export const operatorLabel = (op: string): string => OPERATORS.find(([o]) => o === op)?.[1] ?? OTHER_LABELS[op as Operator] ?? op;
+
 export const takesValue = (op: Operator): boolean => op !== 'is_set' && op !== 'is_not_set';
-export const takesList = (op: Operator): boolean => op === 'exact' || op === 'is_not';
+export const takesList = (op: Operator): boolean => op === 'exact' || op === 'is_not' || op === 'is_cleaned_path_exact';
 
 /** The filter's values as a list (what the value chips show). */
 export function valuesOf(filter: PropertyFilter): string[] {

@@ -179,15 +179,31 @@ export function writeState(state: WebState): string {
 }
 
 /**
- * The filters every query of the page gets: the filter bar's, then the domain picker's ($host
- * exact) and the device toggle's ($device_type exact, Mobile as Mobile or Tablet), as PostHog's
- * webAnalyticsFilters adds them.
+ * The filters every query of the page gets: the filter bar's (an exact path filter compares
+ * cleaned paths when path cleaning is on), then the domain picker's ($host exact) and the device
+ * toggle's ($device_type exact, Mobile as Mobile or Tablet), as PostHog's webAnalyticsFilters adds them.
  */
 export function pageFilters(state: WebState, ready: WebFilter[]): WebFilter[] {
-  const out = [...ready];
+  const out = ready.map((f) => (f.operator === 'exact' ? { ...f, operator: exactMatchOperatorFor(f.key, f.type, state.pathCleaning) } : f));
   if (state.domain) out.push({ key: '$host', value: state.domain.replace(/^https?:\/\//, ''), operator: 'exact', type: 'event' });
   if (state.deviceType) out.push({ key: '$device_type', value: state.deviceType === 'Desktop' ? 'Desktop' : ['Mobile', 'Tablet'], operator: 'exact', type: 'event' });
   return out;
+}
+
+/** The path properties PostHog cleans (webAnalyticsLogic's event/session/personPropertiesToPathClean). */
+const PATH_PROPERTIES: Record<WebFilter['type'], ReadonlySet<string>> = {
+  event: new Set(['$pathname', '$current_url', '$prev_pageview_pathname']),
+  session: new Set(['$entry_pathname', '$end_pathname', '$entry_current_url', '$end_current_url']),
+  person: new Set(['$initial_pathname', '$initial_current_url']),
+};
+
+/**
+ * PostHog's exactMatchOperatorFor: with path cleaning on, an exact filter on a path (a path row's
+ * click) compares cleaned paths, so a row like /blog/<id> matches the raw /blog/12 it stands for.
+ * The page's state keeps `exact`, so turning cleaning off makes it a plain match again.
+ */
+export function exactMatchOperatorFor(key: string, type: WebFilter['type'], pathCleaning: boolean): Operator {
+  return pathCleaning && PATH_PROPERTIES[type]?.has(key) ? 'is_cleaned_path_exact' : 'exact';
 }
 
 /** Fields every web query shares (WebAnalyticsQueryBase). */
