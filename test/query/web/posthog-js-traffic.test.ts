@@ -4,10 +4,12 @@
 // computed here from the raw stored events (test/helpers/web-oracle.ts, no code shared with
 // src/query).
 //
-// Time: capture corrects each event by the batch's sent_at (stored = server now + timestamp −
-// sent_at), so moving only the page clock would be undone. The page clock (Playwright's
-// clock) and the server's Date (vitest's fake Date; Hoglet runs in this process) move forward
-// together: a visitor reads a page for 90 s, or comes back 40 minutes or a day later, in no time.
+// Time: capture corrects each event by its batch's sent_at (stored = server now + timestamp −
+// sent_at), so moving only the page's clock would be undone. The pages' Date (an offset kept by an
+// init script; Playwright's page.clock replays its log with Node's Date, which is faked here) and
+// the server's Date (vitest's fake; Hoglet runs in this process) move forward together, each jump
+// made while nothing is queued or on the way: a visitor reads a page for 90 s, or comes back 40
+// minutes or a day later, in no time.
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -48,30 +50,56 @@ describe.skipIf(!executable)('web analytics numbers on posthog-js traffic in Chr
   const contexts: BrowserContext[] = [];
 
   let hogletUrl: string;
-  let inFlight = 0;
+  let serving = 0; // requests Hoglet has begun and not answered (beacons too, which pages do not report)
   const refused: string[] = [];
+  const pages: Page[] = [];
+  let offset = 0; // page clock minus real time: the server's fake Date minus real time
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  /** No request of posthog-js's under way and capture's backlog stored (a jump must not age it). */
+  /**
+   * Nothing left in posthog-js's queues (they flush every 250 ms) and nothing on the way: every
+   * event sent was stamped by the server in the era it was sent in, and capture's backlog is
+   * stored (a jump must not age it).
+   */
   async function settle() {
+    await sleep(400);
     for (let quiet = 0, i = 0; quiet < 2 && i < 200; i++) {
       await sleep(100);
       const status = await t.services.captureStatus();
-      quiet = inFlight === 0 && status.waiting_events === 0 && status.log.acknowledged === status.log.inserted ? quiet + 1 : 0;
+      quiet = serving === 0 && status.waiting_events === 0 && status.log.acknowledged === status.log.inserted ? quiet + 1 : 0;
     }
   }
 
-  /** Both clocks forward: the server's Date and every open page clock. */
+  /** Both clocks forward: the server's Date (vitest's fake) and every page's (an offset kept by an init script). */
   async function forward(ms: number) {
     await settle();
+    offset += ms;
     vi.advanceTimersByTime(ms);
-    await Promise.all(contexts.map((c) => c.clock.fastForward(ms)));
+    await Promise.all(contexts.map((c) => c.addInitScript(`globalThis.__clockOffset = ${offset};`)));
+    await Promise.all(pages.map((p) => p.evaluate((n) => { (globalThis as any).__clockOffset = n; }, offset)));
   }
 
-  /** A visitor: a browser context whose page clock starts with the server's (before the server's Date is faked). */
+  /**
+   * A visitor: a browser context whose Date runs at real time plus `offset` (posthog-js's
+   * timestamps, session ids and its 30-minute idle rule read it; its timers stay real).
+   */
   async function visitor(options: BrowserContextOptions): Promise<BrowserContext> {
     const context = await browser.newContext(options);
-    await context.clock.install({ time: START });
+    await context.addInitScript(() => {
+      const Real = Date;
+      const now = () => Real.now() + Number((globalThis as any).__clockOffset ?? 0);
+      class OffsetDate extends Real {
+        constructor(...args: unknown[]) {
+          if (args.length === 0) super(now());
+          else super(...(args as [number]));
+        }
+        static override now() {
+          return now();
+        }
+      }
+      globalThis.Date = OffsetDate as DateConstructor;
+    });
+    await context.addInitScript(`globalThis.__clockOffset = ${offset};`);
     contexts.push(context);
     return context;
   }
@@ -79,10 +107,8 @@ describe.skipIf(!executable)('web analytics numbers on posthog-js traffic in Chr
   /** A new tab of a visitor (its own sessionStorage, where posthog-js keeps the visit's campaign). */
   async function tab(context: BrowserContext): Promise<Page> {
     const page = await context.newPage();
+    pages.push(page);
     const ours = (url: string) => url.startsWith(hogletUrl);
-    page.on('request', (r) => { if (ours(r.url())) inFlight += 1; });
-    page.on('requestfinished', (r) => { if (ours(r.url())) inFlight -= 1; });
-    page.on('requestfailed', (r) => { if (ours(r.url())) inFlight -= 1; });
     page.on('response', (r) => { if (ours(r.url()) && r.status() >= 400) refused.push(`${r.status()} ${r.url()}`); });
     return page;
   }
@@ -111,21 +137,25 @@ describe.skipIf(!executable)('web analytics numbers on posthog-js traffic in Chr
     t = await createTestApp('sqlite');
     owner = await t.bootstrap('posthog-js-traffic@example.com');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
+    t.app.server.on('request', (_req, res) => {
+      serving += 1;
+      res.on('close', () => { serving -= 1; });
+    });
     hogletUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     // opt_out_useragent_filter, as posthog-js advises for end-to-end tests: automated Chromium
     // looks like a bot at unload (navigator.webdriver), and its $pageleave would be dropped.
     const init = `
       import posthog from '/posthog-js/module.js';
-      posthog.init(${JSON.stringify(owner.projectApiToken)}, { api_host: ${JSON.stringify(hogletUrl)}, person_profiles: 'always', capture_pageview: 'history_change', opt_out_useragent_filter: true });
+      posthog.init(${JSON.stringify(owner.projectApiToken)}, { api_host: ${JSON.stringify(hogletUrl)}, person_profiles: 'always', capture_pageview: 'history_change', opt_out_useragent_filter: true, request_queue_config: { flush_interval_ms: 250 } });
       window.posthog = posthog;`;
     site = await serveSite(Object.fromEntries(['/', '/docs', '/blog', '/pricing', '/features'].map((p) => [p, pageHtml(p, init)])));
     browser = await chromium.launch({ executablePath: executable!, args: ['--no-sandbox', '--disable-gpu', '--disable-blink-features=AutomationControlled'] });
 
-    // Installing a page clock reads Playwright's own (Node) Date: all before the server's is faked.
+    offset = START - Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], now: START, shouldAdvanceTime: true });
     const bobs = await visitor({ userAgent: IPHONE_UA, viewport: { width: 390, height: 844 }, locale: 'de-DE', timezoneId: 'America/New_York' });
     const alices = await visitor({ userAgent: DESKTOP_CHROME_UA, viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'Asia/Kolkata' });
     const carols = await visitor({ userAgent: FIREFOX_WINDOWS_UA, viewport: { width: 1440, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
-    vi.useFakeTimers({ toFake: ['Date'], now: START, shouldAdvanceTime: true });
 
     // Day 1, bob on his phone: lands on /pricing directly, opens /features in the app (pushState), leaves after 20 s.
     const bob = await tab(bobs);
@@ -203,6 +233,11 @@ describe.skipIf(!executable)('web analytics numbers on posthog-js traffic in Chr
     expect(aliceAd.duration).toBeGreaterThanOrEqual(135);
     expect([aliceBack.isBounce, bobBack.isBounce, aliceAd.isBounce, bobDay1.isBounce]).toEqual([true, true, false, false]);
     expect(bobDay1.start).toBeLessThan(dayPeriod(DAY2).from);
+    // Session ids are UUIDv7 whose time part is the session's start (the page clock ran with the server's).
+    for (const s of sessions) expect(Math.abs(parseInt(s.id.replace(/-/g, '').slice(0, 12), 16) - s.start)).toBeLessThan(5 * SECOND);
+    // The $pageleave reports the page it leaves and how long it was shown.
+    expect(aliceAd.exit.props).toMatchObject({ $prev_pageview_pathname: '/docs' });
+    expect(aliceAd.exit.props.$prev_pageview_duration).toBeGreaterThanOrEqual(40);
   });
 
   const numbers = (items: { key: string; value: number | null; previous: number | null; changeFromPreviousPct: number | null }[]) =>
