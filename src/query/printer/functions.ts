@@ -36,7 +36,7 @@ const ALLOWED = [
   'groupArrayIf', 'groupUniqArray', 'groupUniqArrayIf', 'groupUniqArrayArray', 'groupArraySorted', 'windowFunnel', 'medianArray', 'avgArray',
   'argMinIf', 'argMaxIf', 'medianIf', 'quantileExactInclusiveIf',
   // the sessions table's stored states (hogql/translate/sessions.ts)
-  'argMinMerge', 'argMaxMerge', 'groupUniqArrayMerge', 'uniqExactMerge',
+  'argMinMerge', 'argMaxMerge', 'groupUniqArrayMerge', 'uniqExactMerge', 'uniqUpToMerge',
   // window functions
   'row_number', 'rank', 'dense_rank', 'lagInFrame', 'leadInFrame', 'first_value', 'last_value',
   // what the HogQL translator itself writes (CASE x WHEN ..., null-safe comparisons; md5's template)

@@ -95,13 +95,13 @@ describe('sessions kept at insert', () => {
     expect(answers.map((row) => row[0])).toEqual(['february', 'new-year', 'two-batches']);
     expect(answers[1]!.slice(4, 9)).toEqual([30, 2, 0, '/old', '/new']);
 
-    // The store as it was before migrations 4 and 5: no sessions table, no view, neither recorded.
+    // The store as it was before migrations 4 to 6: no sessions table, no view, none recorded.
     const store = t.services.events;
     const db = store.layout.database;
     await store.command(`DROP VIEW ${db}.sessions_mv`);
     await store.command(`DROP TABLE ${db}.sessions`);
-    await store.command(`ALTER TABLE ${db}.schema_migrations DELETE WHERE version IN (4, 5)`, {}, { settings: { mutations_sync: '1' } });
-    expect(await migrateEventStore(store)).toEqual([4, 5]);
+    await store.command(`ALTER TABLE ${db}.schema_migrations DELETE WHERE version IN (4, 5, 6)`, {}, { settings: { mutations_sync: '1' } });
+    expect(await migrateEventStore(store)).toEqual([4, 5, 6]);
     expect(await rows(everything)).toEqual(answers);
     expect(await rows(everything, other)).toEqual([['two-batches', 'intruder', '2024-03-01T09:00:00Z', '2024-03-01T09:00:00Z', 0, 1, 0, '/x', '/x', null, null, 1, ['https://intruder.example/x']]]);
     // Opened again, nothing is added twice.
@@ -109,20 +109,20 @@ describe('sessions kept at insert', () => {
     expect(await rows(everything)).toEqual(answers);
   });
 
-  it("a store with migration 4's first layout gets the current one, with the same answers", async () => {
+  it("a store with an earlier layout (migration 4's or 5's) gets the current one, with the same answers", async () => {
     const everything = `${SESSION_ROW} order by session_id`;
     const answers = await rows(everything);
     const store = t.services.events;
     const db = store.layout.database;
     await store.command(`DROP VIEW ${db}.sessions_mv`);
     await store.command(`DROP TABLE ${db}.sessions`);
-    // A table and view of another layout under the same names, as migration 4 left them.
+    // A table and view of another layout under the same names, as migration 4 or 5 left them.
     await store.command(`CREATE TABLE ${db}.sessions (team_id UInt64, session_id String, entry_current_url AggregateFunction(argMin, String, DateTime64(6, 'UTC')))
       ENGINE = AggregatingMergeTree ORDER BY (team_id, session_id)`);
     await store.command(`CREATE MATERIALIZED VIEW ${db}.sessions_mv TO ${db}.sessions AS SELECT team_id, \`$session_id\` AS session_id,
       argMinState(JSONExtractString(properties, '$current_url'), timestamp) AS entry_current_url FROM ${db}.events GROUP BY team_id, \`$session_id\``);
-    await store.command(`ALTER TABLE ${db}.schema_migrations DELETE WHERE version = 5`, {}, { settings: { mutations_sync: '1' } });
-    expect(await migrateEventStore(store)).toEqual([5]);
+    await store.command(`ALTER TABLE ${db}.schema_migrations DELETE WHERE version = 6`, {}, { settings: { mutations_sync: '1' } });
+    expect(await migrateEventStore(store)).toEqual([6]);
     expect(await rows(everything)).toEqual(answers);
     // Capture feeds the new table.
     await journeys(t, who, { late: [ev('$pageview', '2024-04-01T00:00:00Z', { $session_id: 'after-upgrade', $current_url: 'https://example.com/up' })] });

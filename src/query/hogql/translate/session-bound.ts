@@ -6,10 +6,11 @@
 // rows are still merged from every state of the session (its events before the range included);
 // only sessions no kept event refers to are skipped. Conditions the engine may evaluate
 // differently in the two places (now(), rand(), ...) are not copied: fewer conditions give more
-// sessions, never fewer.
+// sessions, never fewer. Only a time condition narrows them much (an event name alone keeps most
+// sessions and costs a second scan), so the bound needs one among the conditions copied.
 import { and, binary, field, select } from '../../ast/build.js';
 import type { Expr, Join, Select, SubqueryRef, TableRef } from '../../ast/nodes.js';
-import { conjunctsOf, readsOnly } from '../../ast/reads.js';
+import { conjunctsOf, fieldsOf, readsOnly } from '../../ast/reads.js';
 import { walkObjects } from '../../tree/walk.js';
 
 /** Functions whose value depends only on their arguments (so both copies of a condition agree). */
@@ -61,7 +62,7 @@ export function boundSessionJoins(query: Select): Select {
   const events = filteredEvents(query);
   if (!events || !query.joins) return query;
   const conditions = conjunctsOf(events.where).filter((c) => copyable(c, events.alias));
-  if (conditions.length === 0) return query;
+  if (!fieldsOf(conditions, events.alias).some((f) => f.name === 'timestamp')) return query;
   const { sample: _sample, ...unsampled } = events.events;
   const joins = query.joins.map((join) => {
     const sessions = sessionJoin(join, events.alias);

@@ -1,14 +1,14 @@
 // HogQL's `sessions` table, and the `session` of an event: the project's events grouped by their
 // `$session_id` (events without one belong to no session), with PostHog's session fields. As in
-// PostHog, the aggregates are kept at insert (the event store's `sessions` table, migration 5:
+// PostHog, the aggregates are kept at insert (the event store's `sessions` table, migration 6:
 // states per session, fed by a materialized view); a query merges the states of the fields it
 // reads, so it never scans a session's events again. Definitions follow PostHog's sessions tables:
 // entry and end values are those of the session's first and last event (empty and "null" as
 // NULL), the duration is whole seconds from first to last event, and a session with page views
 // is a bounce unless it has more than one, any autocapture, or lasts 10 seconds or more.
-import { alias, call, constant, eq, field, leftJoin, not, or, select, subquery, table } from '../../ast/build.js';
+import { alias, call, constant, eq, field, leftJoin, not, or, parametricCall, select, subquery, table } from '../../ast/build.js';
 import type { Expr, FromItem, Join, Select } from '../../ast/nodes.js';
-import { SESSION_COUNTED_EVENTS, SESSION_ENTRY_PROPERTIES, SESSION_EXIT_VALUES } from '../../../storage/events/migrations/0005_sessions.js';
+import { SESSION_COUNTED_EVENTS, SESSION_ENTRY_PROPERTIES, SESSION_EXIT_VALUES, SESSION_SMALL_COUNTS } from '../../../storage/events/migrations/0006_sessions.js';
 import { HogQLQueryError } from '../errors.js';
 import { sessionChannelType } from './channel-type.js';
 import type { Chain, ScopedTable, TableContext } from './tables.js';
@@ -17,7 +17,7 @@ import { typed, type HogQLType } from './types.js';
 const RAW = 'raw';
 const column = (name: string) => field(name, RAW);
 const blankAsNull = (value: Expr) => call('nullIf', call('nullIf', value, constant('null')), constant(''));
-/** Where the sessions table keeps `what` (migration 5's layout); a field reading anything else fails at load. */
+/** Where the sessions table keeps `what` (migration 6's layout); a field reading anything else fails at load. */
 function stored<T extends string>(kept: readonly T[], what: string): number {
   const index = kept.indexOf(what as T);
   if (index < 0) throw new Error(`the sessions table keeps no ${what}: add it in an event-store migration`);
@@ -36,6 +36,8 @@ const countOf = (event: string) => {
   if (!name) throw new Error(`the sessions table counts no ${event}: add it in an event-store migration`);
   return call('uniqExactMerge', column(name));
 };
+/** A count that stops past a few (SESSION_SMALL_COUNTS): cheap to merge, enough for the bounce rate. */
+const smallCount = (name: keyof typeof SESSION_SMALL_COUNTS) => parametricCall('uniqUpToMerge', [constant(SESSION_SMALL_COUNTS[name].upTo, 'UInt8')], [column(name)]);
 const start = () => call('min', column('min_timestamp'));
 const end = () => call('max', column('max_timestamp'));
 const duration = () => call('dateDiff', constant('second'), start(), end());
@@ -87,14 +89,15 @@ const FIELDS: Record<string, SessionField> = {
   // PostHog's bounce-rate input: page views, screens and autocaptures, counted no further than 2.
   $page_screen_autocapture_count_up_to: {
     type: 'integer', nullable: false,
-    expr: () => call('least', call('plus', call('plus', countOf('$pageview'), countOf('$screen')), countOf('$autocapture')), constant(2)),
+    expr: () => call('least', smallCount('page_screen_autocaptures_up_to_2'), constant(2)),
   },
   $is_bounce: {
     type: 'boolean',
     nullable: true,
     // NULL as ClickHouse types the literal, so the field is Nullable(UInt8) as in PostHog (avg() takes it).
-    expr: () => call('if', call('equals', countOf('$pageview'), constant(0)), constant(null, 'Nullable(Nothing)'),
-      not(or(call('greater', countOf('$pageview'), constant(1)), call('greater', countOf('$autocapture'), constant(0)), call('greaterOrEquals', duration(), constant(BOUNCE_SECONDS))))),
+    // From the small counts (0, 1 or more page views; any autocapture): the same answer, cheaper to merge.
+    expr: () => call('if', call('equals', smallCount('pageviews_up_to_2'), constant(0)), constant(null, 'Nullable(Nothing)'),
+      not(or(call('greater', smallCount('pageviews_up_to_2'), constant(1)), call('greater', smallCount('autocaptures_up_to_1'), constant(0)), call('greaterOrEquals', duration(), constant(BOUNCE_SECONDS))))),
   },
 };
 

@@ -6,7 +6,8 @@ import { eventsPersonsGroups } from './0001_events_persons_groups.js';
 import { fsyncParts } from './0002_fsync_parts.js';
 import { staticCohortPeople } from './0003_static_cohort_people.js';
 import { sessionsFirstLayout } from './0004_sessions.js';
-import { sessions } from './0005_sessions.js';
+import { sessionsSecondLayout } from './0005_sessions.js';
+import { sessions } from './0006_sessions.js';
 
 export interface EventStoreMigration {
   version: number;
@@ -16,7 +17,7 @@ export interface EventStoreMigration {
   backfill?(store: EventStore, ddl: Ddl): Promise<void>;
 }
 
-export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople, sessionsFirstLayout, sessions];
+export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople, sessionsFirstLayout, sessionsSecondLayout, sessions];
 
 export async function migrateEventStore(store: EventStore): Promise<number[]> {
   const d = new Ddl(store.layout);
