@@ -132,13 +132,23 @@ export interface OverviewItem {
   changeFromPreviousPct: number | null;
 }
 
-/** WebOverviewQuery (§5.3): sessions with a page view in either period, each in the period of its start. */
-export function overviewOracle(events: RawEvent[], current: Period, previous: Period | null): OverviewItem[] {
+/** Property filters of a query, as plain predicates: event ones per page view, session ones on its session. */
+export interface Filters {
+  event?: (e: RawEvent) => boolean;
+  session?: (s: Session) => boolean;
+}
+
+/**
+ * WebOverviewQuery (§5.3-5.4): sessions with a (filtered) page view in either period, each in the
+ * period of its start (over all its events); duration and bounce stay whole-session values.
+ */
+export function overviewOracle(events: RawEvent[], current: Period, previous: Period | null, filters: Filters = {}): OverviewItem[] {
   const person = personsOf(events);
   const periods = previous ? [current, previous] : [current];
   const inWindow = (ts: number) => periods.some((p) => inPeriod(ts, p));
   const counted = [...sessionsOf(events).values()]
-    .map((s) => ({ s, views: s.events.filter((e) => e.event === '$pageview' && inWindow(e.ts)).length }))
+    .filter((s) => !filters.session || filters.session(s))
+    .map((s) => ({ s, views: s.events.filter((e) => e.event === '$pageview' && inWindow(e.ts) && (!filters.event || filters.event(e))).length }))
     .filter(({ s, views }) => views > 0 && periods.some((p) => inPeriod(s.start, p)));
   const numbers = (p: Period) => {
     const mine = counted.filter(({ s }) => inPeriod(s.start, p));
