@@ -193,11 +193,11 @@ describe.skipIf(!executable)('web analytics numbers on posthog-js traffic in Chr
     // Bounces, each in a new tab: alice comes back from a blog link, bob from Bing; one page, gone in seconds.
     const alice2 = await tab(alices);
     await open(alice2, '/blog', 'https://blog.example.org/post-1');
-    await forward(3 * SECOND);
+    await forward(2 * SECOND);
     await leave(alice2);
     const bob2 = await tab(bobs);
     await open(bob2, '/blog', 'https://www.bing.com/');
-    await forward(2 * SECOND);
+    await forward(SECOND);
     await leave(bob2);
 
     await settle();
