@@ -190,6 +190,14 @@ export const BREAKDOWNS: Record<string, Breakdown> = {
   InitialChannelType: { value: (_e, s) => (s ? s.channelType : null), keep: (v) => v !== null && v !== '' },
   InitialReferringDomain: entryProp('$referring_domain'),
   InitialUTMSource: entryProp('utm_source', true),
+  InitialUTMMedium: entryProp('utm_medium', true),
+  InitialUTMCampaign: entryProp('utm_campaign', true),
+  InitialUTMSourceMediumCampaign: {
+    value: (_e, s) => {
+      const entry = (key: string) => (s ? blankToNull(s.entry.props[key]) : null);
+      return `${entry('utm_source') ?? entry('$referring_domain') ?? '(none)'} / ${entry('utm_medium') ?? '(none)'} / ${entry('utm_campaign') ?? '(none)'}`;
+    },
+  },
   Browser: prop('$browser'),
   OS: prop('$os'),
   DeviceType: prop('$device_type'),

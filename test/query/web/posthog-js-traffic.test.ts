@@ -282,7 +282,8 @@ describe.skipIf(!executable)('web analytics numbers on posthog-js traffic in Chr
 
   const BREAKDOWN_CASES: [string, boolean][] = [
     ['Page', true], ['Page', false], ['InitialPage', true], ['ExitPage', false], ['InitialChannelType', false],
-    ['InitialReferringDomain', false], ['InitialUTMSource', false], ['Browser', false], ['OS', false],
+    ['InitialReferringDomain', false], ['InitialUTMSource', false], ['InitialUTMMedium', false], ['InitialUTMCampaign', false],
+    ['InitialUTMSourceMediumCampaign', false], ['Browser', false], ['OS', false],
     ['DeviceType', false], ['Viewport', false], ['Language', false], ['Timezone', false],
   ];
 
