@@ -44,6 +44,7 @@ import {
 import { prepareDataSet, loadDist, requestedSize } from './generate.js';
 import { WINDOW_DAYS, benchCases, dateRange, differences } from './handwritten.js';
 import { cohortCases, makeCohorts } from './cohort-cases.js';
+import { webCases } from './web-cases.js';
 
 const WARMUP_RUNS = 2;
 const RUNS = envNumber('BENCH_RUNS', 7, { integer: true });
@@ -296,6 +297,8 @@ async function benchmark() {
     const cases = [
       ...benchCases({ db, team: info.project_id, range }),
       ...(cohorts ? cohortCases({ db, team: info.project_id, range, nowMs: Date.now(), cohorts }) : []),
+      // Web analytics (issue 30) only when asked for: BENCH_CASES=web (npm run bench:web-analytics).
+      ...(ONLY?.some((prefix) => prefix.startsWith('web')) ? webCases({ db, team: info.project_id, nowMs: info.nowMs }) : []),
     ].filter((c) => wanted(c.id));
     for (const c of cases) await runCase(c);
     if (dateRange(Date.now()).days.at(-1) !== startedDay) {

@@ -1,0 +1,228 @@
+// Web analytics cases of the query benchmark (issue 30): the overview and each stats table the Web
+// analytics page loads, Hoglet's WebOverviewQuery / WebStatsTableQuery against hand-written
+// ClickHouse SQL for the same numbers. Periods are pinned: explicit whole UTC days ending the day
+// before the data set's last day, compared with the same number of days before them (PostHog's
+// previous period of an explicit range), so both sides read the same bounds without a clock.
+//
+// The hand-written side reads what a ClickHouse user of this schema would: the page views of both
+// periods (one contiguous range) with persons resolved through merges, and the sessions table's
+// states merged only for the sessions those page views name. Definitions it shares with Hoglet:
+// a session counts in the period of its start; visitors are distinct persons, views page views,
+// bounce as PostHog's sessions table has it (no second page view, no autocapture, under 10 s);
+// Page's bounce rate is that of the sessions entering on the page. Properties are read with
+// JSONExtractString, empty as NULL: the generator writes no empty or JSON-null values.
+import { readFileSync } from 'node:fs';
+import { ROOT } from '../lib/harness.js';
+import path from 'node:path';
+
+const DAY_MS = 86_400_000;
+const isoDay = (ms) => new Date(ms).toISOString().slice(0, 10);
+
+/** The pinned periods of a window of `days` days: current ends the day before the data's last day. */
+export function webPeriods(nowMs, days) {
+  const lastDay = Math.floor(nowMs / DAY_MS) * DAY_MS - DAY_MS;
+  const from = lastDay - (days - 1) * DAY_MS;
+  const previousFrom = from - days * DAY_MS;
+  const start = (ms) => `${isoDay(ms)} 00:00:00.000000`;
+  const end = (ms) => `${isoDay(ms)} 23:59:59.999999`;
+  return {
+    dateRange: { date_from: isoDay(from), date_to: isoDay(lastDay) },
+    params: { c0: start(from), c1: end(lastDay), p0: start(previousFrom), p1: end(from - DAY_MS) },
+  };
+}
+
+const T = (name) => `{${name}:DateTime64(6, 'UTC')}`;
+const inCurrent = (x) => `(${x} >= ${T('c0')} AND ${x} <= ${T('c1')})`;
+const inPrevious = (x) => `(${x} >= ${T('p0')} AND ${x} <= ${T('p1')})`;
+const prop = (key, table = 'e') => `nullIf(JSONExtractString(${table}.properties, '${key}'), '')`;
+const blankAsNull = (x) => `nullIf(nullIf(${x}, 'null'), '')`;
+
+/** Page views of both periods (the previous ends where the current starts), persons resolved. */
+function pageViews(db, columns) {
+  return `SELECT e.\`$session_id\` AS sid, if(notEmpty(o.distinct_id), o.person_id, e.person_id) AS person, e.event AS event${columns ? `, ${columns}` : ''}
+    FROM ${db}.events AS e
+    LEFT JOIN (SELECT distinct_id, argMax(person_id, version) AS person_id FROM ${db}.person_distinct_id_overrides
+               WHERE team_id = {team:UInt64} GROUP BY distinct_id) AS o ON e.distinct_id = o.distinct_id
+    WHERE e.team_id = {team:UInt64} AND e.event IN ('$pageview', '$screen') AND notEmpty(e.\`$session_id\`)
+      AND e.timestamp >= ${T('p0')} AND e.timestamp <= ${T('c1')}`;
+}
+
+/**
+ * The sessions of those page views, their states merged; `fields` are more merged columns. Page
+ * views and autocaptures are the small counts (event-store migration 6): the bounce rule only
+ * asks "more than one?" and "any?".
+ */
+function sessions(db, fields = '', withClause = '') {
+  return `${withClause}SELECT session_id, min(min_timestamp) AS start, max(max_timestamp) AS end,
+      uniqUpToMerge(2)(pageviews_up_to_2) AS pageviews, uniqUpToMerge(1)(autocaptures_up_to_1) AS autocaptures${fields ? `, ${fields}` : ''}
+    FROM ${db}.sessions
+    WHERE team_id = {team:UInt64} AND session_id IN (
+      SELECT \`$session_id\` FROM ${db}.events WHERE team_id = {team:UInt64} AND event IN ('$pageview', '$screen')
+        AND notEmpty(\`$session_id\`) AND timestamp >= ${T('p0')} AND timestamp <= ${T('c1')})
+    GROUP BY session_id`;
+}
+
+const DURATION = "dateDiff('second', s.start, s.end)";
+const BOUNCE = `if(s.pageviews = 0, NULL, NOT (s.pageviews > 1 OR s.autocaptures > 0 OR ${DURATION} >= 10))`;
+const num = (v) => (v === null || v === undefined ? null : Number(v));
+const nanAsNull = (v) => (v === null || v === undefined || Number.isNaN(Number(v)) ? null : Number(v));
+
+/** PostHog's organic channel lookups from its definitions (the file Hoglet bundles), as SQL arrays. */
+function organicLookup() {
+  const rows = JSON.parse(readFileSync(path.join(ROOT, 'src/query/hogql/translate/channel-definitions.json'), 'utf8'));
+  const keys = [];
+  const types = [];
+  for (const row of rows) if (row[1] === 'source' && row[4]) { keys.push(row[0]); types.push(row[4]); }
+  const list = (values) => `[${values.map((v) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`).join(', ')}]`;
+  // Named once in a WITH: the lists are long, and the query text has a size limit.
+  return { withClause: `WITH ${list(keys)} AS organic_keys, ${list(types)} AS organic_types `, organic: (x) => `nullIf(transform(coalesce(${x}, ''), organic_keys, organic_types, ''), '')` };
+}
+
+/**
+ * The channel of a session's entry for inputs without medium, campaign or click ids (the data set
+ * has none): Direct, else the organic type of the source or referring domain, else Referral.
+ */
+function channelSql() {
+  const { organic } = organicLookup();
+  const src = 'lower(entry_src)';
+  const ref = 'entry_ref';
+  const bySource = (x) => `coalesce(${organic(x)}, ${organic(`cutToFirstSignificantSubdomain(coalesce(${x}, ''))`)})`;
+  return `multiIf(${ref} = '$direct' AND ${src} IS NULL, 'Direct',
+    coalesce(${bySource(src)}, ${bySource(ref)}, multiIf(${ref} = '$direct', 'Direct', ${ref} IS NOT NULL, 'Referral', 'Unknown')))`;
+}
+
+// The sessions table's tuples (event-store migrations 5-6): `entry` holds the first event's values
+// in SESSION_ENTRY_PROPERTIES order ($current_url 1, $referring_domain 2, utm_source 4), `exit`
+// the last event's (distinct_id, $current_url).
+const ENTRY = {
+  get channel() { return channelSql(); },
+  entry_url: `${blankAsNull('tupleElement(argMinMerge(entry), 1)')}`,
+  end_url: `${blankAsNull('tupleElement(argMaxMerge(exit), 2)')}`,
+  entry_ref: `${blankAsNull('tupleElement(argMinMerge(entry), 2)')}`,
+  entry_src: `${blankAsNull('tupleElement(argMinMerge(entry), 4)')}`,
+};
+
+/** The breakdowns the page's tiles load, each as its hand-written value and the rows it keeps. */
+function breakdowns() {
+  const session = (fields, value, keep = 'value IS NOT NULL', extra = {}) => ({ fields, event: '', value, keep, ...extra });
+  const event = (key) => ({ fields: [], event: `${prop(key)} AS ev_value`, value: 'x.ev_value', keep: 'value IS NOT NULL' });
+  return {
+    Page: { ...event('$pathname'), bounce: true },
+    InitialPage: { ...session(['entry_url'], 'path(s.entry_url)'), bounce: true },
+    ExitPage: session(['end_url'], 'path(s.end_url)'),
+    // The channel is worked out beside the merged entry values, in the sessions subquery.
+    InitialChannelType: session(['entry_src', 'entry_ref', 'channel'], 's.channel', "value IS NOT NULL AND value != ''", { withClause: organicLookup().withClause }),
+    InitialReferringDomain: session(['entry_ref'], 's.entry_ref'),
+    InitialUTMSource: session(['entry_src'], 's.entry_src', '1'),
+    Browser: event('$browser'),
+    OS: event('$os'),
+    DeviceType: event('$device_type'),
+    Country: event('$geoip_country_code'),
+  };
+}
+
+const LIMIT = 10;
+
+/** A stats table's rows: per value, [current, previous] visitors and views (and bounce), fill. */
+function statsSql(db, by, spec) {
+  const fields = spec.fields.map((f) => `${ENTRY[f]} AS ${f}`).join(', ');
+  // Rows per (session, value); bounce per session for the tables with a bounce rate.
+  const perSession = `SELECT x.sid AS sid, ${spec.value} AS value, any(x.person) AS person, count() AS views, min(s.start) AS start
+      ${spec.bounce && by !== 'Page' ? `, any(${BOUNCE}) AS is_bounce` : ''}
+    FROM (${pageViews(db, spec.event)}) AS x
+    INNER JOIN (${sessions(db, fields, spec.withClause)}) AS s ON s.session_id = x.sid
+    WHERE ${spec.keep.replaceAll('value', `(${spec.value})`)}
+    GROUP BY sid, value`;
+  const bounceOf = (period) => `if(isNaN(avgIf(is_bounce, ${period('start')})), NULL, avgIf(is_bounce, ${period('start')}))`;
+  const bounceColumns = spec.bounce && by !== 'Page' ? `, ${bounceOf(inCurrent)} AS bc, ${bounceOf(inPrevious)} AS bp` : '';
+  let sql = `SELECT value, uniqExactIf(person, ${inCurrent('start')}) AS vc, uniqExactIf(person, ${inPrevious('start')}) AS vp,
+      sumIf(views, ${inCurrent('start')}) AS pc, sumIf(views, ${inPrevious('start')}) AS pp${bounceColumns},
+      vc / sum(vc) OVER () AS fill
+    FROM (${perSession}) GROUP BY value`;
+  if (by === 'Page') {
+    // Each page's bounce rate: that of the sessions entering on it (any page view in the periods).
+    const entry = `SELECT path(s.entry_url) AS value, ${bounceOf(inCurrent)} AS bc, ${bounceOf(inPrevious)} AS bp
+      FROM (SELECT any(${BOUNCE}) AS is_bounce, any(s.entry_url) AS entry_url, min(s.start) AS start
+            FROM (${pageViews(db, '')}) AS x INNER JOIN (${sessions(db, `${ENTRY.entry_url} AS entry_url`)}) AS s ON s.session_id = x.sid
+            GROUP BY x.sid) AS s
+      GROUP BY value`;
+    sql = `SELECT t.value AS value, vc, vp, pc, pp, b.bc AS bc, b.bp AS bp, fill
+      FROM (${sql}) AS t LEFT JOIN (${entry}) AS b ON b.value = t.value
+      SETTINGS join_use_nulls = 1`;
+  }
+  return `SELECT * FROM (${sql}) ORDER BY vc DESC, vp DESC, pc DESC, pp DESC, value ASC LIMIT ${LIMIT + 1}`;
+}
+
+function statsRows(withBounce) {
+  return (rows) => rows.slice(0, LIMIT).map((r) => [
+    r.value ?? null, [num(r.vc), num(r.vp)], [num(r.pc), num(r.pp)],
+    ...(withBounce ? [[nanAsNull(r.bc), nanAsNull(r.bp)]] : []), nanAsNull(r.fill),
+  ]);
+}
+
+function overviewSql(db) {
+  const per = `SELECT x.sid AS sid, any(x.person) AS person, count() AS views, any(s.start) AS start,
+      any(${DURATION}) AS duration, any(${BOUNCE}) AS is_bounce
+    FROM (${pageViews(db, '')}) AS x INNER JOIN (${sessions(db)}) AS s ON s.session_id = x.sid
+    GROUP BY sid`;
+  const pair = (fn, column) => `${fn}If(${column}, ${inCurrent('start')}), ${fn}If(${column}, ${inPrevious('start')})`;
+  return `SELECT [${pair('uniqExact', 'person')}, ${pair('sum', 'views')}, ${pair('uniqExact', 'sid')},
+      ${pair('avg', 'duration')}, ${pair('avg', 'is_bounce')}] AS m FROM (${per})`;
+}
+
+/** Hoglet's statement time (the engine's, of every statement of the request), for the notes. */
+const statementMs = (body) => ({ statement: body.timings.filter((t) => t.k.startsWith('./query_')).reduce((sum, t) => sum + t.t * 1000, 0) });
+
+const OVERVIEW_KEYS = ['visitors', 'views', 'sessions', 'session duration', 'bounce rate'];
+
+/** The overview as [key, value, previous], bounce rate in percent. */
+function overviewRows(rows) {
+  const m = rows[0].m.map(nanAsNull);
+  return OVERVIEW_KEYS.map((key, i) => {
+    const scale = key === 'bounce rate' ? 100 : 1;
+    const v = m[2 * i];
+    const p = m[2 * i + 1];
+    return [key, v === null ? null : v * scale, p === null ? null : p * scale];
+  });
+}
+
+/** The base of every web query the page sends (compare on, no filters, path cleaning on). */
+export const webBase = (dateRange) => ({ dateRange, properties: [], compareFilter: { compare: true }, filterTestAccounts: false });
+
+export function statsQuery(by, dateRange, limit = LIMIT) {
+  const spec = breakdowns()[by];
+  const cleaning = ['Page', 'InitialPage', 'ExitPage'].includes(by) ? { doPathCleaning: true } : {};
+  return { kind: 'WebStatsTableQuery', breakdownBy: by, ...webBase(dateRange), limit, ...(spec?.bounce ? { includeBounceRate: true } : {}), ...cleaning };
+}
+
+/** The cases: the overview over 7 and 30 days, each table over 7 days. */
+export function webCases({ db, team, nowMs }) {
+  const cases = [];
+  for (const days of [7, 30]) {
+    const { dateRange, params } = webPeriods(nowMs, days);
+    cases.push({
+      id: `web-overview-${days}d`,
+      label: `Web: overview, ${days} days compared with the ${days} before`,
+      hand: { sql: overviewSql(db), params: { team, ...params }, read: overviewRows },
+      hoglet: {
+        query: { kind: 'WebOverviewQuery', ...webBase(dateRange) },
+        read: (body) => body.results.map((item) => [item.key, item.value, item.previous]),
+        timings: statementMs,
+      },
+    });
+  }
+  const { dateRange, params } = webPeriods(nowMs, 7);
+  for (const [by, spec] of Object.entries(breakdowns())) {
+    cases.push({
+      id: `web-stats-${by}`,
+      label: `Web: ${by}${spec.bounce ? ' with bounce rate' : ''}, 7 days compared`,
+      hand: { sql: statsSql(db, by, spec), params: { team, ...params }, read: statsRows(Boolean(spec.bounce)) },
+      hoglet: {
+        query: statsQuery(by, dateRange),
+        read: (body) => body.results.map((row) => row.slice(0, -1).map((cell) => (Array.isArray(cell) ? cell.map((v) => (v === null ? null : Number(v))) : cell))),
+        timings: statementMs,
+      },
+    });
+  }
+  return cases;
+}
