@@ -28,7 +28,7 @@ const sent = (n: number, event: string, distinctId: string, timestamp: string, p
   ({ uuid: `0188f0a0-0000-7000-8000-${String(n).padStart(12, '0')}`, event, distinct_id: distinctId, timestamp, properties });
 
 const FIRST_BATCH = [
-  sent(1, '$pageview', 'anon', '2024-03-01T10:00:00Z', { $session_id: 'two-batches', $current_url: 'https://example.com/a', utm_source: 'news' }),
+  sent(1, '$pageview', 'anon', '2024-03-01T10:00:00Z', { $session_id: 'two-batches', $current_url: 'https://example.com/a', utm_source: 'news', msclkid: 'ms-1', fbclid: 'fb-1' }),
   sent(2, '$autocapture', 'anon', '2024-03-01T10:00:05Z', { $session_id: 'two-batches', $current_url: 'https://example.com/a', $external_click_url: 'https://out.example/1' }),
 ];
 const SECOND_BATCH = [
@@ -52,6 +52,12 @@ describe('sessions kept at insert', () => {
   it('a session captured in two /batch/ requests is one session, with the values of all its events', async () => {
     expect(await rows(`${SESSION_ROW} where session_id = 'two-batches'`)).toEqual([TWO_BATCHES]);
     expect(await rows("select count(), avg(session.$session_duration), max(session.$pageview_count) from events where $session_id = 'two-batches'")).toEqual([[4, 120, 2]]);
+    expect(await rows("select $entry_fbclid from sessions where session_id = 'two-batches'")).toEqual([['fb-1']]);
+    // The rarer click ids are kept too (one tuple state), for fields still to come.
+    const store = t.services.events;
+    const { SESSION_ENTRY_CLICK_IDS } = await import('../../../src/storage/events/migrations/0007_sessions.js');
+    expect(await store.query(`SELECT tupleElement(argMinMerge(entry_click_ids), ${SESSION_ENTRY_CLICK_IDS.indexOf('msclkid') + 1}) AS msclkid
+      FROM ${store.layout.database}.sessions WHERE team_id = {team:UInt64} AND session_id = 'two-batches'`, { team: who.projectId })).toEqual([{ msclkid: 'ms-1' }]);
   });
 
   it("a date range on the events narrows which sessions are read, never what a session holds", async () => {
@@ -95,13 +101,13 @@ describe('sessions kept at insert', () => {
     expect(answers.map((row) => row[0])).toEqual(['february', 'new-year', 'two-batches']);
     expect(answers[1]!.slice(4, 9)).toEqual([30, 2, 0, '/old', '/new']);
 
-    // The store as it was before migrations 4 to 6: no sessions table, no view, none recorded.
+    // The store as it was before migrations 4 to 7: no sessions table, no view, none recorded.
     const store = t.services.events;
     const db = store.layout.database;
     await store.command(`DROP VIEW ${db}.sessions_mv`);
     await store.command(`DROP TABLE ${db}.sessions`);
-    await store.command(`ALTER TABLE ${db}.schema_migrations DELETE WHERE version IN (4, 5, 6)`, {}, { settings: { mutations_sync: '1' } });
-    expect(await migrateEventStore(store)).toEqual([4, 5, 6]);
+    await store.command(`ALTER TABLE ${db}.schema_migrations DELETE WHERE version IN (4, 5, 6, 7)`, {}, { settings: { mutations_sync: '1' } });
+    expect(await migrateEventStore(store)).toEqual([4, 5, 6, 7]);
     expect(await rows(everything)).toEqual(answers);
     expect(await rows(everything, other)).toEqual([['two-batches', 'intruder', '2024-03-01T09:00:00Z', '2024-03-01T09:00:00Z', 0, 1, 0, '/x', '/x', null, null, 1, ['https://intruder.example/x']]]);
     // Opened again, nothing is added twice.
@@ -109,20 +115,20 @@ describe('sessions kept at insert', () => {
     expect(await rows(everything)).toEqual(answers);
   });
 
-  it("a store with an earlier layout (migration 4's or 5's) gets the current one, with the same answers", async () => {
+  it("a store with an earlier layout (migrations 4 to 6) gets the current one, with the same answers", async () => {
     const everything = `${SESSION_ROW} order by session_id`;
     const answers = await rows(everything);
     const store = t.services.events;
     const db = store.layout.database;
     await store.command(`DROP VIEW ${db}.sessions_mv`);
     await store.command(`DROP TABLE ${db}.sessions`);
-    // A table and view of another layout under the same names, as migration 4 or 5 left them.
+    // A table and view of another layout under the same names, as migrations 4 to 6 left them.
     await store.command(`CREATE TABLE ${db}.sessions (team_id UInt64, session_id String, entry_current_url AggregateFunction(argMin, String, DateTime64(6, 'UTC')))
       ENGINE = AggregatingMergeTree ORDER BY (team_id, session_id)`);
     await store.command(`CREATE MATERIALIZED VIEW ${db}.sessions_mv TO ${db}.sessions AS SELECT team_id, \`$session_id\` AS session_id,
       argMinState(JSONExtractString(properties, '$current_url'), timestamp) AS entry_current_url FROM ${db}.events GROUP BY team_id, \`$session_id\``);
-    await store.command(`ALTER TABLE ${db}.schema_migrations DELETE WHERE version = 6`, {}, { settings: { mutations_sync: '1' } });
-    expect(await migrateEventStore(store)).toEqual([6]);
+    await store.command(`ALTER TABLE ${db}.schema_migrations DELETE WHERE version = 7`, {}, { settings: { mutations_sync: '1' } });
+    expect(await migrateEventStore(store)).toEqual([7]);
     expect(await rows(everything)).toEqual(answers);
     // Capture feeds the new table.
     await journeys(t, who, { late: [ev('$pageview', '2024-04-01T00:00:00Z', { $session_id: 'after-upgrade', $current_url: 'https://example.com/up' })] });

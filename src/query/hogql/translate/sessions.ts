@@ -1,6 +1,6 @@
 // HogQL's `sessions` table, and the `session` of an event: the project's events grouped by their
 // `$session_id` (events without one belong to no session), with PostHog's session fields. As in
-// PostHog, the aggregates are kept at insert (the event store's `sessions` table, migration 6:
+// PostHog, the aggregates are kept at insert (the event store's `sessions` table, migration 7:
 // states per session, fed by a materialized view); a query merges the states of the fields it
 // reads, so it never scans a session's events again. Definitions follow PostHog's sessions tables:
 // entry and end values are those of the session's first and last event (empty and "null" as
@@ -8,7 +8,7 @@
 // is a bounce unless it has more than one, any autocapture, or lasts 10 seconds or more.
 import { alias, call, constant, eq, field, leftJoin, not, or, parametricCall, select, subquery, table } from '../../ast/build.js';
 import type { Expr, FromItem, Join, Select } from '../../ast/nodes.js';
-import { SESSION_COUNTED_EVENTS, SESSION_ENTRY_PROPERTIES, SESSION_EXIT_VALUES, SESSION_SMALL_COUNTS } from '../../../storage/events/migrations/0006_sessions.js';
+import { SESSION_COUNTED_EVENTS, SESSION_ENTRY_CLICK_IDS, SESSION_ENTRY_PROPERTIES, SESSION_SMALL_COUNTS } from '../../../storage/events/migrations/0007_sessions.js';
 import { HogQLQueryError } from '../errors.js';
 import { sessionChannelType } from './channel-type.js';
 import type { Chain, ScopedTable, TableContext } from './tables.js';
@@ -17,19 +17,23 @@ import { typed, type HogQLType } from './types.js';
 const RAW = 'raw';
 const column = (name: string) => field(name, RAW);
 const blankAsNull = (value: Expr) => call('nullIf', call('nullIf', value, constant('null')), constant(''));
-/** Where the sessions table keeps `what` (migration 6's layout); a field reading anything else fails at load. */
-function stored<T extends string>(kept: readonly T[], what: string): number {
-  const index = kept.indexOf(what as T);
-  if (index < 0) throw new Error(`the sessions table keeps no ${what}: add it in an event-store migration`);
-  return index + 1;
+/**
+ * A property's value at the session's first event: its own column, or an element of the click ids'
+ * tuple state (migration 7's layout); a field reading anything else fails at load.
+ */
+function firstValue(key: string): Expr {
+  const name = Object.keys(SESSION_ENTRY_PROPERTIES).find((column) => SESSION_ENTRY_PROPERTIES[column as keyof typeof SESSION_ENTRY_PROPERTIES] === key);
+  if (name) return call('argMinMerge', column(name));
+  const index = SESSION_ENTRY_CLICK_IDS.indexOf(key as (typeof SESSION_ENTRY_CLICK_IDS)[number]);
+  if (index < 0) throw new Error(`the sessions table keeps no ${key}: add it in an event-store migration`);
+  return call('tupleElement', call('argMinMerge', column('entry_click_ids')), constant(index + 1, 'UInt8'));
 }
-/** Element `index` of a merged tuple state (the entry or exit values). */
-const element = (state: Expr, index: number) => call('tupleElement', state, constant(index, 'UInt8'));
-/** A property's value at the session's first event; only those the table keeps (SESSION_ENTRY_PROPERTIES). */
-const first = (key: string) => blankAsNull(element(call('argMinMerge', column('entry')), stored(SESSION_ENTRY_PROPERTIES, key)));
-/** A value of the session's last event (SESSION_EXIT_VALUES: its distinct id and URL). */
-const exit = (what: string) => element(call('argMaxMerge', column('exit')), stored(SESSION_EXIT_VALUES, what));
-const last = (key: string) => blankAsNull(exit(key));
+const first = (key: string) => blankAsNull(firstValue(key));
+/** The URL of the session's last event (the one end value the table keeps). */
+const last = (key: string) => {
+  if (key !== '$current_url') throw new Error(`the sessions table keeps no last ${key}: add it in an event-store migration`);
+  return blankAsNull(call('argMaxMerge', column('end_current_url')));
+};
 /** Distinct event uuids of one name (a re-inserted event counts once). */
 const countOf = (event: string) => {
   const name = Object.keys(SESSION_COUNTED_EVENTS).find((column) => SESSION_COUNTED_EVENTS[column as keyof typeof SESSION_COUNTED_EVENTS] === event);
@@ -56,7 +60,7 @@ const text = (expr: () => Expr): SessionField => ({ type: 'string', nullable: tr
 const FIELDS: Record<string, SessionField> = {
   session_id: { type: 'string', nullable: false, expr: () => column('session_id') },
   // nullIf(argMaxMerge(distinct_id), 'null') in PostHog's tables: a Nullable(String).
-  distinct_id: { type: 'string', nullable: true, expr: () => call('nullIf', exit('distinct_id'), constant('null')) },
+  distinct_id: { type: 'string', nullable: true, expr: () => call('nullIf', call('argMaxMerge', column('distinct_id')), constant('null')) },
   $start_timestamp: { type: 'datetime', nullable: false, expr: start },
   $end_timestamp: { type: 'datetime', nullable: false, expr: end },
   $session_duration: { type: 'integer', nullable: false, expr: duration },

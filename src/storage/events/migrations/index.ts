@@ -7,7 +7,8 @@ import { fsyncParts } from './0002_fsync_parts.js';
 import { staticCohortPeople } from './0003_static_cohort_people.js';
 import { sessionsFirstLayout } from './0004_sessions.js';
 import { sessionsSecondLayout } from './0005_sessions.js';
-import { sessions } from './0006_sessions.js';
+import { sessionsThirdLayout } from './0006_sessions.js';
+import { sessions } from './0007_sessions.js';
 
 export interface EventStoreMigration {
   version: number;
@@ -17,7 +18,7 @@ export interface EventStoreMigration {
   backfill?(store: EventStore, ddl: Ddl): Promise<void>;
 }
 
-export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople, sessionsFirstLayout, sessionsSecondLayout, sessions];
+export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople, sessionsFirstLayout, sessionsSecondLayout, sessionsThirdLayout, sessions];
 
 export async function migrateEventStore(store: EventStore): Promise<number[]> {
   const d = new Ddl(store.layout);
