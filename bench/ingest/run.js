@@ -26,6 +26,10 @@
 // Diagnosis knobs (figures taken with them are not comparable): BENCH_SERVER_NODE_FLAGS adds node
 // flags to the server (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'); BENCH_FLUSH_TIMING=1 runs it
 // through bench/ingest/timed-serve.js, which prints where each group-commit flush spends its time.
+// For A/B comparisons (BENCH_GEOIP=on|off): BENCH_ENDPOINTS=batch loads /batch/ only and
+// BENCH_FLOOR=off skips the floor (shorter runs; the ratio column is then n/a); BENCH_RATE=<events/s>
+// asks a fixed rate and BENCH_PROBES=off drops the probes, so server cores ÷ events/s is the
+// server's CPU per event.
 //
 // Beside each measured run, two probes: an /e/ event every 250 ms timed from its 200 to a query
 // that sees it, and a 7-day trend asked over and over (never from the cache).
@@ -98,6 +102,15 @@ const FLUSH_TIMING = process.env.BENCH_FLUSH_TIMING === '1';
 const GEOIP = process.env.BENCH_GEOIP ?? '';
 if (!['', 'on', 'off'].includes(GEOIP)) throw new Error(`BENCH_GEOIP must be on or off, got "${GEOIP}"`);
 if (GEOIP) process.env.HOGLET_GEOIP_DATABASE = GEOIP === 'on' ? 'bundled' : 'off';
+/** Which endpoints to load (`batch`, `e`; default both) and whether to measure the floor (`off`
+ * skips it: the ratio column is then n/a). For A/B runs such as BENCH_GEOIP's. */
+const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? 'batch,e').split(',').filter(Boolean);
+if (ENDPOINTS.some((e) => !['batch', 'e'].includes(e))) throw new Error(`BENCH_ENDPOINTS lists batch and/or e, got "${ENDPOINTS}"`);
+const FLOOR = process.env.BENCH_FLOOR !== 'off';
+/** Events/s asked in total (unset: as fast as the connections go) and whether to run the probes:
+ * at a fixed rate with no probes, server cores ÷ events/s is the server's CPU per event. */
+const RATE = process.env.BENCH_RATE ? envNumber('BENCH_RATE', 0, { integer: true }) : null;
+const PROBES = process.env.BENCH_PROBES !== 'off';
 const TIMED_SERVE = fileURLToPath(new URL('./timed-serve.js', import.meta.url));
 
 // Bounds on every wait.
@@ -108,7 +121,7 @@ const STOP_TIMEOUT_MS = 30_000; // the server drains pending inserts before it e
 const STORE_TIMEOUT_MS = 60_000; // opening the event store, one insert, one count
 const RUN_GRACE_MS = 30_000; // on top of a run's own duration
 const IDLE_SETTLE_MS = 2_000;
-const RUN_COUNT = CONNECTIONS.length * 2;
+const RUN_COUNT = CONNECTIONS.length * ENDPOINTS.length;
 // Body generation runs at roughly 2 000 bodies/s; give it four times that.
 const GENERATION_BUDGET_MS = Math.ceil((bodiesFor(WARMUP_SECONDS + DURATION_SECONDS, 0) * CONNECTIONS.length) / 500) * 1000
   + Math.ceil((singleBodiesFor(WARMUP_SECONDS + DURATION_SECONDS, 0) * CONNECTIONS.length) / 20_000) * 1000;
@@ -180,9 +193,10 @@ function memoryOf(pid) {
 }
 
 /** CPU seconds (user + system) used so far by a process, or null. */
-function cpuSecondsOf(pid) {
+function cpuSecondsOf(pid, thread = null) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // With `thread` (its id; the process id is the main thread's): that thread alone.
+    const stat = readFileSync(thread === null ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
@@ -267,6 +281,7 @@ async function runPhase({ label, url, headers, connections, seconds, phase, body
     connections,
     duration: seconds,
     timeout: REQUEST_TIMEOUT_MS / 1000,
+    ...(RATE ? { overallRate: Math.max(1, Math.round(RATE / eventsPerRequest)) } : {}),
     requests: [
       {
         setupRequest: (request, context) => {
@@ -287,12 +302,14 @@ async function runPhase({ label, url, headers, connections, seconds, phase, body
   const timed = FLUSH_TIMING && phase === 'measured';
   if (timed) process.kill(serverPid, 'SIGUSR2'); // timed-serve.js: start a window
   const cpuBefore = cpuSecondsOf(serverPid);
+  const mainBefore = cpuSecondsOf(serverPid, serverPid);
   const benchCpuBefore = process.cpuUsage();
-  const probing = phase === 'measured' && probes ? startProbes(probes) : null;
+  const probing = phase === 'measured' && probes && PROBES ? startProbes(probes) : null;
   const { result, latencies } = await runAutocannon(options, RUN_GRACE_MS);
   const probed = probing ? await probing.stop() : null;
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const cpuAfter = cpuSecondsOf(serverPid);
+  const mainAfter = cpuSecondsOf(serverPid, serverPid);
   if (timed) {
     log(`${label}: flush timing of the measured run follows`);
     process.kill(serverPid, 'SIGUSR2'); // timed-serve.js: print the window
@@ -310,6 +327,8 @@ async function runPhase({ label, url, headers, connections, seconds, phase, body
     latencies,
     probed,
     serverCores: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / result.duration,
+    /** The server's main thread alone (its JavaScript; chDB and libuv work on other threads). */
+    serverMainCores: mainBefore === null || mainAfter === null ? null : (mainAfter - mainBefore) / result.duration,
     benchCores: (benchCpu.user + benchCpu.system) / 1e6 / result.duration,
   };
 }
@@ -353,7 +372,7 @@ async function measure({ label, path: urlPath, base, headers, connections, event
     pool.bodies = []; // let the next run's bodies have the memory
     if (phase === 'measured') measured = outcome;
   }
-  const { result, latencies, serverCores, benchCores, bodiesUsed, probed } = measured;
+  const { result, latencies, serverCores, serverMainCores, benchCores, bodiesUsed, probed } = measured;
   const okCount = ok2xx(result);
   const row = {
     label,
@@ -366,6 +385,7 @@ async function measure({ label, path: urlPath, base, headers, connections, event
     statuses: statusSummary(result),
     errors: result.errors,
     serverCores,
+    serverMainCores,
     benchCores,
     bodiesUsed,
     probed,
@@ -373,7 +393,7 @@ async function measure({ label, path: urlPath, base, headers, connections, event
   log(
     `${label} ×${connections}: ${row.requestsPerSecond.toFixed(0)} req/s, ${row.eventsPerSecond.toFixed(0)} events/s, ` +
       `p50 ${row.p50} ms, p99 ${row.p99} ms, statuses ${row.statuses}, ${row.errors} errors, ` +
-      `server ${serverCores?.toFixed(2) ?? '?'} cores, load generator ${benchCores.toFixed(2)} cores` +
+      `server ${serverCores?.toFixed(2) ?? '?'} cores (main thread ${serverMainCores?.toFixed(2) ?? '?'}), load generator ${benchCores.toFixed(2)} cores` +
       (bodiesUsed ? `, bodies used ${bodiesUsed}` : ''),
   );
   rows.push(row);
@@ -547,6 +567,7 @@ async function benchFloor() {
       statuses: '—',
       errors: 0,
       serverCores: null,
+      serverMainCores: null,
       benchCores: null,
     });
   } finally {
@@ -656,7 +677,7 @@ async function benchHoglet() {
         probes,
       });
     }
-    for (const connections of CONNECTIONS) {
+    for (const connections of ENDPOINTS.includes('e') ? CONNECTIONS : []) {
       await measure({
         label: '`POST /e/`, JSON, 1 event',
         path: '/e/',
@@ -734,7 +755,12 @@ const fmtInt = (n) => Math.round(n).toLocaleString('en').replace(/,/g, ' ');
 const fmtMiB = (n) => (n === null || n === undefined ? 'n/a' : `${n.toFixed(0)} MiB`);
 
 /** The env knobs this script reads, in the order the report's command line lists them. */
-const INGEST_ENV = ['BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_BODY_BUDGET_EPS', 'BENCH_SERVER_NODE_FLAGS', 'BENCH_FLUSH_TIMING', 'BENCH_GEOIP'];
+const INGEST_ENV = [
+  'BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_BODY_BUDGET_EPS', 'BENCH_SERVER_NODE_FLAGS', 'BENCH_FLUSH_TIMING', 'BENCH_GEOIP', 'BENCH_ENDPOINTS', 'BENCH_FLOOR', 'BENCH_RATE', 'BENCH_PROBES',
+];
+
+/** CPU µs per acknowledged event (at a fixed BENCH_RATE, the server's cost per event). */
+const perEvent = (cores, row) => (cores === null || cores === undefined || row.eventsPerSecond === 0 ? '—' : ((cores * 1e6) / row.eventsPerSecond).toFixed(1));
 
 function report() {
   const lines = [
@@ -748,10 +774,11 @@ function report() {
       (GEOIP ? `; each user's events carry a public \`$ip\` of theirs, GeoIP **${GEOIP}**` : ''),
     '- req/s and events/s: 2xx responses (× events per request) ÷ measured seconds; p50/p99: latency of every 2xx response; ' +
       'floor row: rows ÷ seconds spent inside `insert`, p50/p99 per insert',
-    '- server cores: CPU seconds of the server process ÷ measured seconds (the load generator shares the same cores)',
+    '- server cores: CPU seconds of the server process ÷ measured seconds (the load generator shares the same cores); ' +
+      'µs per event: those CPU seconds ÷ events acknowledged, for the whole process and for its main thread (the JavaScript; chDB and libuv work on other threads)',
     '',
-    '| target | connections | duration s | req/s | events/s | p50 ms | p99 ms | ratio to floor | statuses | errors | server cores |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |',
+    '| target | connections | duration s | req/s | events/s | p50 ms | p99 ms | ratio to floor | statuses | errors | server cores | server µs per event | main thread µs per event |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |',
   ];
   for (const row of rows) {
     const share = floor ? row.eventsPerSecond / floor.rowsPerSecond : null;
@@ -759,7 +786,8 @@ function report() {
     lines.push(
       `| ${row.label} | ${row.connections ?? '—'} | ${row.duration.toFixed(1)} | ${fmtInt(row.requestsPerSecond)} | ` +
         `${fmtInt(row.eventsPerSecond)} | ${fmtMs(row.p50)} | ${fmtMs(row.p99)} | ${ratio} | ${row.statuses} | ${row.errors} | ` +
-        `${row.serverCores === null ? '—' : row.serverCores.toFixed(2)} |`,
+        `${row.serverCores === null ? '—' : row.serverCores.toFixed(2)} | ` +
+        `${perEvent(row.serverCores, row)} | ${perEvent(row.serverMainCores, row)} |`,
     );
   }
   lines.push('');
@@ -821,4 +849,4 @@ function report() {
 
 // ---------------------------------------------------------------------------------------------
 
-await runAndExit([benchFloor, benchHoglet], { rows, failures, report });
+await runAndExit(FLOOR ? [benchFloor, benchHoglet] : [benchHoglet], { rows, failures, report });

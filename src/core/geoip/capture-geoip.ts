@@ -1,11 +1,11 @@
 // Capture's GeoIP step, between normalisation and the capture log: the events that are logged (and
 // acknowledged) carry `$ip` and their location, so a replay stores exactly what was acknowledged.
 // Nothing here can fail a request: a lookup that throws or finds nothing leaves the event as it is.
-import { LRUCache } from 'lru-cache';
 import type { CapturedEvent } from '../capture/types.js';
 import { plainAddress } from './client-ip.js';
 import type { GeoIpDatabase } from './database.js';
 import { addLocation, applyClientIp, prepareLocation, type PreparedLocation } from './enrich.js';
+import { RecentMap } from './recent-map.js';
 
 /**
  * A visitor sends many events from one address: each address is looked up once while it stays
@@ -15,8 +15,9 @@ const CACHED_ADDRESSES = 50_000;
 const CACHED_PLACES = 20_000;
 
 export class CaptureGeoIp {
-  private readonly byAddress = new LRUCache<string, { prepared: PreparedLocation | null }>({ max: CACHED_ADDRESSES });
-  private readonly byPlace = new LRUCache<string, PreparedLocation>({ max: CACHED_PLACES });
+  // Two plain Maps each (recent-map.ts): a read is a Map lookup, with no list to reorder.
+  private readonly byAddress = new RecentMap<string, { prepared: PreparedLocation | null }>(CACHED_ADDRESSES);
+  private readonly byPlace = new RecentMap<string, PreparedLocation>(CACHED_PLACES);
 
   constructor(
     /** Null: GeoIP is turned off (events still get `$ip`). */
@@ -31,10 +32,16 @@ export class CaptureGeoIp {
     const database = this.database;
     // Most events come from an address seen moments ago: answered from the cache, nothing parsed.
     let misses: Array<{ event: CapturedEvent; ip: string }> | null = null;
+    // A browser's batch comes from one address: the previous event's answer serves the next.
+    let lastIp: string | null = null;
+    let cached: { prepared: PreparedLocation | null } | undefined;
     for (const event of events) {
       const ip = applyClientIp(event.properties, clientIp, anonymize);
       if (ip === null || database === null) continue;
-      const cached = this.byAddress.get(ip);
+      if (ip !== lastIp) {
+        cached = this.byAddress.get(ip);
+        lastIp = ip;
+      }
       if (cached === undefined) (misses ??= []).push({ event, ip });
       else if (cached.prepared) locate(event, cached.prepared);
     }

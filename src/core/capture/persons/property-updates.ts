@@ -2,7 +2,14 @@
 // in that order (PostHog's person-state). Campaign and device properties of the event also become
 // `$initial_*` properties once, and their latest values are kept for the few that rarely change.
 // An event capture located adds its place as PostHog's GeoIP transformation's `$set` / `$set_once`.
-import { applyInitialLocation, applyLatestLocation } from '../../geoip/person-location.js';
+import {
+  applyInitialLocation,
+  applyLatestLocation,
+  forgetLocated,
+  locatedAsLast,
+  rememberLocated,
+  touchesLocation,
+} from '../../geoip/person-location.js';
 
 type Properties = Record<string, unknown>;
 
@@ -44,12 +51,26 @@ export function applyPersonUpdates(properties: Properties, eventProperties: Prop
     setOnce[`$initial_${key.replace(/^\$/, '')}`] = value;
     if (LATEST_FROM_EVENT.has(key)) set[key] = value;
   }
-  if (isObject(eventProperties.$set_once)) Object.assign(setOnce, eventProperties.$set_once);
-  if (isObject(eventProperties.$set)) Object.assign(set, eventProperties.$set);
+  const clientSetOnce = isObject(eventProperties.$set_once) ? eventProperties.$set_once : null;
+  const clientSet = isObject(eventProperties.$set) ? eventProperties.$set : null;
+  if (clientSetOnce) Object.assign(setOnce, clientSetOnce);
+  if (clientSet) Object.assign(set, clientSet);
+  const unset = eventProperties.$unset;
+  const unsetKeys = Array.isArray(unset) ? unset : isObject(unset) ? Object.keys(unset) : [];
+
+  // The same address as the person's last located event: its location is already there, unless
+  // the client's own updates touch those keys (then the transformation's values go on top again,
+  // and the next event from that address applies them in full too).
+  const touched =
+    (clientSetOnce !== null && touchesLocation(Object.keys(clientSetOnce))) ||
+    (clientSet !== null && touchesLocation(Object.keys(clientSet))) ||
+    (unsetKeys.length > 0 && touchesLocation(unsetKeys));
+  if (touched) forgetLocated(properties);
+  const locating = located && (touched || !locatedAsLast(properties, eventProperties));
 
   // The transformation writes into the event's $set / $set_once, over what the client put there:
   // its $set_once goes first (taking the keys they share), its $set last.
-  if (located && applyInitialLocation(properties, eventProperties)) changed = true;
+  if (locating && applyInitialLocation(properties, eventProperties)) changed = true;
   for (const [key, value] of Object.entries(setOnce)) {
     if (key === '__proto__') continue;
     if (!Object.hasOwn(properties, key)) {
@@ -64,9 +85,10 @@ export function applyPersonUpdates(properties: Properties, eventProperties: Prop
       changed = true;
     }
   }
-  if (located && applyLatestLocation(properties, eventProperties)) changed = true;
-  const unset = eventProperties.$unset;
-  const unsetKeys = Array.isArray(unset) ? unset : isObject(unset) ? Object.keys(unset) : [];
+  if (locating) {
+    if (applyLatestLocation(properties, eventProperties)) changed = true;
+    if (!touched) rememberLocated(properties, eventProperties);
+  }
   for (const key of unsetKeys) {
     if (typeof key === 'string' && Object.hasOwn(properties, key)) {
       delete properties[key];
