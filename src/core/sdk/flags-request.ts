@@ -16,6 +16,8 @@ export interface FlagsRequest {
   /** null: every flag. */
   flagKeys: string[] | null;
   disableFlags: boolean;
+  /** `geoip_disable: true`: the request's place is not added to the person properties. */
+  geoipDisable: boolean;
   evaluationRuntime: string | null;
   evaluationContexts: string[] | null;
 }
@@ -93,6 +95,8 @@ export function readFlagsRequest(body: Record<string, unknown>): Omit<FlagsReque
   const personProperties = object(body, 'person_properties', '$properties');
   const disable = field(body, 'disable_flags');
   if (disable && typeof disable.value !== 'boolean') throw wrongType('disable_flags', 'a boolean');
+  const geoipDisable = field(body, 'geoip_disable');
+  if (geoipDisable && typeof geoipDisable.value !== 'boolean') throw wrongType('geoip_disable', 'a boolean');
   const deviceId = text(body, '$device_id', 'device_id') ?? (typeof personProperties.$device_id === 'string' ? personProperties.$device_id : null);
 
   return {
@@ -104,6 +108,7 @@ export function readFlagsRequest(body: Record<string, unknown>): Omit<FlagsReque
     deviceId,
     flagKeys: strings(body, 'flag_keys_to_evaluate', 'flag_keys'),
     disableFlags: disable?.value === true,
+    geoipDisable: geoipDisable?.value === true,
     evaluationRuntime: text(body, 'evaluation_runtime'),
     evaluationContexts: strings(body, 'evaluation_contexts', 'evaluation_environments'),
   };

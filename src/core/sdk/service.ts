@@ -18,6 +18,8 @@ import type { FlagSubjectLoader } from '../flags/subjects/loader.js';
 import type { ProjectRowCache } from './project-rows.js';
 import type { FlagDefinition } from '../flags/types.js';
 import type { EvaluatedFlag } from './flags-responses.js';
+import type { GeoIpDatabase } from '../geoip/database.js';
+import { withRequestLocation } from './flags-geoip.js';
 import { readFlagsRequest } from './flags-request.js';
 import { selectFlags } from './flags-selection.js';
 import { preparedDefinitions, type PreparedDefinitions } from './local-evaluation.js';
@@ -53,6 +55,8 @@ export class SdkConfigService {
     private readonly tokens: ProjectTokens,
     private readonly projects: ProjectsService,
     private readonly flagSources: FlagSources,
+    /** Where /flags/ looks up the client's address (null: GeoIP off). */
+    private readonly geoip: GeoIpDatabase | null = null,
   ) {}
 
   /** `/array/<token>/config`: 400 for a malformed token, 404 for one no project has. */
@@ -72,7 +76,7 @@ export class SdkConfigService {
    * for the distinct id. 401 without a valid token, 400 for a body PostHog's flags service would
    * not deserialise (no distinct_id, a field of the wrong type).
    */
-  async answerFlagsRequest(input: CaptureRequestInput): Promise<FlagsAnswer> {
+  async answerFlagsRequest(input: CaptureRequestInput, clientIp: string | null = null): Promise<FlagsAnswer> {
     const body = await decodeFlagsBody(input);
     const token = body.token ?? body.api_key ?? body.$token ?? first(input.query.token) ?? first(input.query.api_key);
     if (token === undefined || token === null || token === '') throw new MissingApiKeyError();
@@ -92,6 +96,8 @@ export class SdkConfigService {
     if (request.anonDistinctId !== null && continuityKeys.length > 0) {
       await subjects.writeHashKeyOverrides(projectId, request.distinctId, request.anonDistinctId, continuityKeys);
     }
+    // As PostHog's flags service: the request's place fills the person properties' gaps.
+    if (!request.geoipDisable) request.personProperties = await withRequestLocation(request.personProperties, clientIp, this.geoip);
     const loaded = await subjects.load({ projectId, ...request }, project, continuityKeys);
     const timezone = typeof settings.timezone === 'string' ? settings.timezone : DEFAULT_TIMEZONE;
     const results = evaluateFlags(flags, loaded.subject, {

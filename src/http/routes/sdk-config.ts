@@ -8,6 +8,7 @@ import type { Services } from '../../services.js';
 import { decideResponse, flagsResponse, minimalFlagsResponse, readFlagsQuery } from '../../core/sdk/flags-responses.js';
 import { etagMatches, wantsCohorts, type PreparedDefinitions } from '../../core/sdk/local-evaluation.js';
 import { remoteConfigScript } from '../../core/sdk/remote-config.js';
+import { clientAddress, proxyTrust } from '../../core/geoip/client-ip.js';
 import { SdkConfigService } from '../../core/sdk/service.js';
 import { AuthenticationFailedError, PermissionDeniedError } from '../../errors.js';
 import { flagReaderOf } from '../auth.js';
@@ -49,7 +50,10 @@ function sendDefinitions(request: FastifyRequest, reply: FastifyReply, { text, e
 }
 
 export async function sdkConfigRoutes(app: HogletApp, services: Services): Promise<void> {
-  const sdk = new SdkConfigService(services.projectTokens, services.projects, services.flagSources);
+  const sdk = new SdkConfigService(services.projectTokens, services.projects, services.flagSources, services.geoip);
+  // The client's address as capture reads it (X-Forwarded-For from trusted proxies only).
+  const trusted = proxyTrust(services.config.captureTrustProxy);
+  const clientIp = (request: FastifyRequest) => clientAddress(request.raw.socket.remoteAddress, request.headers['x-forwarded-for'], trusted);
 
   await sdkScope(app, (scope) => {
     scope.get(
@@ -101,7 +105,7 @@ export async function sdkConfigRoutes(app: HogletApp, services: Services): Promi
 
     // Sent as text: the schema is open (documentation only), so Fastify's serializer would only add work.
     scope.post('/flags', { schema: flagsSchema("Evaluate the project's active feature flags for a distinct id"), bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, async (request, reply) => {
-      const answer = await sdk.answerFlagsRequest(toInput(request));
+      const answer = await sdk.answerFlagsRequest(toInput(request), clientIp(request));
       const body = flagsResponse(readFlagsQuery(request.query as Record<string, unknown>), answer.config, answer.flags);
       return reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
     });
@@ -109,7 +113,7 @@ export async function sdkConfigRoutes(app: HogletApp, services: Services): Promi
     allowPreflight(scope, '/flags');
 
     scope.post('/decide', { schema: flagsSchema('Legacy flags and config for older SDKs (`v=1..4`)'), bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, async (request) => {
-      const answer = await sdk.answerFlagsRequest(toInput(request));
+      const answer = await sdk.answerFlagsRequest(toInput(request), clientIp(request));
       return decideResponse(readFlagsQuery(request.query as Record<string, unknown>), answer.config, answer.flags);
     });
     scope.get('/decide', { schema: flagsSchema('Minimal decide answer (no token needed)') }, minimal);
