@@ -143,7 +143,7 @@ function pickKind(rand) {
 const PUBLIC_FIRST_OCTETS = [2, 5, 8, 12, 24, 31, 37, 41, 45, 46, 50, 62, 66, 71, 77, 81, 85, 89, 91, 93, 95, 103, 109, 113, 117, 122, 133, 151, 154, 177, 185, 186, 187, 190, 196, 200, 201, 212, 213, 217];
 
 /** A user's own public address (one in ten IPv6), the same in every run. */
-function publicAddressOf(user) {
+export function publicAddressOf(user) {
   const h = Math.imul(user + 1, 2654435761) >>> 0;
   if (user % 10 === 9) return `2a0${h % 10}:${((h >>> 4) & 0xffff).toString(16)}:${((h >>> 12) & 0xffff).toString(16)}::${(user & 0xffff).toString(16)}`;
   return `${PUBLIC_FIRST_OCTETS[h % PUBLIC_FIRST_OCTETS.length]}.${(h >>> 8) & 255}.${(h >>> 16) & 255}.${(h >>> 24) & 255}`;

@@ -29,7 +29,8 @@
 // For A/B comparisons (BENCH_GEOIP=on|off): BENCH_ENDPOINTS=batch loads /batch/ only and
 // BENCH_FLOOR=off skips the floor (shorter runs; the ratio column is then n/a); BENCH_RATE=<events/s>
 // asks a fixed rate and BENCH_PROBES=off drops the probes, so server cores ÷ events/s is the
-// server's CPU per event.
+// server's CPU per event. BENCH_SHAPE=posthog-js (with BENCH_ENDPOINTS=batch) sends posthog-js's
+// web traffic instead (web-events.js): 1-3 KB events without $ip, the address in X-Forwarded-For.
 //
 // Beside each measured run, two probes: an /e/ event every 250 ms timed from its 200 to a query
 // that sees it, and a 7-day trend asked over and over (never from the cache).
@@ -47,6 +48,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { EventFactory, USER_AGENT, uuidv7 } from './events.js';
+import { WEB_LIB_VERSION, WEB_PATH, WebEventFactory } from './web-events.js';
 import {
   HOGLET_BIN,
   HOST,
@@ -107,6 +109,17 @@ if (GEOIP) process.env.HOGLET_GEOIP_DATABASE = GEOIP === 'on' ? 'bundled' : 'off
 const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? 'batch,e').split(',').filter(Boolean);
 if (ENDPOINTS.some((e) => !['batch', 'e'].includes(e))) throw new Error(`BENCH_ENDPOINTS lists batch and/or e, got "${ENDPOINTS}"`);
 const FLOOR = process.env.BENCH_FLOOR !== 'off';
+/** BENCH_SHAPE=posthog-js: the /batch/ target sends posthog-js queue flushes instead (web-events.js:
+ * `/e/?compression=gzip-js`, WEB_EVENTS_PER_REQUEST $pageview / $autocapture / $pageleave of one of
+ * WEB_VISITORS visitors, no $ip, the visitor's address in X-Forwarded-For). */
+const SHAPE = process.env.BENCH_SHAPE ?? 'posthog-node';
+if (!['posthog-node', 'posthog-js'].includes(SHAPE)) throw new Error(`BENCH_SHAPE must be posthog-node or posthog-js, got "${SHAPE}"`);
+const WEB = SHAPE === 'posthog-js';
+if (WEB && ENDPOINTS.includes('e')) throw new Error('BENCH_SHAPE=posthog-js loads the batch target only: set BENCH_ENDPOINTS=batch');
+const WEB_EVENTS_PER_REQUEST = 10;
+/** BENCH_WEB_VISITORS: fewer visitors means more events per address (each is first seen in the warm-up). */
+const WEB_VISITORS = envNumber('BENCH_WEB_VISITORS', 2_000, { integer: true });
+const BATCH_EVENTS = WEB ? WEB_EVENTS_PER_REQUEST : EVENTS_PER_BATCH;
 /** Events/s asked in total (unset: as fast as the connections go) and whether to run the probes:
  * at a fixed rate with no probes, server cores ÷ events/s is the server's CPU per event. */
 const RATE = process.env.BENCH_RATE ? envNumber('BENCH_RATE', 0, { integer: true }) : null;
@@ -133,7 +146,7 @@ const OVERALL_TIMEOUT_MS =
 
 /** /batch/ bodies one run needs: 1.5x the events of BODY_BUDGET_EPS, plus each connection's first. */
 function bodiesFor(seconds, connections) {
-  return Math.ceil((BODY_BUDGET_EPS * BODY_BUDGET_FACTOR * seconds) / EVENTS_PER_BATCH) + connections;
+  return Math.ceil((BODY_BUDGET_EPS * BODY_BUDGET_FACTOR * seconds) / BATCH_EVENTS) + connections;
 }
 
 /** /e/ bodies one run needs: 1.5x SINGLE_BUDGET_RPS requests, plus each connection's first. */
@@ -262,7 +275,7 @@ async function generateBodies(make, count, what) {
   let bytes = 0;
   for (let i = 0; i < count; i++) {
     bodies[i] = make();
-    bytes += bodies[i].length;
+    bytes += (bodies[i].body ?? bodies[i]).length;
     // Yield now and then so timers (the watchdog) stay live.
     if (i % 2000 === 1999) await new Promise((resolve) => setImmediate(resolve));
   }
@@ -286,8 +299,15 @@ async function runPhase({ label, url, headers, connections, seconds, phase, body
       {
         setupRequest: (request, context) => {
           handedOut += 1;
-          request.body = body();
-          context.body = request.body;
+          const item = body();
+          // A posthog-js flush comes with its visitor's address, as a proxy in front of Hoglet adds it.
+          if (item.forwardedFor) {
+            request.body = item.body;
+            request.headers = { ...request.headers, 'x-forwarded-for': item.forwardedFor };
+          } else {
+            request.body = item;
+          }
+          context.body = item;
           return request;
         },
         // A refused request stored nothing: its body (fresh uuids) may be sent again.
@@ -636,6 +656,7 @@ async function benchHoglet() {
     log(`hoglet (pid ${pid}) idle: RSS ${idle.rss?.toFixed(0)} MiB`);
 
     const factory = new EventFactory({ users: USERS, seed: 42, ips: GEOIP !== '' });
+    const web = WEB ? new WebEventFactory({ visitors: WEB_VISITORS, seed: 42, perRequest: WEB_EVENTS_PER_REQUEST }) : null;
     measureDecode(new EventFactory({ users: USERS, seed: 1 }), token);
 
     const batchHeaders = {
@@ -644,12 +665,32 @@ async function benchHoglet() {
       'User-Agent': USER_AGENT,
     };
     const singleHeaders = { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT };
+    // posthog-js posts its gzip'd queue as text/plain (a simple request: no CORS preflight).
+    const webHeaders = { 'Content-Type': 'text/plain', 'User-Agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0.0.0' };
+    const batchTarget = web
+      ? {
+        label: `\`POST ${WEB_PATH}\`, posthog-js ${WEB_LIB_VERSION}-shaped, ${WEB_EVENTS_PER_REQUEST} events, X-Forwarded-For`,
+        path: WEB_PATH,
+        headers: webHeaders,
+        eventsPerRequest: WEB_EVENTS_PER_REQUEST,
+        make: () => web.requestBody(token),
+        what: `gzip'd posthog-js flushes of ${WEB_EVENTS_PER_REQUEST} events`,
+      }
+      : {
+        label: `\`POST /batch/\`, gzip, ${EVENTS_PER_BATCH} events`,
+        path: '/batch/',
+        headers: batchHeaders,
+        eventsPerRequest: EVENTS_PER_BATCH,
+        make: () => factory.batchBody(token, EVENTS_PER_BATCH),
+        what: `gzip'd bodies of ${EVENTS_PER_BATCH} events`,
+      };
     const probes = { base, token, projectId: ids.project_id, apiKey: ids.personal_api_key };
 
     // Check both endpoints answer what we think before loading them (these events count too).
+    const first = batchTarget.make();
     for (const [urlPath, body, headers, events] of [
-      ['/batch/', factory.batchBody(token, EVENTS_PER_BATCH), batchHeaders, EVENTS_PER_BATCH],
-      ['/e/', factory.singleBody(token), singleHeaders, 1],
+      [batchTarget.path, first.body ?? first, first.forwardedFor ? { ...batchTarget.headers, 'X-Forwarded-For': first.forwardedFor } : batchTarget.headers, batchTarget.eventsPerRequest],
+      ...(web ? [] : [['/e/', factory.singleBody(token), singleHeaders, 1]]),
     ]) {
       ledger.handedOut += events;
       const answer = await post(`${base}${urlPath}`, { body, headers });
@@ -661,16 +702,16 @@ async function benchHoglet() {
 
     for (const connections of CONNECTIONS) {
       await measure({
-        label: `\`POST /batch/\`, gzip, ${EVENTS_PER_BATCH} events`,
-        path: '/batch/',
+        label: batchTarget.label,
+        path: batchTarget.path,
         base,
-        headers: batchHeaders,
+        headers: batchTarget.headers,
         connections,
-        eventsPerRequest: EVENTS_PER_BATCH,
+        eventsPerRequest: batchTarget.eventsPerRequest,
         pooled: {
-          make: () => factory.batchBody(token, EVENTS_PER_BATCH),
+          make: batchTarget.make,
           count: bodiesFor,
-          what: `gzip'd bodies of ${EVENTS_PER_BATCH} events`,
+          what: batchTarget.what,
           budget: `BENCH_BODY_BUDGET_EPS above ${BODY_BUDGET_EPS}`,
         },
         serverPid: pid,
@@ -723,7 +764,8 @@ async function verify(dataDir, projectId) {
   try {
     const [counts] = await withTimeout(
       store.query(
-        'SELECT count() AS stored, uniqExact(uuid) AS distinct_uuids FROM hoglet.events WHERE team_id = {team:UInt64}',
+        // located: events GeoIP gave a place (a check that BENCH_GEOIP and X-Forwarded-For took effect).
+        "SELECT count() AS stored, uniqExact(uuid) AS distinct_uuids, countIf(position(properties, '\"$geoip_country_code\"') > 0) AS located FROM hoglet.events WHERE team_id = {team:UInt64}",
         { team: projectId },
       ),
       STORE_TIMEOUT_MS,
@@ -732,6 +774,7 @@ async function verify(dataDir, projectId) {
     verification = {
       stored: Number(counts.stored),
       distinctUuids: Number(counts.distinct_uuids),
+      located: Number(counts.located),
       acknowledged: ledger.acknowledged,
       handedOut: ledger.handedOut,
     };
@@ -756,7 +799,7 @@ const fmtMiB = (n) => (n === null || n === undefined ? 'n/a' : `${n.toFixed(0)} 
 
 /** The env knobs this script reads, in the order the report's command line lists them. */
 const INGEST_ENV = [
-  'BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_BODY_BUDGET_EPS', 'BENCH_SERVER_NODE_FLAGS', 'BENCH_FLUSH_TIMING', 'BENCH_GEOIP', 'BENCH_ENDPOINTS', 'BENCH_FLOOR', 'BENCH_RATE', 'BENCH_PROBES',
+  'BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_BODY_BUDGET_EPS', 'BENCH_SERVER_NODE_FLAGS', 'BENCH_FLUSH_TIMING', 'BENCH_GEOIP', 'BENCH_ENDPOINTS', 'BENCH_FLOOR', 'BENCH_RATE', 'BENCH_PROBES', 'BENCH_SHAPE', 'BENCH_WEB_VISITORS',
 ];
 
 /** CPU µs per acknowledged event (at a fixed BENCH_RATE, the server's cost per event). */
@@ -770,8 +813,11 @@ function report() {
       `${os.platform()} ${os.arch()}, Node ${process.version}, chdb ${packageVersion('chdb')}`,
     `- Command: \`${commandLine(INGEST_ENV, 'bench/ingest/run.js', { quoteSpaces: true })}\` (after \`npm run build\`; or \`npm run bench:ingest\`)`,
     `- Load: autocannon ${packageVersion('autocannon')}, ${WARMUP_SECONDS} s warm-up then ${DURATION_SECONDS} s measured per row; ` +
-      `posthog-node ${packageVersion('posthog-node')}-shaped events from ${fmtInt(USERS)} users, fresh uuids in every request` +
-      (GEOIP ? `; each user's events carry a public \`$ip\` of theirs, GeoIP **${GEOIP}**` : ''),
+      (WEB
+        ? `posthog-js ${WEB_LIB_VERSION}-shaped events (no \`$ip\`) from ${fmtInt(WEB_VISITORS)} visitors, each request one visitor's flush with its public address in X-Forwarded-For, fresh uuids in every request` +
+          (GEOIP ? `, GeoIP **${GEOIP}**` : '')
+        : `posthog-node ${packageVersion('posthog-node')}-shaped events from ${fmtInt(USERS)} users, fresh uuids in every request` +
+          (GEOIP ? `; each user's events carry a public \`$ip\` of theirs, GeoIP **${GEOIP}**` : '')),
     '- req/s and events/s: 2xx responses (× events per request) ÷ measured seconds; p50/p99: latency of every 2xx response; ' +
       'floor row: rows ÷ seconds spent inside `insert`, p50/p99 per insert',
     '- server cores: CPU seconds of the server process ÷ measured seconds (the load generator shares the same cores); ' +
@@ -827,7 +873,7 @@ function report() {
     lines.push(
       `- Verification (${good ? 'passed' : 'FAILED'}): ${fmtInt(v.stored)} events stored (${fmtInt(v.distinctUuids)} distinct uuids) ` +
         `for ${fmtInt(v.acknowledged)} acknowledged and ${fmtInt(v.handedOut)} handed to the load generator, warm-ups included ` +
-        '(requests cut off at the end of a run may be stored without being acknowledged)',
+        `(requests cut off at the end of a run may be stored without being acknowledged); ${fmtInt(v.located)} of them located by GeoIP`,
     );
   }
   if (decodeCost) {
