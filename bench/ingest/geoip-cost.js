@@ -7,15 +7,20 @@
 //
 //   npx tsc -p tsconfig.build.json && node bench/ingest/geoip-cost.js
 //   BENCH_EVENTS=<n> (default 200 000), BENCH_ROUNDS=<n> (default 5; the median is reported)
+//   BENCH_SHAPE=posthog-js: posthog-js queue flushes instead (web-events.js, 200 visitors, 10 events
+//   a flush, parsed from their JSON as capture parses them), each from its visitor's address
 import { existsSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EventFactory } from './events.js';
+import { WebEventFactory } from './web-events.js';
 import { ROOT, envNumber } from '../lib/harness.js';
 
 const EVENTS = envNumber('BENCH_EVENTS', 200_000, { integer: true });
 const ROUNDS = envNumber('BENCH_ROUNDS', 5, { integer: true });
-const BATCH = 100;
+const WEB = process.env.BENCH_SHAPE === 'posthog-js';
+const BATCH = WEB ? 10 : 100;
 
 async function load(relative) {
   const file = path.join(ROOT, 'dist', relative);
@@ -42,13 +47,22 @@ const both = { ms: performance.now() - started, rss: rssMiB() - rss0 };
 const on = new CaptureGeoIp(database, async () => false);
 const off = new CaptureGeoIp(null, async () => false);
 const factory = new EventFactory({ users: 10_000, seed: 42, ips: true });
-const fresh = () => factory.events(EVENTS, Date.now()).map((e) => ({
-  uuid: e.uuid, event: e.event, distinctId: e.distinct_id, properties: e.properties, timestampUs: 0, historicalMigration: false,
-}));
+const web = new WebEventFactory({ visitors: 200, seed: 42, perRequest: BATCH });
+const captured = (e, distinctId) => ({ uuid: e.uuid, event: e.event, distinctId, properties: e.properties, timestampUs: 0, historicalMigration: false });
+/** Events with the address capture gives them (posthog-js: the flush's X-Forwarded-For). */
+const fresh = () => {
+  if (!WEB) return factory.events(EVENTS, Date.now()).map((e) => Object.assign(captured(e, e.distinct_id), { clientIp: '127.0.0.1' }));
+  const events = [];
+  while (events.length < EVENTS) {
+    const { body, forwardedFor } = web.requestBody('phc_bench');
+    for (const e of JSON.parse(gunzipSync(body))) events.push(Object.assign(captured(e, e.properties.distinct_id), { clientIp: forwardedFor }));
+  }
+  return events;
+};
 
 async function capturePass(geoip, events) {
   const t = performance.now();
-  for (let i = 0; i < events.length; i += BATCH) await geoip.apply(1, events.slice(i, i + BATCH), '127.0.0.1');
+  for (let i = 0; i < events.length; i += BATCH) await geoip.apply(1, events.slice(i, i + BATCH), events[i].clientIp);
   return ((performance.now() - t) * 1000) / events.length;
 }
 
@@ -92,7 +106,9 @@ const us = (v) => `${v.toFixed(2)} µs`;
 const lines = [
   '## GeoIP cost per event (in process)',
   '',
-  `- ${EVENTS.toLocaleString('en')} posthog-node-shaped events from 10 000 users with public addresses, in batches of ${BATCH}; median of ${ROUNDS} rounds; Node ${process.version}`,
+  (WEB
+    ? `- ${EVENTS.toLocaleString('en')} posthog-js-shaped events (parsed from their bodies) from 200 visitors, each flush of ${BATCH} from its visitor's address; median of ${ROUNDS} rounds; Node ${process.version}`
+    : `- ${EVENTS.toLocaleString('en')} posthog-node-shaped events from 10 000 users with public addresses, in batches of ${BATCH}; median of ${ROUNDS} rounds; Node ${process.version}`),
   `- Database: IPv4 file read in ${v4.ms.toFixed(0)} ms (+${v4.rss.toFixed(0)} MiB RSS), both files ${(v4.ms + both.ms).toFixed(0)} ms (+${both.rss.toFixed(0)} MiB RSS)`,
   `- First pass (every address looked up in the file once, then cached): ${us(cold)} per event`,
   '',

@@ -1,6 +1,6 @@
 // Synthetic posthog-js traffic for the ingest benchmark (BENCH_SHAPE=posthog-js): $pageview,
 // $autocapture and $pageleave with the properties posthog-js 1.4xx computes in a browser
-// (test/fixtures/capture/posthog-js-plain.json and ../shared/reference/web-analytics.md §3), 1-3 KB
+// (test/fixtures/capture/posthog-js-plain.json and ../shared/reference/web-analytics.md §3), 2-3.5 KB
 // each. posthog-js sends no $ip: each request is one visitor's queue flush, posted as posthog-js
 // posts it (`/e/?compression=gzip-js`, a gzip'd JSON array), and carries the visitor's public
 // address in X-Forwarded-For, as a proxy in front of Hoglet on loopback would add it.
