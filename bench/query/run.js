@@ -166,7 +166,7 @@ async function createCohort(payload) {
 }
 
 async function handAnswer(q) {
-  const { ms, value } = await timed(() => withTimeout(services.events.query(q.sql, q.params), QUERY_TIMEOUT_MS, 'a hand-written query'));
+  const { ms, value } = await timed(() => withTimeout(services.events.query(q.sql, q.params, q.options), QUERY_TIMEOUT_MS, 'a hand-written query'));
   return { ms, answer: q.read(value) };
 }
 
