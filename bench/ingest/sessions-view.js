@@ -8,7 +8,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../dist/config.js';
 import { openEventStore } from '../../dist/storage/events/connect.js';
-import { sessionEvents, sessionStatesSelect } from '../../dist/storage/events/migrations/0007_sessions.js';
+import { sessionEvents, sessionStatesSelect } from '../../dist/storage/events/migrations/0004_sessions.js';
 
 const total = Number(process.argv[2] ?? 200_000);
 const runs = Number(process.argv[3] ?? 3);

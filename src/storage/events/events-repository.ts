@@ -1,6 +1,6 @@
 // Writes and housekeeping for the events table. Reads for insights live in the query engine.
 import type { EventStore } from './event-store.js';
-import { sessionEvents, sessionStatesSelect } from './migrations/0007_sessions.js';
+import { sessionEvents, sessionStatesSelect } from './migrations/0004_sessions.js';
 import { Ddl, TABLES } from './tables.js';
 import { readInChunks } from './in-chunks.js';
 

@@ -4,7 +4,7 @@
 // crash (the previous owner's lock was left behind), the newest events are indexed again; repeats
 // in the index are harmless (it is a ReplacingMergeTree and read with DISTINCT).
 import type { EventStore } from './event-store.js';
-import { sessionEvents, sessionStatesSelect } from './migrations/0007_sessions.js';
+import { sessionEvents, sessionStatesSelect } from './migrations/0004_sessions.js';
 import { TABLES } from './tables.js';
 
 /** Flushes run one at a time, so only the last ones before the crash can be half written; this is ample. */

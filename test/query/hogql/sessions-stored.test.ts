@@ -55,7 +55,7 @@ describe('sessions kept at insert', () => {
     expect(await rows("select $entry_fbclid from sessions where session_id = 'two-batches'")).toEqual([['fb-1']]);
     // The rarer click ids are kept too (one tuple state), for fields still to come.
     const store = t.services.events;
-    const { SESSION_ENTRY_CLICK_IDS } = await import('../../../src/storage/events/migrations/0007_sessions.js');
+    const { SESSION_ENTRY_CLICK_IDS } = await import('../../../src/storage/events/migrations/0004_sessions.js');
     expect(await store.query(`SELECT tupleElement(argMinMerge(entry_click_ids), ${SESSION_ENTRY_CLICK_IDS.indexOf('msclkid') + 1}) AS msclkid
       FROM ${store.layout.database}.sessions WHERE team_id = {team:UInt64} AND session_id = 'two-batches'`, { team: who.projectId })).toEqual([{ msclkid: 'ms-1' }]);
   });
@@ -101,38 +101,18 @@ describe('sessions kept at insert', () => {
     expect(answers.map((row) => row[0])).toEqual(['february', 'new-year', 'two-batches']);
     expect(answers[1]!.slice(4, 9)).toEqual([30, 2, 0, '/old', '/new']);
 
-    // The store as it was before migrations 4 to 7: no sessions table, no view, none recorded.
+    // The store as it was before migration 4: no sessions table, no view, none recorded.
     const store = t.services.events;
     const db = store.layout.database;
     await store.command(`DROP VIEW ${db}.sessions_mv`);
     await store.command(`DROP TABLE ${db}.sessions`);
-    await store.command(`ALTER TABLE ${db}.schema_migrations DELETE WHERE version IN (4, 5, 6, 7)`, {}, { settings: { mutations_sync: '1' } });
-    expect(await migrateEventStore(store)).toEqual([4, 5, 6, 7]);
+    await store.command(`ALTER TABLE ${db}.schema_migrations DELETE WHERE version = 4`, {}, { settings: { mutations_sync: '1' } });
+    expect(await migrateEventStore(store)).toEqual([4]);
     expect(await rows(everything)).toEqual(answers);
     expect(await rows(everything, other)).toEqual([['two-batches', 'intruder', '2024-03-01T09:00:00Z', '2024-03-01T09:00:00Z', 0, 1, 0, '/x', '/x', null, null, 1, ['https://intruder.example/x']]]);
     // Opened again, nothing is added twice.
     expect(await migrateEventStore(store)).toEqual([]);
     expect(await rows(everything)).toEqual(answers);
-  });
-
-  it("a store with an earlier layout (migrations 4 to 6) gets the current one, with the same answers", async () => {
-    const everything = `${SESSION_ROW} order by session_id`;
-    const answers = await rows(everything);
-    const store = t.services.events;
-    const db = store.layout.database;
-    await store.command(`DROP VIEW ${db}.sessions_mv`);
-    await store.command(`DROP TABLE ${db}.sessions`);
-    // A table and view of another layout under the same names, as migrations 4 to 6 left them.
-    await store.command(`CREATE TABLE ${db}.sessions (team_id UInt64, session_id String, entry_current_url AggregateFunction(argMin, String, DateTime64(6, 'UTC')))
-      ENGINE = AggregatingMergeTree ORDER BY (team_id, session_id)`);
-    await store.command(`CREATE MATERIALIZED VIEW ${db}.sessions_mv TO ${db}.sessions AS SELECT team_id, \`$session_id\` AS session_id,
-      argMinState(JSONExtractString(properties, '$current_url'), timestamp) AS entry_current_url FROM ${db}.events GROUP BY team_id, \`$session_id\``);
-    await store.command(`ALTER TABLE ${db}.schema_migrations DELETE WHERE version = 7`, {}, { settings: { mutations_sync: '1' } });
-    expect(await migrateEventStore(store)).toEqual([7]);
-    expect(await rows(everything)).toEqual(answers);
-    // Capture feeds the new table.
-    await journeys(t, who, { late: [ev('$pageview', '2024-04-01T00:00:00Z', { $session_id: 'after-upgrade', $current_url: 'https://example.com/up' })] });
-    expect(await rows("select $pageview_count, $entry_pathname, distinct_id from sessions where session_id = 'after-upgrade'")).toEqual([[1, '/up', 'late']]);
   });
 
   it("a deleted project's sessions go with its events", async () => {

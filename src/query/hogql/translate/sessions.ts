@@ -8,7 +8,7 @@
 // is a bounce unless it has more than one, any autocapture, or lasts 10 seconds or more.
 import { alias, call, constant, eq, field, leftJoin, not, or, parametricCall, select, subquery, table } from '../../ast/build.js';
 import type { Expr, FromItem, Join, Select } from '../../ast/nodes.js';
-import { SESSION_COUNTED_EVENTS, SESSION_ENTRY_CLICK_IDS, SESSION_ENTRY_PROPERTIES, SESSION_SMALL_COUNTS } from '../../../storage/events/migrations/0007_sessions.js';
+import { SESSION_COUNTED_EVENTS, SESSION_ENTRY_CLICK_IDS, SESSION_ENTRY_PROPERTIES, SESSION_SMALL_COUNTS } from '../../../storage/events/migrations/0004_sessions.js';
 import { HogQLQueryError } from '../errors.js';
 import { sessionChannelType } from './channel-type.js';
 import type { Chain, ScopedTable, TableContext } from './tables.js';

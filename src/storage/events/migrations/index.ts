@@ -5,10 +5,7 @@ import { Ddl, TABLES } from '../tables.js';
 import { eventsPersonsGroups } from './0001_events_persons_groups.js';
 import { fsyncParts } from './0002_fsync_parts.js';
 import { staticCohortPeople } from './0003_static_cohort_people.js';
-import { sessionsFirstLayout } from './0004_sessions.js';
-import { sessionsSecondLayout } from './0005_sessions.js';
-import { sessionsThirdLayout } from './0006_sessions.js';
-import { sessions } from './0007_sessions.js';
+import { sessions } from './0004_sessions.js';
 
 export interface EventStoreMigration {
   version: number;
@@ -18,7 +15,7 @@ export interface EventStoreMigration {
   backfill?(store: EventStore, ddl: Ddl): Promise<void>;
 }
 
-export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople, sessionsFirstLayout, sessionsSecondLayout, sessionsThirdLayout, sessions];
+export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople, sessions];
 
 export async function migrateEventStore(store: EventStore): Promise<number[]> {
   const d = new Ddl(store.layout);
