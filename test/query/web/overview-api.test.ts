@@ -11,6 +11,7 @@ import { kindOf, readInsightQuery } from '../../../src/query/runners/registry.js
 import { roundHalfEven, toItem } from '../../../src/query/runners/web-overview/results.js';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
 import { ev, journeys, runQuery } from '../../helpers/journeys.js';
+import { expectEveryRefreshMode, insightApi } from './helpers.js';
 
 const overview = (from: string, to: string, extra: Record<string, unknown> = {}) =>
   ({ kind: 'WebOverviewQuery', dateRange: { date_from: from, date_to: to }, properties: [], ...extra });
@@ -161,15 +162,8 @@ describe('WebOverviewQuery', () => {
   });
 
   describe('as a saved insight, on a dashboard, in every refresh mode', () => {
-    const api = () => `/api/projects/${who.projectId}`;
-    const createInsight = async (payload: Record<string, unknown>) => {
-      const res = await t.request(who.key, { method: 'POST', url: `${api()}/insights/`, payload });
-      expect(res.statusCode, res.body).toBe(201);
-      return res.json();
-    };
-    const getInsight = (id: number, params: string) => t.request(who.key, { method: 'GET', url: `${api()}/insights/${id}/${params}` });
-
     it('saves and refreshes bare and wrapped, with dashboard filters laid over it', async () => {
+      const { createInsight, getInsight, refreshFromDashboard } = insightApi(t, who);
       const bare = await createInsight({ name: 'Overview', query: overview('2024-03-04', '2024-03-10') });
       const refreshed = await getInsight(bare.id, '?refresh=blocking');
       expect(refreshed.statusCode, refreshed.body).toBe(200);
@@ -177,43 +171,14 @@ describe('WebOverviewQuery', () => {
       const wrapped = await createInsight({ name: 'Overview table', query: { kind: 'DataTableNode', source: overview('2024-03-04', '2024-03-10') } });
       expect(numbers((await getInsight(wrapped.id, '?refresh=blocking')).json().result)).toMatchObject({ sessions: [4, null] });
 
-      const dashboard = await t.request(who.key, { method: 'POST', url: `${api()}/dashboards/`, payload: { name: 'Web', filters: { date_from: '2024-03-07', date_to: '2024-03-10', properties: [{ key: '$pathname', value: '/a', operator: 'exact', type: 'event' }] } } });
-      expect(dashboard.statusCode, dashboard.body).toBe(201);
-      const patched = await t.request(who.key, { method: 'PATCH', url: `${api()}/insights/${bare.id}/`, payload: { dashboards: [dashboard.json().id] } });
-      expect(patched.statusCode, patched.body).toBe(200);
-      const viaDashboard = await getInsight(bare.id, `?from_dashboard=${dashboard.json().id}&refresh=blocking`);
-      expect(viaDashboard.statusCode, viaDashboard.body).toBe(200);
+      const viaDashboard = await refreshFromDashboard(bare.id, { date_from: '2024-03-07', date_to: '2024-03-10', properties: [{ key: '$pathname', value: '/a', operator: 'exact', type: 'event' }] });
       // 03-07..03-10 with /a page views only: s3 and s5, one view each.
       expect(numbers(viaDashboard.json().result)).toMatchObject({ sessions: [2, null], views: [2, null] });
     });
 
     it('answers every refresh mode through /query/', async () => {
       const query = overview('2024-03-05', '2024-03-06');
-      const post = (refresh: string) => t.request(who.key, { method: 'POST', url: `${api()}/query/`, payload: { query, refresh } });
-      const first = await post('force_blocking');
-      expect(first.statusCode, first.body).toBe(200);
-      expect(first.json().is_cached).toBe(false);
-      expect(numbers(first.json().results)).toMatchObject({ sessions: [2, null] });
-      for (const mode of ['blocking', 'force_cache', 'lazy_async']) {
-        const res = await post(mode);
-        expect(res.statusCode, mode).toBe(200);
-        expect(res.json(), mode).toMatchObject({ is_cached: true, results: first.json().results });
-      }
-      for (const mode of ['async', 'force_async']) {
-        const res = await post(mode);
-        expect([200, 202], mode).toContain(res.statusCode);
-        const body = res.json();
-        if (body.results) expect(body.results, mode).toEqual(first.json().results);
-        else {
-          const id = body.query_status.id as string;
-          let status = body.query_status;
-          for (let i = 0; i < 200 && !status.complete; i++) {
-            await new Promise((r) => setTimeout(r, 25));
-            status = (await t.request(who.key, { method: 'GET', url: `${api()}/query/${encodeURIComponent(id)}/` })).json().query_status;
-          }
-          expect(status.results.results, mode).toEqual(first.json().results);
-        }
-      }
+      await expectEveryRefreshMode(t, who, query, (results) => expect(numbers(results)).toMatchObject({ sessions: [2, null] }));
     });
   });
 });

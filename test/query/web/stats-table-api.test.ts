@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
 import { ev, journeys, runQuery } from '../../helpers/journeys.js';
+import { expectEveryRefreshMode, insightApi } from './helpers.js';
 
 const table = (breakdownBy: string, extra: Record<string, unknown> = {}) =>
   ({ kind: 'WebStatsTableQuery', breakdownBy, dateRange: { date_from: '2024-03-04', date_to: '2024-03-10' }, properties: [], ...extra });
@@ -129,15 +130,8 @@ describe('WebStatsTableQuery', () => {
   });
 
   describe('as a saved insight, on a dashboard, in every refresh mode', () => {
-    const api = () => `/api/projects/${who.projectId}`;
-    const createInsight = async (payload: Record<string, unknown>) => {
-      const res = await t.request(who.key, { method: 'POST', url: `${api()}/insights/`, payload });
-      expect(res.statusCode, res.body).toBe(201);
-      return res.json();
-    };
-    const getInsight = (id: number, params: string) => t.request(who.key, { method: 'GET', url: `${api()}/insights/${id}/${params}` });
-
     it('saves and refreshes bare and wrapped, with dashboard filters laid over it', async () => {
+      const { createInsight, getInsight, refreshFromDashboard } = insightApi(t, who);
       const bare = await createInsight({ name: 'Browsers', query: table('Browser') });
       const refreshed = await getInsight(bare.id, '?refresh=blocking');
       expect(refreshed.statusCode, refreshed.body).toBe(200);
@@ -145,42 +139,13 @@ describe('WebStatsTableQuery', () => {
       const wrapped = await createInsight({ name: 'Paths', query: { kind: 'DataTableNode', source: table('Page', { limit: 10 }) } });
       expect((await getInsight(wrapped.id, '?refresh=blocking')).json().result).toHaveLength(4);
 
-      const dashboard = await t.request(who.key, { method: 'POST', url: `${api()}/dashboards/`, payload: { name: 'Web', filters: { date_from: '2024-03-06', date_to: '2024-03-10', properties: [{ key: '$device_type', value: 'Mobile', operator: 'exact', type: 'event' }] } } });
-      expect(dashboard.statusCode, dashboard.body).toBe(201);
-      const patched = await t.request(who.key, { method: 'PATCH', url: `${api()}/insights/${bare.id}/`, payload: { dashboards: [dashboard.json().id] } });
-      expect(patched.statusCode, patched.body).toBe(200);
-      const viaDashboard = await getInsight(bare.id, `?from_dashboard=${dashboard.json().id}&refresh=blocking`);
-      expect(viaDashboard.statusCode, viaDashboard.body).toBe(200);
+      const viaDashboard = await refreshFromDashboard(bare.id, { date_from: '2024-03-06', date_to: '2024-03-10', properties: [{ key: '$device_type', value: 'Mobile', operator: 'exact', type: 'event' }] });
       expect(viaDashboard.json().result).toEqual([['Mobile Safari', [1, null], [1, null], 1, '']]);
     });
 
     it('answers every refresh mode through /query/', async () => {
       const query = table('Country', { compareFilter: { compare: true } });
-      const post = (refresh: string) => t.request(who.key, { method: 'POST', url: `${api()}/query/`, payload: { query, refresh } });
-      const first = await post('force_blocking');
-      expect(first.statusCode, first.body).toBe(200);
-      expect(first.json().is_cached).toBe(false);
-      expect(first.json().results.map((row: unknown[]) => row[0])).toEqual(['DE', 'GB']);
-      for (const mode of ['blocking', 'force_cache', 'lazy_async']) {
-        const res = await post(mode);
-        expect(res.statusCode, mode).toBe(200);
-        expect(res.json(), mode).toMatchObject({ is_cached: true, results: first.json().results });
-      }
-      for (const mode of ['async', 'force_async']) {
-        const res = await post(mode);
-        expect([200, 202], mode).toContain(res.statusCode);
-        const body = res.json();
-        if (body.results) expect(body.results, mode).toEqual(first.json().results);
-        else {
-          const id = body.query_status.id as string;
-          let status = body.query_status;
-          for (let i = 0; i < 200 && !status.complete; i++) {
-            await new Promise((r) => setTimeout(r, 25));
-            status = (await t.request(who.key, { method: 'GET', url: `${api()}/query/${encodeURIComponent(id)}/` })).json().query_status;
-          }
-          expect(status.results.results, mode).toEqual(first.json().results);
-        }
-      }
+      await expectEveryRefreshMode(t, who, query, (results) => expect(results.map((row: unknown[]) => row[0])).toEqual(['DE', 'GB']));
     });
   });
 });
