@@ -1,6 +1,7 @@
 // A real Hoglet (real stores) listening on loopback and serving the built web app, a project
 // with a week of known events and one saved insight per kind, and Debian's Chromium to look at it.
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -270,3 +271,32 @@ export async function getApi(w: World, url: string): Promise<any> {
   if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode} ${res.body}`);
   return res.json();
 }
+
+/** Events with their own timestamps in one /batch/ (throws on anything but 200). */
+export async function captureBatch(w: World, batch: object[]): Promise<void> {
+  const res = await w.t.request(null, { method: 'POST', url: '/batch/', payload: { api_key: w.who.projectApiToken, batch } });
+  if (res.statusCode !== 200) throw new Error(`capture: ${res.statusCode} ${res.body}`);
+}
+
+/** A UUIDv7 whose time part is `ms`, as posthog-js makes $session_id. */
+export function uuidv7(ms: number): string {
+  const time = ms.toString(16).padStart(12, '0');
+  const rand = randomBytes(10).toString('hex');
+  const variant = ((parseInt(rand[3]!, 16) & 3) | 8).toString(16);
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${rand.slice(0, 3)}-${variant}${rand.slice(4, 7)}-${rand.slice(7, 19)}`;
+}
+
+/** 10:00 UTC `days` days ago, plus seconds: always in the past, inside "Last 7 days" for 1..6. */
+export function daysAgo(days: number, plusSeconds = 0): number {
+  const today = new Date();
+  return Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - days * 86_400_000 + 10 * 3_600_000 + plusSeconds * 1000;
+}
+
+/** The web overview's cards as {key: data-value}. */
+export const overviewValues = (scope: Page | Locator) =>
+  scope.getByTestId('web-overview').locator('[data-key]').evaluateAll((cards) =>
+    Object.fromEntries(cards.map((c) => [c.getAttribute('data-key'), c.getAttribute('data-value')])));
+
+/** A WebOverviewQuery answer as the cards show it: {key: value as text}. */
+export const apiOverviewValues = (answer: { results: { key: string; value: number | null }[] }) =>
+  Object.fromEntries(answer.results.map((i) => [i.key, i.value === null ? null : String(i.value)]));

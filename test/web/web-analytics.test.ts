@@ -2,27 +2,10 @@
 // sessions captured through /batch/, the page's overview numbers and tables equal to what
 // WebOverviewQuery / WebStatsTableQuery answer over the API, a row click filters the page, and the
 // URL alone reproduces the view.
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, legendItems, openPage, queryApi, screenshot, startWorld, tableRows, type World } from './harness.js';
+import { apiOverviewValues, captureBatch, daysAgo, hasChromium, legendItems, openPage, overviewValues, queryApi, screenshot, startWorld, tableRows, uuidv7, type World } from './harness.js';
 
 const TIMEOUT = 90_000;
-const DAY = 86_400_000;
-
-/** A UUIDv7 whose time part is `ms`, as posthog-js makes $session_id. */
-function uuidv7(ms: number): string {
-  const time = ms.toString(16).padStart(12, '0');
-  const rand = randomBytes(10).toString('hex');
-  const variant = ((parseInt(rand[3]!, 16) & 3) | 8).toString(16);
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${rand.slice(0, 3)}-${variant}${rand.slice(4, 7)}-${rand.slice(7, 19)}`;
-}
-
-/** 10:00 UTC `days` days ago (always in the past, inside "Last 7 days" for 1..6). */
-const daysAgo = (days: number, plusSeconds = 0) => {
-  const today = new Date();
-  return Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - days * DAY + 10 * 3_600_000 + plusSeconds * 1000;
-};
-
 interface Visit { person: string; at: number; path: string; browser: string; country: string; session: string }
 
 function pageview(v: Visit) {
@@ -60,18 +43,11 @@ describe.skipIf(!hasChromium)('web analytics page in Chromium', () => {
       // dave, in the previous period only.
       { person: 'dave', at: d, path: '/', browser: 'Safari', country: 'DE', session: sd },
     ];
-    const res = await w.t.request(null, { method: 'POST', url: '/batch/', payload: { api_key: w.who.projectApiToken, batch: visits.map(pageview) } });
-    if (res.statusCode !== 200) throw new Error(`capture: ${res.statusCode} ${res.body}`);
+    await captureBatch(w, visits.map(pageview));
   }, 120_000);
   afterAll(async () => {
     await w?.close();
   });
-
-  const overviewValues = async (page: import('playwright-core').Page) =>
-    page.getByTestId('web-overview').locator('[data-key]').evaluateAll((cards) =>
-      Object.fromEntries(cards.map((c) => [c.getAttribute('data-key'), c.getAttribute('data-value')])));
-  const apiValues = (answer: { results: { key: string; value: number | null }[] }) =>
-    Object.fromEntries(answer.results.map((i) => [i.key, i.value === null ? null : String(i.value)]));
 
   it('shows the overview and the paths the API answers; a row click filters the page; the link reproduces the view', async () => {
     const { page, context, problems } = await openPage(w);
@@ -85,7 +61,7 @@ describe.skipIf(!hasChromium)('web analytics page in Chromium', () => {
 
     // The overview: what WebOverviewQuery answers, and the numbers of the visits above.
     const overview = await queryApi(w, overviewOf([]));
-    await expect.poll(() => overviewValues(page)).toEqual(apiValues(overview));
+    await expect.poll(() => overviewValues(page)).toEqual(apiOverviewValues(overview));
     const byKey = Object.fromEntries((overview.results as { key: string; value: number; previous: number | null }[]).map((i) => [i.key, i]));
     expect([byKey.visitors!.value, byKey.views!.value, byKey.sessions!.value]).toEqual([3, 5, 3]);
     expect(byKey.visitors!.previous).toBe(1);
@@ -121,7 +97,7 @@ describe.skipIf(!hasChromium)('web analytics page in Chromium', () => {
     expect(await filterRow.locator('.chip').textContent()).toContain('/pricing');
     const filtered = await queryApi(w, overviewOf([{ key: '$pathname', type: 'event', operator: 'exact', value: ['/pricing'] }]));
     expect(filtered.results.find((i: { key: string }) => i.key === 'visitors').value).toBe(1);
-    await expect.poll(() => overviewValues(page)).toEqual(apiValues(filtered));
+    await expect.poll(() => overviewValues(page)).toEqual(apiOverviewValues(filtered));
 
     // A tab choice is part of the view too.
     await page.locator('[data-tile="devices"]').getByRole('tab', { name: 'OS' }).click();
@@ -134,14 +110,14 @@ describe.skipIf(!hasChromium)('web analytics page in Chromium', () => {
     // The copied link, opened in a fresh browser profile, shows the same view.
     const other = await openPage(w);
     await other.page.goto(link);
-    await expect.poll(() => overviewValues(other.page)).toEqual(apiValues(filtered));
+    await expect.poll(() => overviewValues(other.page)).toEqual(apiOverviewValues(filtered));
     expect(await other.page.getByTestId('filter-row').locator('.chip').textContent()).toContain('/pricing');
     expect(await other.page.locator('[data-tile="devices"]').getByRole('tab', { name: 'OS' }).getAttribute('aria-selected')).toBe('true');
 
     // Clicking the row again removes the filter (PostHog's toggle).
     await page.getByTestId('web-table-Page').locator('tr[data-key="/pricing"]').click();
     await expect.poll(() => page.getByTestId('filter-row').count()).toBe(0);
-    await expect.poll(() => overviewValues(page)).toEqual(apiValues(overview));
+    await expect.poll(() => overviewValues(page)).toEqual(apiOverviewValues(overview));
 
     expect([...problems, ...other.problems]).toEqual([]);
     await other.context.close();
@@ -164,12 +140,12 @@ describe.skipIf(!hasChromium)('web analytics page in Chromium', () => {
       expect(JSON.parse(new URL(page.url()).searchParams.get('filters')!)).toEqual([{ key: '$pathname', type: 'event', operator: 'exact', value: ['/<plan>'] }]);
       const cleaned = await queryApi(w, overviewOf([{ key: '$pathname', type: 'event', operator: 'is_cleaned_path_exact', value: ['/<plan>'] }]));
       expect(cleaned.results.find((i: { key: string }) => i.key === 'visitors').value).toBe(1);
-      await expect.poll(() => overviewValues(page)).toEqual(apiValues(cleaned));
+      await expect.poll(() => overviewValues(page)).toEqual(apiOverviewValues(cleaned));
       // Path cleaning off: the same filter is a plain match, and no page is called /<plan>.
       await page.locator('input[name="path-cleaning"]').uncheck();
       const plain = await queryApi(w, overviewOf([{ key: '$pathname', type: 'event', operator: 'exact', value: ['/<plan>'] }]));
       expect(plain.results.find((i: { key: string }) => i.key === 'visitors').value).toBe(0);
-      await expect.poll(() => overviewValues(page)).toEqual(apiValues(plain));
+      await expect.poll(() => overviewValues(page)).toEqual(apiOverviewValues(plain));
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -217,7 +193,7 @@ describe.skipIf(!hasChromium)('web analytics page in Chromium', () => {
     // Every session lacks a UTM source: the numbers stay.
     const overview = await queryApi(w, overviewOf([{ key: '$entry_utm_source', type: 'session', operator: 'is_not_set' }]));
     expect(overview.results.find((i: { key: string }) => i.key === 'visitors').value).toBe(3);
-    await expect.poll(() => overviewValues(page)).toEqual(apiValues(overview));
+    await expect.poll(() => overviewValues(page)).toEqual(apiOverviewValues(overview));
     expect(problems).toEqual([]);
     await context.close();
   }, TIMEOUT);

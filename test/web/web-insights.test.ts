@@ -4,27 +4,10 @@
 // the conversion goal picker (custom event or action) turns the overview and the tables into
 // conversions; the device toggle and the domain picker filter the page; "Show more" opens a modal;
 // Outbound clicks and UTM content / term are tabs.
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, legendItems, openPage, pick, queryApi, screenshot, startWorld, tableRows, type World } from './harness.js';
+import { apiOverviewValues, captureBatch, daysAgo, hasChromium, legendItems, openPage, overviewValues, pick, queryApi, screenshot, startWorld, tableRows, uuidv7, type World } from './harness.js';
 
 const TIMEOUT = 90_000;
-const DAY = 86_400_000;
-
-/** A UUIDv7 whose time part is `ms`, as posthog-js makes $session_id. */
-function uuidv7(ms: number): string {
-  const time = ms.toString(16).padStart(12, '0');
-  const rand = randomBytes(10).toString('hex');
-  const variant = ((parseInt(rand[3]!, 16) & 3) | 8).toString(16);
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${rand.slice(0, 3)}-${variant}${rand.slice(4, 7)}-${rand.slice(7, 19)}`;
-}
-
-/** 10:00 UTC `days` days ago, plus seconds (inside "Last 7 days" for 1..6). */
-const daysAgo = (days: number, plusSeconds = 0) => {
-  const today = new Date();
-  return Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - days * DAY + 10 * 3_600_000 + plusSeconds * 1000;
-};
-
 interface Hit { person: string; at: number; session: string; host: string; device: string; path?: string; event?: string; extra?: Record<string, unknown> }
 
 function eventOf(h: Hit) {
@@ -69,8 +52,7 @@ describe.skipIf(!hasChromium)('web analytics insights and pickers in Chromium', 
       // dave (Desktop, blog): twelve posts, so the paths table has more than ten rows.
       ...Array.from({ length: 12 }, (_, i): Hit => ({ person: 'dave', at: d + i * 5_000, session: sd, host: blog, device: 'Desktop', path: `/post/${i + 1}` })),
     ];
-    const res = await w.t.request(null, { method: 'POST', url: '/batch/', payload: { api_key: w.who.projectApiToken, batch: hits.map(eventOf) } });
-    if (res.statusCode !== 200) throw new Error(`capture: ${res.statusCode} ${res.body}`);
+    await captureBatch(w, hits.map(eventOf));
     const action = await w.t.request(w.who.key, { method: 'POST', url: `${api}${w.who.projectId}/actions/`, payload: { name: 'Bought something', steps: [{ event: 'purchase' }] } });
     if (action.statusCode !== 201) throw new Error(`action: ${action.statusCode} ${action.body}`);
     actionId = action.json().id;
@@ -79,11 +61,6 @@ describe.skipIf(!hasChromium)('web analytics insights and pickers in Chromium', 
     await w?.close();
   });
 
-  const overviewValues = (page: import('playwright-core').Page | import('playwright-core').Locator) =>
-    page.getByTestId('web-overview').locator('[data-key]').evaluateAll((cards) =>
-      Object.fromEntries(cards.map((c) => [c.getAttribute('data-key'), c.getAttribute('data-value')])));
-  const apiValues = (answer: { results: { key: string; value: number | null }[] }) =>
-    Object.fromEntries(answer.results.map((i) => [i.key, i.value === null ? null : String(i.value)]));
   /** A stats answer's rows as the table shows them: the value's key and each metric's current number. */
   const apiRows = (answer: { results: unknown[][]; columns: string[] }) => answer.results.map((row) => ({
     key: typeof row[0] === 'string' ? row[0] : JSON.stringify(row[0]),
@@ -140,7 +117,7 @@ describe.skipIf(!hasChromium)('web analytics insights and pickers in Chromium', 
     expect(made.statusCode, made.body).toBe(201);
     await page.reload();
     const overviewTile = page.locator(`[data-testid="dashboard-tile"][data-insight="${made.json().short_id}"]`);
-    const expected = apiValues(await queryApi(w, overview));
+    const expected = apiOverviewValues(await queryApi(w, overview));
     expect(expected).toMatchObject({ visitors: '4', sessions: '4' });
     await expect.poll(() => overviewValues(overviewTile)).toEqual(expected);
     // A stats table saved bare, as a script may save it: its rows too.
@@ -174,8 +151,8 @@ describe.skipIf(!hasChromium)('web analytics insights and pickers in Chromium', 
     await pick(page, 'Conversion goal', 'purch', 'purchase');
     await expect.poll(() => new URL(page.url()).searchParams.get('conversionGoal.customEventName')).toBe('purchase');
     const byEvent = await queryApi(w, { kind: 'WebOverviewQuery', properties: [], ...RANGE, conversionGoal: { customEventName: 'purchase' } });
-    expect(apiValues(byEvent)).toEqual({ visitors: '4', 'total conversions': '2', 'unique conversions': '2', 'conversion rate': '50' });
-    await expect.poll(() => overviewValues(page)).toEqual(apiValues(byEvent));
+    expect(apiOverviewValues(byEvent)).toEqual({ visitors: '4', 'total conversions': '2', 'unique conversions': '2', 'conversion rate': '50' });
+    await expect.poll(() => overviewValues(page)).toEqual(apiOverviewValues(byEvent));
     // The tables show the goal's columns; the graph its unique conversions.
     const paths = page.locator('[data-tile="paths"]').getByTestId('web-table-Page');
     await expect.poll(() => paths.locator('thead th').allTextContents()).toEqual(['Path', 'Visitors', 'Total conversions', 'Unique conversions', 'Conversion rate']);
@@ -204,8 +181,8 @@ describe.skipIf(!hasChromium)('web analytics insights and pickers in Chromium', 
     await pick(page, 'Conversion goal', 'Bought', 'Bought something');
     await expect.poll(() => new URL(page.url()).searchParams.get('conversionGoal.actionId')).toBe(String(actionId));
     const byAction = await queryApi(w, { kind: 'WebOverviewQuery', properties: [], ...RANGE, conversionGoal: { actionId } });
-    expect(apiValues(byAction)).toEqual(apiValues(byEvent));
-    await expect.poll(() => overviewValues(page)).toEqual(apiValues(byAction));
+    expect(apiOverviewValues(byAction)).toEqual(apiOverviewValues(byEvent));
+    await expect.poll(() => overviewValues(page)).toEqual(apiOverviewValues(byAction));
 
     // Clearing it brings back the five cards.
     await page.getByRole('button', { name: 'Clear goal' }).click();
@@ -224,13 +201,13 @@ describe.skipIf(!hasChromium)('web analytics insights and pickers in Chromium', 
     await expect.poll(() => new URL(page.url()).searchParams.get('device_type')).toBe('Mobile');
     const mobile = await queryApi(w, { kind: 'WebOverviewQuery', properties: [DEVICE(['Mobile', 'Tablet'])], ...RANGE });
     expect(mobile.results.find((i: { key: string }) => i.key === 'visitors').value).toBe(2);
-    await expect.poll(() => overviewValues(page)).toEqual(apiValues(mobile));
+    await expect.poll(() => overviewValues(page)).toEqual(apiOverviewValues(mobile));
     const types = page.getByTestId('web-table-DeviceType');
     await expect.poll(async () => (await tableRows(types)).map((r) => r.key).sort()).toEqual(['Mobile', 'Tablet']);
 
     await devices.getByRole('button', { name: 'Desktop' }).click();
     const desktop = await queryApi(w, { kind: 'WebOverviewQuery', properties: [DEVICE('Desktop')], ...RANGE });
-    await expect.poll(() => overviewValues(page)).toEqual(apiValues(desktop));
+    await expect.poll(() => overviewValues(page)).toEqual(apiOverviewValues(desktop));
     await expect.poll(async () => (await tableRows(types)).map((r) => r.key)).toEqual(['Desktop']);
 
     // The domain picker offers the project's hosts; with Desktop, blog.example.com leaves dave.
@@ -240,18 +217,18 @@ describe.skipIf(!hasChromium)('web analytics insights and pickers in Chromium', 
     await expect.poll(() => new URL(page.url()).searchParams.get('domain')).toBe('blog.example.com');
     const blog = await queryApi(w, { kind: 'WebOverviewQuery', properties: [HOST('blog.example.com'), DEVICE('Desktop')], ...RANGE });
     expect(blog.results.find((i: { key: string }) => i.key === 'visitors').value).toBe(1);
-    await expect.poll(() => overviewValues(page)).toEqual(apiValues(blog));
+    await expect.poll(() => overviewValues(page)).toEqual(apiOverviewValues(blog));
 
     // The view is in the link.
     const other = await openPage(w);
     await other.page.goto(page.url());
-    await expect.poll(() => overviewValues(other.page)).toEqual(apiValues(blog));
+    await expect.poll(() => overviewValues(other.page)).toEqual(apiOverviewValues(blog));
     expect(await other.page.getByRole('group', { name: 'Device type' }).getByRole('button', { name: 'Desktop' }).getAttribute('aria-pressed')).toBe('true');
 
     await devices.getByRole('button', { name: 'All devices' }).click();
     await domain.selectOption('');
     const all = await queryApi(w, { kind: 'WebOverviewQuery', properties: [], ...RANGE });
-    await expect.poll(() => overviewValues(page)).toEqual(apiValues(all));
+    await expect.poll(() => overviewValues(page)).toEqual(apiOverviewValues(all));
     expect([...problems, ...other.problems]).toEqual([]);
     await other.context.close();
     await context.close();
