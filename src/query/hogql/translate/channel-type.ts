@@ -25,10 +25,15 @@ function lookupOf(kind: 'source' | 'medium', type: (row: Definition) => string |
   return { keys, types };
 }
 
-const PAID_SOURCE = lookupOf('source', (row) => row[3]);
-const ORGANIC_SOURCE = lookupOf('source', (row) => row[4]);
-const PAID_MEDIUM = lookupOf('medium', (row) => row[3]);
-const ORGANIC_MEDIUM = lookupOf('medium', (row) => row[4]);
+/** A side of PostHog's rules (paid or organic): its source and medium lookups, and its shopping channel. */
+interface Side {
+  readonly source: Lookup;
+  readonly medium: Lookup;
+  readonly shopping: string;
+}
+
+const PAID: Side = { source: lookupOf('source', (row) => row[3]), medium: lookupOf('medium', (row) => row[3]), shopping: 'Paid Shopping' };
+const ORGANIC: Side = { source: lookupOf('source', (row) => row[4]), medium: lookupOf('medium', (row) => row[4]), shopping: 'Organic Shopping' };
 
 const text = (value: string) => constant(value);
 
@@ -59,6 +64,16 @@ const matches = (value: Expr, pattern: string) => call('match', value, text(patt
 const SHOPPING = '^(.*(([^a-df-z]|^)shop|shopping).*)$';
 const VIDEO = '^(.*video.*)$';
 
+/** A side's channel, first found: by source, a shopping campaign, by medium, by referring domain; else `otherwise`. */
+function sideChannel(side: Side, campaign: Expr, medium: Expr, source: Expr, referringDomain: Expr, otherwise: Expr): Expr {
+  return call('coalesce',
+    bySource(side.source, source),
+    call('if', matches(campaign, SHOPPING), text(side.shopping), constant(null)),
+    exact(side.medium, medium),
+    bySource(side.source, referringDomain),
+    otherwise);
+}
+
 /** PostHog's default channel rules, first match wins (posthog.com/docs/data/channel-type). */
 export function channelTypeExpr(inputs: ChannelInputs): Expr {
   const campaign = call('lower', blankAsNull(inputs.campaign));
@@ -72,11 +87,7 @@ export function channelTypeExpr(inputs: ChannelInputs): Expr {
     hasGclid,
     isNotNull(gadSource),
   );
-  const paid = call('coalesce',
-    bySource(PAID_SOURCE, source),
-    call('if', matches(campaign, SHOPPING), text('Paid Shopping'), constant(null)),
-    exact(PAID_MEDIUM, medium),
-    bySource(PAID_SOURCE, referringDomain),
+  const paid = sideChannel(PAID, campaign, medium, source, referringDomain,
     call('multiIf', call('equals', gadSource, text('1')), text('Paid Search'), matches(campaign, VIDEO), text('Paid Video'), hasFbclid, text('Paid Social'), text('Paid Unknown')));
   const isDirect = and(
     call('equals', referringDomain, text('$direct')),
@@ -84,11 +95,7 @@ export function channelTypeExpr(inputs: ChannelInputs): Expr {
     or(isNull(source), call('in', source, call('tuple', text('(direct)'), text('direct'), text('$direct')))),
     not(hasFbclid),
   );
-  const organic = call('coalesce',
-    bySource(ORGANIC_SOURCE, source),
-    call('if', matches(campaign, SHOPPING), text('Organic Shopping'), constant(null)),
-    exact(ORGANIC_MEDIUM, medium),
-    bySource(ORGANIC_SOURCE, referringDomain),
+  const organic = sideChannel(ORGANIC, campaign, medium, source, referringDomain,
     call('multiIf',
       matches(campaign, VIDEO), text('Organic Video'),
       matches(medium, 'push$'), text('Push'),
