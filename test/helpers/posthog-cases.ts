@@ -52,7 +52,9 @@ export async function prepareCase(t: TestApp, c: PortedCase): Promise<PreparedCa
     const res = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/actions/`, payload: { name: action.name, steps: action.steps } });
     expect(res.statusCode, res.body).toBe(201);
     actionIds.set(action.id, res.json().id);
-    queryText = queryText.replaceAll(`"id":${action.id}`, `"id":${res.json().id}`).replaceAll(`"id":"${action.id}"`, `"id":"${res.json().id}"`);
+    queryText = queryText.replaceAll(`"id":${action.id}`, `"id":${res.json().id}`).replaceAll(`"id":"${action.id}"`, `"id":"${res.json().id}"`)
+      // a web query's conversion goal names its action as actionId
+      .replaceAll(`"actionId":${action.id}`, `"actionId":${res.json().id}`);
   }
   await capture(t, who, c);
   return { who, query: JSON.parse(queryText), actionIds };

@@ -397,9 +397,7 @@ describe("PostHog's test_web_stats_table.py", () => {
 
   async function answer(c: StatsCase) {
     const prepared = await prepareCase(t, c);
-    const query = prepared.query as Record<string, any>;
-    if (query.conversionGoal?.actionId) query.conversionGoal.actionId = prepared.actionIds.get(query.conversionGoal.actionId);
-    return runQuery(t, prepared.who, query);
+    return runQuery(t, prepared.who, prepared.query);
   }
 
   for (const [name, make] of Object.entries(CASES)) {
