@@ -115,6 +115,29 @@ describe('sessions kept at insert', () => {
     expect(await rows(everything)).toEqual(answers);
   });
 
+  it('a UUIDv7 session id keys its session by the id time; a time range reads the sessions whose id time is near it', async () => {
+    // posthog-js makes session ids UUIDv7 whose time part is the session start.
+    const v7 = (iso: string, n: number) => {
+      const hex = Date.parse(iso).toString(16).padStart(12, '0');
+      return `${hex.slice(0, 8)}-${hex.slice(8)}-7000-8000-${String(n).padStart(12, '0')}`;
+    };
+    const near = v7('2024-05-10T12:00:00Z', 1);
+    // An id whose time lies days away from its events (a client clock far off): the documented loss.
+    const far = v7('2024-05-01T00:00:00Z', 2);
+    await journeys(t, who, {
+      v7near: [ev('$pageview', '2024-05-10T12:00:00Z', { $session_id: near, $current_url: 'https://example.com/near' })],
+      v7far: [ev('$pageview', '2024-05-10T12:30:00Z', { $session_id: far, $current_url: 'https://example.com/far' })],
+    });
+    const store = t.services.events;
+    expect(await store.query(`SELECT session_id, toString(session_start_hint) AS hint FROM ${store.layout.database}.sessions
+      WHERE team_id = {team:UInt64} AND session_id IN ({near:String}, {far:String}, 'two-batches') ORDER BY hint`, { team: who.projectId, near, far }))
+      .toEqual([{ session_id: 'two-batches', hint: '1970-01-01 00:00:00' }, { session_id: far, hint: '2024-05-01 00:00:00' }, { session_id: near, hint: '2024-05-10 12:00:00' }]);
+    const ranged = "select session.$entry_pathname from events where timestamp >= toDateTime('2024-05-10 00:00:00') and timestamp < toDateTime('2024-05-11') and event = '$pageview' order by timestamp";
+    expect(await rows(ranged)).toEqual([['/near'], [null]]);
+    // Without a time range every session is read.
+    expect(await rows("select session.$entry_pathname from events where distinct_id in ('v7near', 'v7far') order by timestamp")).toEqual([['/near'], ['/far']]);
+  });
+
   it("a deleted project's sessions go with its events", async () => {
     const store = t.services.events;
     const teamRows = (team: number) => store.query<{ c: string }>(`SELECT count() AS c FROM ${store.layout.database}.sessions WHERE team_id = {team:UInt64}`, { team });
