@@ -128,8 +128,16 @@ export function dataModel({ seed, persons, nowUs }) {
       ${extra},
       '"$lib":"web"}')`;
   };
-  /** A session: one per person per 30-minute slot. */
-  const sessionId = (x, tsUs) => `toString(reinterpretAsUUID(MD5(concat('session/', toString(${seed}), '/', toString(${x}), '/', toString(intDiv(${tsUs}, 1800000000))))))`;
+  /**
+   * A session: one per person per 30-minute slot. Its id is a UUIDv7 as posthog-js makes them: the
+   * first 48 bits the session start (the slot's, in milliseconds), the rest from a hash.
+   */
+  const sessionId = (x, tsUs) => {
+    const slot = `intDiv(${tsUs}, 1800000000)`;
+    const time = `leftPad(lower(hex(toUInt64(${slot} * 1800000))), 12, '0')`;
+    const rest = `lower(hex(MD5(concat('session/', toString(${seed}), '/', toString(${x}), '/', toString(${slot})))))`;
+    return `concat(substring(${time}, 1, 8), '-', substring(${time}, 9, 4), '-7', substring(${rest}, 1, 3), '-8', substring(${rest}, 4, 3), '-', substring(${rest}, 7, 12))`;
+  };
 
   return { startUs, nowUs, multiplier, U, U1, p, distinctId, properties, sessionId, mergeFraction };
 }
