@@ -90,16 +90,21 @@ describe('sessions kept at insert', () => {
   });
 
   it('a store made before the sessions table gets the sessions of its events when it is opened', async () => {
-    // One session across a month boundary (two partitions of events), one in a month of its own.
+    // One session across a month boundary (two partitions of events), one across midnight inside a
+    // month (two of the backfill's daily statements), one in a month of its own.
     await journeys(t, who, {
       nye: [ev('$pageview', '2023-12-31T23:59:50Z', { $session_id: 'new-year', $current_url: 'https://example.com/old' }),
         ev('$pageview', '2024-01-01T00:00:20Z', { $session_id: 'new-year', $current_url: 'https://example.com/new' })],
+      night: [ev('$pageview', '2024-01-15T23:59:00Z', { $session_id: 'midnight', $current_url: 'https://example.com/late' }),
+        ev('$autocapture', '2024-01-16T00:00:30Z', { $session_id: 'midnight' }),
+        ev('$pageview', '2024-01-16T00:01:00Z', { $session_id: 'midnight', $current_url: 'https://example.com/early' })],
       feb: [ev('$screen', '2024-02-10T08:00:00Z', { $session_id: 'february' })],
     });
     const everything = `${SESSION_ROW} order by session_id`;
     const answers = await rows(everything);
-    expect(answers.map((row) => row[0])).toEqual(['february', 'new-year', 'two-batches']);
-    expect(answers[1]!.slice(4, 9)).toEqual([30, 2, 0, '/old', '/new']);
+    expect(answers.map((row) => row[0])).toEqual(['february', 'midnight', 'new-year', 'two-batches']);
+    expect(answers[1]!.slice(4, 9)).toEqual([120, 2, 1, '/late', '/early']);
+    expect(answers[2]!.slice(4, 9)).toEqual([30, 2, 0, '/old', '/new']);
 
     // The store as it was before migration 4: no sessions table, no view, none recorded.
     const store = t.services.events;
@@ -107,8 +112,12 @@ describe('sessions kept at insert', () => {
     await store.command(`DROP VIEW ${db}.sessions_mv`);
     await store.command(`DROP TABLE ${db}.sessions`);
     await store.command(`ALTER TABLE ${db}.schema_migrations DELETE WHERE version = 4`, {}, { settings: { mutations_sync: '1' } });
+    const spill = "SELECT value FROM system.settings WHERE name = 'max_bytes_before_external_group_by'";
+    const spillBefore = await store.query(spill);
     expect(await migrateEventStore(store)).toEqual([4]);
     expect(await rows(everything)).toEqual(answers);
+    // The backfill's memory settings do not outlive it (chDB keeps a statement's settings).
+    expect(await store.query(spill)).toEqual(spillBefore);
     expect(await rows(everything, other)).toEqual([['two-batches', 'intruder', '2024-03-01T09:00:00Z', '2024-03-01T09:00:00Z', 0, 1, 0, '/x', '/x', null, null, 1, ['https://intruder.example/x']]]);
     // Opened again, nothing is added twice.
     expect(await migrateEventStore(store)).toEqual([]);

@@ -140,23 +140,38 @@ function sessionsTable(d: Ddl): string[] {
   ];
 }
 
-/** Backfill time limit per month: a month of a large store is aggregated in one statement. */
+/** Backfill time limit per day: a day of a large store is aggregated in one statement. */
 const BACKFILL_SECONDS = 3_600;
 
 /**
- * The events stored before the view existed, one monthly partition of events at a time (so memory
- * holds one month's sessions, not the store's). A session spanning months gets one row of states
- * per month, merged like any other. Events the view already counted are counted once anyway.
+ * The backfill's memory budget, whatever the store's size: one day of events per statement, and
+ * a grouping past BACKFILL_GROUP_BYTES spills to disk instead of growing (chDB honours it).
+ */
+export const BACKFILL_GROUP_BYTES = 256 * 1024 * 1024;
+const BACKFILL_SETTINGS = { max_bytes_before_external_group_by: String(BACKFILL_GROUP_BYTES) };
+
+/**
+ * The events stored before the view existed, one day of events at a time (so memory holds one
+ * day's sessions, not a month's or the store's). A session spanning midnight gets one row of states
+ * per day, merged like any other. Events the view already counted are counted once anyway, so a
+ * backfill cut short and run again adds nothing twice.
  */
 async function backfill(store: EventStore, d: Ddl): Promise<void> {
   const events = `${d.db}.${TABLES.events}`;
-  const months = await store.query<{ month: number }>(`SELECT DISTINCT toYYYYMM(timestamp) AS month FROM ${events} ORDER BY month`, {}, { timeoutSeconds: BACKFILL_SECONDS });
-  for (const { month } of months) {
-    await store.command(
-      `INSERT INTO ${d.db}.${TABLES.sessions} ${sessionStatesSelect(sessionEvents(events, 'toYYYYMM(timestamp) = {month:UInt32}'))}`,
-      { month: Number(month) },
-      { timeoutSeconds: BACKFILL_SECONDS },
-    );
+  // chDB keeps a statement's settings for the ones after it: restore these when done.
+  const names = Object.keys(BACKFILL_SETTINGS);
+  const before = await store.query<{ name: string; value: string }>('SELECT name, value FROM system.settings WHERE name IN {names:Array(String)}', { names });
+  const days = await store.query<{ day: string }>(`SELECT DISTINCT toDate(timestamp) AS day FROM ${events} ORDER BY day`, {}, { timeoutSeconds: BACKFILL_SECONDS });
+  try {
+    for (const { day } of days) {
+      await store.command(
+        `INSERT INTO ${d.db}.${TABLES.sessions} ${sessionStatesSelect(sessionEvents(events, 'toDate(timestamp) = {day:Date}'))}`,
+        { day },
+        { timeoutSeconds: BACKFILL_SECONDS, settings: BACKFILL_SETTINGS },
+      );
+    }
+  } finally {
+    await store.query('SELECT 1', {}, { settings: Object.fromEntries(before.map(({ name, value }) => [name, value])) });
   }
 }
 
