@@ -21,11 +21,18 @@
 //     person has ~0.05 % of all events and the quietest ~70; each person starts at a time biased
 //     towards the end of the 90 days; 45 % stay active to the end, the others stop at a uniform
 //     point of their span; events (and sign-ups, journeys) fall uniformly within the active span.
-//   - mix of unstructured events: $pageview 62 %, $autocapture 20 %, $pageleave 6 %,
-//     viewed_pricing 4 %, feature_used 4 %, started_checkout 3 %, $rageclick 1 %; every web event
-//     carries $browser (8 values, skewed, missing on 3 % of persons), $os, $device_type,
-//     $current_url, $pathname, $host, $session_id (also in the column); $pageview adds
-//     $referring_domain and sometimes utm_source.
+//   - unstructured events come in visits, as web traffic does: a visit is one person's session
+//     (its own UUIDv7 $session_id, time part the visit's start), 30 % of visits a single page
+//     view, the others 2 to 40 events (mean ~7) 2 s to 3 min apart, the first a $pageview, then a
+//     mix of $pageview 55 %, $autocapture 25 %, $pageleave 8 %, viewed_pricing 4 %,
+//     feature_used 4 %, started_checkout 3 %, $rageclick 1 %: ~5.2 events and ~1.9 M sessions
+//     per 10 M events. A visit keeps one device profile ($browser of 8 values, skewed, missing on
+//     3 % of persons; $os, $device_type, $viewport_width/height), its entry's traffic source on
+//     every event ($referrer, $referring_domain, half of visits $direct; utm_source / medium /
+//     campaign on 20 %, gclid on paid Google visits, fbclid on some Facebook ones) and the
+//     person's place ($geoip_country_code / _name, $geoip_city_name, $geoip_time_zone, 12
+//     places, skewed). Every web event carries $current_url, $pathname, $host, $session_id (also
+//     in the column).
 //   - structured per person: signed_up (30 % of persons), 1-3 purchases with `amount` after it for
 //     half of those (gap to the first one 0-20 days, so some fall outside a 14-day window), each
 //     preceded by started_checkout; journeys through step_1..step_20 (half the persons, a quarter of
@@ -62,9 +69,37 @@ const PROFILES = [
 
 const PATHS = ['/', '/pricing', '/docs', '/docs/getting-started', '/blog', '/blog/launch-week', '/product', '/about', '/changelog', '/signup'];
 const PATH_WEIGHTS = [0.3, 0.12, 0.12, 0.06, 0.08, 0.04, 0.12, 0.04, 0.04, 0.08];
-const REFERRERS = [['$direct', 0.5], ['www.google.com', 0.25], ['duckduckgo.com', 0.05], ['twitter.com', 0.06], ['news.ycombinator.com', 0.04], ['www.linkedin.com', 0.05], ['github.com', 0.05]];
-const UTM_SOURCES = ['google', 'newsletter', 'twitter', 'hn', 'partner'];
-const EVENT_MIX = [['$pageview', 0.62], ['$autocapture', 0.2], ['$pageleave', 0.06], ['viewed_pricing', 0.04], ['feature_used', 0.04], ['started_checkout', 0.03], ['$rageclick', 0.01]];
+const REFERRERS = [['$direct', 0.5], ['www.google.com', 0.2], ['duckduckgo.com', 0.04], ['twitter.com', 0.05], ['news.ycombinator.com', 0.04], ['www.linkedin.com', 0.04], ['github.com', 0.05], ['l.facebook.com', 0.04], ['www.bing.com', 0.02], ['blog.partner.io', 0.02]];
+/** Campaign traffic (20 % of visits): [utm_source, utm_medium, utm_campaign, click id, referring domain, weight]. */
+const CAMPAIGNS = [
+  ['google', 'cpc', 'brand_search', 'gclid', 'www.google.com', 0.3],
+  ['newsletter', 'email', 'weekly_digest', '', '$direct', 0.2],
+  ['twitter', 'social', 'launch_week', '', 't.co', 0.12],
+  ['facebook', 'paid_social', 'retarget_video', 'fbclid', 'l.facebook.com', 0.1],
+  ['hn', '', '', '', 'news.ycombinator.com', 0.08],
+  ['partner', 'referral', 'partner_shop', '', 'blog.partner.io', 0.08],
+  ['bing', 'cpc', 'cross-network', '', 'www.bing.com', 0.05],
+  ['youtube.com', 'video', 'demo_video', '', 'www.youtube.com', 0.07],
+];
+/** The visit's event mix after its first page view. */
+const VISIT_MIX = [['$pageview', 0.55], ['$autocapture', 0.25], ['$pageleave', 0.08], ['viewed_pricing', 0.04], ['feature_used', 0.04], ['started_checkout', 0.03], ['$rageclick', 0.01]];
+/** A person's place: [country code, country name, city, time zone, weight]. */
+const PLACES = [
+  ['US', 'United States', 'New York', 'America/New_York', 0.22],
+  ['US', 'United States', 'San Francisco', 'America/Los_Angeles', 0.12],
+  ['GB', 'United Kingdom', 'London', 'Europe/London', 0.1],
+  ['DE', 'Germany', 'Berlin', 'Europe/Berlin', 0.1],
+  ['IN', 'India', 'Bengaluru', 'Asia/Kolkata', 0.09],
+  ['FR', 'France', 'Paris', 'Europe/Paris', 0.07],
+  ['BR', 'Brazil', 'São Paulo', 'America/Sao_Paulo', 0.06],
+  ['CA', 'Canada', 'Toronto', 'America/Toronto', 0.05],
+  ['NL', 'Netherlands', 'Amsterdam', 'Europe/Amsterdam', 0.05],
+  ['JP', 'Japan', 'Tokyo', 'Asia/Tokyo', 0.05],
+  ['AU', 'Australia', 'Sydney', 'Australia/Sydney', 0.05],
+  ['PL', 'Poland', 'Warsaw', 'Europe/Warsaw', 0.04],
+];
+/** Viewport per device type: [width, height]. */
+const VIEWPORTS = { Desktop: [1440, 900], Mobile: [390, 844], Tablet: [820, 1180] };
 
 const sqlString = (text) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 const sqlArray = (values) => `[${values.map((v) => (typeof v === 'number' ? String(v) : sqlString(v))).join(', ')}]`;
@@ -111,35 +146,46 @@ export function dataModel({ seed, persons, nowUs }) {
   const distinctId = (x, tsUs) =>
     `if(${p.identified(x)} AND ${tsUs} >= ${p.identifyUs(x)}, concat('user-', toString(${x})), concat('anon-', toString(${x})))`;
 
+  /** A device profile (index into PROFILES): the person's, or another one for 10 % of `salt`s. */
+  const profile = (x, salt) =>
+    `if(${U('other-device', salt)} < 0.1, arrayFirstIndex(c -> ${U('device', salt)} < c, ${sqlArray(cumulative(PROFILES.map((row) => row[3])))}), ${p.profile(x)})`;
+  /** The person's place (index into PLACES). */
+  const place = (x) => `arrayFirstIndex(c -> ${U('place', x)} < c, ${sqlArray(cumulative(PLACES.map((row) => row[4])))})`;
   /**
-   * The JSON properties of a web event: the person's device profile (10 % of events on another
-   * one), page, session; `extra` is a SQL string of more `"key":value,` pairs.
+   * The JSON properties of a web event of person `x` from SQL expressions of its device profile
+   * `prof`, `pathname`, session id `sid`, and `extra` (a SQL string of more `"key":value,` pairs).
    */
-  const properties = (x, tsUs, salt, extra) => {
-    const profile = `if(${U('other-device', salt)} < 0.1, arrayFirstIndex(c -> ${U('device', salt)} < c, ${sqlArray(cumulative(PROFILES.map((row) => row[3])))}), ${p.profile(x)})`;
-    const browser = `${sqlArray(PROFILES.map((row) => row[0]))}[${profile}]`;
-    const os = `${sqlArray(PROFILES.map((row) => row[1]))}[${profile}]`;
-    const device = `${sqlArray(PROFILES.map((row) => row[2]))}[${profile}]`;
-    const pathname = pick(PATHS, PATH_WEIGHTS, U('path', salt));
+  const properties = ({ x, prof, pathname, sid, extra }) => {
+    const column = (i) => (values) => `${sqlArray(values)}[${i}]`;
+    const ofProfile = column(prof);
+    const browser = ofProfile(PROFILES.map((row) => row[0]));
+    const viewport = (axis) => ofProfile(PROFILES.map((row) => VIEWPORTS[row[2]]?.[axis] ?? 0));
+    const ofPlace = column(place(x));
     return `concat('{',
-      if(${browser} = '', '', concat('"$browser":"', ${browser}, '","$os":"', ${os}, '","$device_type":"', ${device}, '",')),
+      if(${browser} = '', '', concat('"$browser":"', ${browser}, '","$os":"', ${ofProfile(PROFILES.map((row) => row[1]))}, '","$device_type":"', ${ofProfile(PROFILES.map((row) => row[2]))},
+        '","$viewport_width":', toString(${viewport(0)}), ',"$viewport_height":', toString(${viewport(1)}), ',')),
       '"$current_url":"https://example.com', ${pathname}, '","$pathname":"', ${pathname}, '","$host":"example.com",',
-      '"$session_id":"', ${sessionId(x, tsUs)}, '",',
+      '"$geoip_country_code":"', ${ofPlace(PLACES.map((row) => row[0]))}, '","$geoip_country_name":"', ${ofPlace(PLACES.map((row) => row[1]))},
+      '","$geoip_city_name":"', ${ofPlace(PLACES.map((row) => row[2]))}, '","$geoip_time_zone":"', ${ofPlace(PLACES.map((row) => row[3]))}, '",',
+      '"$session_id":"', ${sid}, '",',
       ${extra},
       '"$lib":"web"}')`;
   };
-  /**
-   * A session: one per person per 30-minute slot. Its id is a UUIDv7 as posthog-js makes them: the
-   * first 48 bits the session start (the slot's, in milliseconds), the rest from a hash.
-   */
-  const sessionId = (x, tsUs) => {
-    const slot = `intDiv(${tsUs}, 1800000000)`;
-    const time = `leftPad(lower(hex(toUInt64(${slot} * 1800000))), 12, '0')`;
-    const rest = `lower(hex(MD5(concat('session/', toString(${seed}), '/', toString(${x}), '/', toString(${slot})))))`;
+  /** A UUIDv7 as posthog-js makes them: the first 48 bits `startMs`, the rest from `salt`'s hash. */
+  const uuidV7 = (startMs, salt) => {
+    const time = `leftPad(lower(hex(toUInt64(${startMs}))), 12, '0')`;
+    const rest = `lower(hex(MD5(${salt})))`;
     return `concat(substring(${time}, 1, 8), '-', substring(${time}, 9, 4), '-7', substring(${rest}, 1, 3), '-8', substring(${rest}, 4, 3), '-', substring(${rest}, 7, 12))`;
   };
+  /** The session of a structured event: one per person per 30-minute slot, starting at the slot. */
+  const sessionId = (x, tsUs) => {
+    const slot = `intDiv(${tsUs}, 1800000000)`;
+    return uuidV7(`${slot} * 1800000`, `concat('session/', toString(${seed}), '/', toString(${x}), '/', toString(${slot}))`);
+  };
+  /** The session of visit `v`, starting at `startUs`. */
+  const visitSessionId = (v, startUs) => uuidV7(`intDiv(${startUs}, 1000)`, `concat('visit/', toString(${seed}), '/', toString(${v}))`);
 
-  return { startUs, nowUs, multiplier, U, U1, p, distinctId, properties, sessionId, mergeFraction };
+  return { startUs, nowUs, multiplier, U, U1, p, distinctId, profile, properties, sessionId, visitSessionId, mergeFraction };
 }
 
 /** `INSERT ... SELECT` of the persons, their distinct ids and the merges. */
@@ -173,14 +219,17 @@ function personStatements(db, team, model, persons) {
 
 const EVENT_COLUMNS = 'uuid, team_id, event, distinct_id, person_id, properties, timestamp, created_at, `$session_id`, `$group_0`, `$group_1`, `$group_2`, `$group_3`, `$group_4`, elements_chain, historical_migration';
 
-/** The events table row from `pp` (person), `ts_us`, `ev`, `extra` (JSON pairs), `key` (unique string). */
+/**
+ * The events table row from the subquery's `pp` (person), `ts_us`, `ev`, `prof` (device profile),
+ * `pathname`, `sid` (session id), `extra` (JSON pairs) and `key` (a unique string).
+ */
 function eventRow(team, model, seed) {
   const ts = `fromUnixTimestamp64Micro(ts_us, 'UTC')`;
   return `SELECT
       reinterpretAsUUID(MD5(concat('hoglet-bench-event/', toString(${seed}), '/', key))),
       ${team}, ev, ${model.distinctId('pp', 'ts_us')}, ${model.p.id('pp')},
-      ${model.properties('pp', 'ts_us', 'key', 'extra')},
-      ${ts}, ${ts}, ${model.sessionId('pp', 'ts_us')}, '', '', '', '', '',
+      ${model.properties({ x: 'pp', prof: 'prof', pathname: 'pathname', sid: 'sid', extra: 'extra' })},
+      ${ts}, ${ts}, sid, '', '', '', '', '',
       if(ev = '$autocapture', 'button.btn.btn-primary:text="Get started"nth-child="1"nth-of-type="1"', ''),
       false`;
 }
@@ -228,37 +277,77 @@ function structuredEvents(model) {
   return `arrayConcat(${signup}, ${purchases}, ${identify}, ${journeyEvents}, ${stray}, ${edges})`;
 }
 
-/** Unstructured events number `lo` to `hi - 1`. */
-function generalSelect(team, model, seed, persons, lo, count) {
-  const { U, p, nowUs, multiplier } = model;
+/** JSON pairs of one of `rows`' columns, picked by `index` (a SQL expression, 1-based). */
+const ofRow = (rows, column, index) => `${sqlArray(rows.map((row) => row[column]))}[${index}]`;
+
+/**
+ * A visit's traffic source as JSON pairs: `entry` for its first event (the landing page's
+ * campaign parameters and click id), `every` for all of its events (the referrer).
+ */
+function visitTraffic(model, v) {
+  const { U } = model;
+  const campaign = `(${U('camp', v)} < 0.2)`;
+  const which = `arrayFirstIndex(c -> ${U('campi', v)} < c, ${sqlArray(cumulative(CAMPAIGNS.map((row) => row[5])))})`;
+  const referrer = pick(REFERRERS.map((r) => r[0]), REFERRERS.map((r) => r[1]), U('ref', v));
+  const domain = `if(${campaign}, ${ofRow(CAMPAIGNS, 4, which)}, ${referrer})`;
+  const pair = (key, value) => `if(${value} = '', '', concat('"${key}":"', ${value}, '",'))`;
+  const clickKey = ofRow(CAMPAIGNS, 3, which);
+  const click = `if(${clickKey} != '' AND ${U('click', v)} < 0.8, concat('"', ${clickKey}, '":"', substring(lower(hex(MD5(concat('click/', toString(${v}))))), 1, 24), '",'), '')`;
+  return {
+    entry: `if(${campaign}, concat(${pair('utm_source', ofRow(CAMPAIGNS, 0, which))}, ${pair('utm_medium', ofRow(CAMPAIGNS, 1, which))}, ${pair('utm_campaign', ofRow(CAMPAIGNS, 2, which))}, ${click}), '')`,
+    every: `concat('"$referrer":"', if(${domain} = '$direct', '$direct', concat('https://', ${domain}, '/')), '","$referring_domain":"', ${domain}, '",')`,
+  };
+}
+
+/**
+ * Visits number `lo` to `lo + count - 1` and their events (those not after the data set's end),
+ * in `key` order and at most `limit` of them.
+ */
+function visitSelect(team, model, seed, persons, lo, count, limit) {
+  const { U, U1, p, nowUs, multiplier } = model;
   const first = p.firstUs('pp');
   const last = p.lastUs('pp');
-  const mix = pick(EVENT_MIX.map((e) => e[0]), EVENT_MIX.map((e) => e[1]), U('what', 'number'));
-  const referrer = pick(REFERRERS.map((r) => r[0]), REFERRERS.map((r) => r[1]), U('ref', 'n'));
-  const utm = pick(UTM_SOURCES, [0.4, 0.25, 0.15, 0.1, 0.1], U('utms', 'n'));
+  const length = `if(${U('bounce', 'v')} < 0.3, 1, least(40, 2 + toUInt32(floor(-log(${U1('len', 'v')}) * 5))))`;
+  // 2 s to 3 min between events, most of them short.
+  const offsets = `arrayCumSum(arrayMap(k -> if(k = 0, toInt64(0), toInt64(1000 * (2000 + floor(178000 * pow(${U('gap', 'v', 'k')}, 2))))), range(visit_length)))`;
+  const traffic = visitTraffic(model, 'v');
+  const mix = pick(VISIT_MIX.map((e) => e[0]), VISIT_MIX.map((e) => e[1]), U('what', 'v', 'k'));
+  const feature = pick(['export', 'dashboards', 'alerts', 'sharing'], [0.4, 0.3, 0.2, 0.1], U('feat', 'v', 'k'));
   return `${eventRow(team, model, seed)}
     FROM (
-      SELECT n, pp, ev, concat('g/', toString(n)) AS key,
-        intDiv(toInt64(${first} + (${last} - ${first}) * ${U('when', 'n')}), 1000) * 1000 AS ts_us,
-        multiIf(ev = '$pageview', concat('"$referring_domain":"', ${referrer}, '",', if(${U('utm', 'n')} < 0.15, concat('"utm_source":"', ${utm}, '",'), '')),
-                ev = '$autocapture', '"$event_type":"click",',
-                ev = 'feature_used', concat('"feature":"', ${pick(['export', 'dashboards', 'alerts', 'sharing'], [0.4, 0.3, 0.2, 0.1], U('feat', 'n'))}, '",'),
-                '') AS extra
+      SELECT pp, sid, prof, position - 1 AS k, concat('v/', toString(v), '/', toString(k)) AS key, start_us + offset AS ts_us,
+        if(k = 0, '$pageview', ${mix}) AS ev,
+        if(k = 0, entry_path, ${pick(PATHS, PATH_WEIGHTS, U('path', 'v', 'k'))}) AS pathname,
+        concat(every, if(k = 0, entry, ''),
+          multiIf(ev = '$autocapture', '"$event_type":"click",', ev = 'feature_used', concat('"feature":"', ${feature}, '",'), '')) AS extra
       FROM (
-        SELECT number AS n, (toUInt64(floor(${persons} * pow(${U('who', 'number')}, 1.5))) * ${multiplier} + 17) % ${persons} AS pp,
-          ${mix} AS ev
-        FROM numbers(${lo}, ${count})
+        SELECT v, pp, start_us, ${length} AS visit_length, ${offsets} AS offsets,
+          ${model.visitSessionId('v', 'start_us')} AS sid, ${model.profile('pp', 'v')} AS prof,
+          ${pick(PATHS, PATH_WEIGHTS, U('entry', 'v'))} AS entry_path, ${traffic.entry} AS entry, ${traffic.every} AS every
+        FROM (
+          SELECT v, pp, intDiv(toInt64(${first} + (${last} - ${first}) * ${U('when', 'v')}), 1000) * 1000 AS start_us
+          FROM (SELECT number AS v, (toUInt64(floor(${persons} * pow(${U('who', 'number')}, 1.5))) * ${multiplier} + 17) % ${persons} AS pp FROM numbers(${lo}, ${count}))
+        )
       )
-    )`;
+      ARRAY JOIN offsets AS offset, arrayEnumerate(offsets) AS position
+      WHERE ts_us <= ${nowUs}
+    )
+    ORDER BY key
+    LIMIT ${limit}`;
 }
 
 function structuredSelect(team, model, seed, persons) {
+  const { U, sessionId } = model;
   return `${eventRow(team, model, seed)}
     FROM (
-      SELECT pp, item.1 AS ev, item.2 AS ts_us, item.3 AS extra, concat('s/', toString(pp), '/', toString(idx)) AS key
-      FROM (SELECT number AS pp, ${structuredEvents(model)} AS items FROM numbers(${persons}))
-      ARRAY JOIN items AS item, arrayEnumerate(items) AS idx
-      WHERE item.2 <= ${model.nowUs}
+      SELECT pp, ev, ts_us, extra, key, ${sessionId('pp', 'ts_us')} AS sid, ${model.profile('pp', 'key')} AS prof,
+        ${pick(PATHS, PATH_WEIGHTS, U('path', 'key'))} AS pathname
+      FROM (
+        SELECT pp, item.1 AS ev, item.2 AS ts_us, item.3 AS extra, concat('s/', toString(pp), '/', toString(idx)) AS key
+        FROM (SELECT number AS pp, ${structuredEvents(model)} AS items FROM numbers(${persons}))
+        ARRAY JOIN items AS item, arrayEnumerate(items) AS idx
+        WHERE item.2 <= ${model.nowUs}
+      )
     )`;
 }
 
@@ -288,13 +377,15 @@ export async function generate(services, { team, events, persons, seed = DEFAULT
   if (structuredCount > events) throw new Error(`BENCH_EVENTS=${events} is smaller than the ${structuredCount} structured events of ${persons} persons`);
 
   t = performance.now();
-  const general = events - structuredCount;
-  for (let lo = 0; lo < general; lo += chunk) {
-    const count = Math.min(chunk, general - lo);
-    await store.command(`INSERT INTO ${db}.events (${EVENT_COLUMNS}) ${generalSelect(team, model, seed, persons, lo, count)}`, {}, long);
-    const done = lo + count;
+  // Visits until the count is reached: ~5 events each; the last insert takes only what is missing.
+  let total = structuredCount;
+  const visitsPerInsert = Math.max(1000, Math.round(chunk / 5));
+  for (let lo = 0; total < events; lo += visitsPerInsert) {
+    await store.command(`INSERT INTO ${db}.events (${EVENT_COLUMNS}) ${visitSelect(team, model, seed, persons, lo, visitsPerInsert, events - total)}`, {}, long);
+    const [{ count }] = await store.query(`SELECT count() AS count FROM ${db}.events WHERE team_id = {team:UInt64}`, { team }, long);
+    total = Number(count);
     const seconds = (performance.now() - t) / 1000;
-    onProgress(`events: ${structuredCount + done} of ${events} (${Math.round(done / seconds)} rows/s)`);
+    onProgress(`events: ${total} of ${events} (${Math.round((total - structuredCount) / seconds)} rows/s)`);
   }
   timings.general = (performance.now() - t) / 1000;
 

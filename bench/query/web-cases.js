@@ -68,28 +68,53 @@ const BOUNCE = `if(s.pageviews = 0, NULL, NOT (s.pageviews > 1 OR s.autocaptures
 const num = (v) => (v === null || v === undefined ? null : Number(v));
 const nanAsNull = (v) => (v === null || v === undefined || Number.isNaN(Number(v)) ? null : Number(v));
 
-/** PostHog's organic channel lookups from its definitions (the file Hoglet bundles), as SQL arrays. */
-function organicLookup() {
+/**
+ * PostHog's channel lookups from its definitions (the file Hoglet bundles), as SQL arrays named
+ * once in a WITH (the lists are long, and the query text has a size limit): per kind (source,
+ * medium) the type if paid and the type if organic.
+ */
+function channelLookups() {
   const rows = JSON.parse(readFileSync(path.join(ROOT, 'src/query/hogql/translate/channel-definitions.json'), 'utf8'));
-  const keys = [];
-  const types = [];
-  for (const row of rows) if (row[1] === 'source' && row[4]) { keys.push(row[0]); types.push(row[4]); }
   const list = (values) => `[${values.map((v) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`).join(', ')}]`;
-  // Named once in a WITH: the lists are long, and the query text has a size limit.
-  return { withClause: `WITH ${list(keys)} AS organic_keys, ${list(types)} AS organic_types `, organic: (x) => `nullIf(transform(coalesce(${x}, ''), organic_keys, organic_types, ''), '')` };
+  const arrays = [];
+  for (const kind of ['source', 'medium']) {
+    for (const [side, column] of [['paid', 3], ['organic', 4]]) {
+      const kept = rows.filter((row) => row[1] === kind && row[column]);
+      arrays.push(`${list(kept.map((row) => row[0]))} AS ${side}_${kind}_keys, ${list(kept.map((row) => row[column]))} AS ${side}_${kind}_types`);
+    }
+  }
+  const lookup = (side, kind, x) => `nullIf(transform(coalesce(${x}, ''), ${side}_${kind}_keys, ${side}_${kind}_types, ''), '')`;
+  return {
+    withClause: `WITH ${arrays.join(', ')} `,
+    // A source is looked up as it is, then by its registrable domain (www.google.com -> google.com).
+    source: (side, x) => `coalesce(${lookup(side, 'source', x)}, ${lookup(side, 'source', `cutToFirstSignificantSubdomain(coalesce(${x}, ''))`)})`,
+    medium: (side, x) => lookup(side, 'medium', x),
+  };
 }
 
 /**
- * The channel of a session's entry for inputs without medium, campaign or click ids (the data set
- * has none): Direct, else the organic type of the source or referring domain, else Referral.
+ * The channel of a session from its entry values, PostHog's default rules written out (first
+ * match wins): cross-network campaigns; paid traffic (a paid medium, a Google click id or
+ * gad_source) by source, shopping campaign, medium, referring domain, then the paid fallbacks;
+ * Direct; else organic by source, shopping campaign, medium, referring domain, then the organic
+ * fallbacks.
  */
 function channelSql() {
-  const { organic } = organicLookup();
+  const { source, medium } = channelLookups();
   const src = 'lower(entry_src)';
+  const med = 'lower(entry_med)';
+  const camp = "coalesce(lower(entry_camp), '')";
   const ref = 'entry_ref';
-  const bySource = (x) => `coalesce(${organic(x)}, ${organic(`cutToFirstSignificantSubdomain(coalesce(${x}, ''))`)})`;
-  return `multiIf(${ref} = '$direct' AND ${src} IS NULL, 'Direct',
-    coalesce(${bySource(src)}, ${bySource(ref)}, multiIf(${ref} = '$direct', 'Direct', ${ref} IS NOT NULL, 'Referral', 'Unknown')))`;
+  const shopping = `match(${camp}, '^(.*(([^a-df-z]|^)shop|shopping).*)$')`;
+  const video = `match(${camp}, 'video')`;
+  const fbclid = 'entry_fbclid IS NOT NULL';
+  const paid = `(${med} IN ('cpc', 'cpm', 'cpv', 'cpa', 'ppc', 'retargeting') OR startsWith(coalesce(${med}, ''), 'paid') OR entry_gclid IS NOT NULL OR entry_gad IS NOT NULL)`;
+  return `multiIf(match(${camp}, 'cross-network'), 'Cross Network',
+    ${paid}, coalesce(${source('paid', src)}, if(${shopping}, 'Paid Shopping', NULL), ${medium('paid', med)}, ${source('paid', ref)},
+      multiIf(entry_gad = '1', 'Paid Search', ${video}, 'Paid Video', ${fbclid}, 'Paid Social', 'Paid Unknown')),
+    ${ref} = '$direct' AND ${med} IS NULL AND (${src} IS NULL OR ${src} IN ('(direct)', 'direct', '$direct')) AND NOT ${fbclid}, 'Direct',
+    coalesce(${source('organic', src)}, if(${shopping}, 'Organic Shopping', NULL), ${medium('organic', med)}, ${source('organic', ref)},
+      multiIf(${video}, 'Organic Video', endsWith(coalesce(${med}, ''), 'push'), 'Push', ${fbclid}, 'Organic Social', ${ref} = '$direct', 'Direct', ${ref} IS NOT NULL, 'Referral', 'Unknown')))`;
 }
 
 // The sessions table's entry and end values (event-store migration 4: a column each).
@@ -99,6 +124,11 @@ const ENTRY = {
   end_url: `${blankAsNull('argMaxMerge(end_current_url)')}`,
   entry_ref: `${blankAsNull('argMinMerge(entry_referring_domain)')}`,
   entry_src: `${blankAsNull('argMinMerge(entry_utm_source)')}`,
+  entry_med: `${blankAsNull('argMinMerge(entry_utm_medium)')}`,
+  entry_camp: `${blankAsNull('argMinMerge(entry_utm_campaign)')}`,
+  entry_gclid: `${blankAsNull('argMinMerge(entry_gclid)')}`,
+  entry_gad: `${blankAsNull('argMinMerge(entry_gad_source)')}`,
+  entry_fbclid: `${blankAsNull('argMinMerge(entry_fbclid)')}`,
 };
 
 /** The breakdowns the page's tiles load, each as its hand-written value and the rows it keeps. */
@@ -110,7 +140,7 @@ function breakdowns() {
     InitialPage: { ...session(['entry_url'], 'path(s.entry_url)'), bounce: true },
     ExitPage: session(['end_url'], 'path(s.end_url)'),
     // The channel is worked out beside the merged entry values, in the sessions subquery.
-    InitialChannelType: session(['entry_src', 'entry_ref', 'channel'], 's.channel', "value IS NOT NULL AND value != ''", { withClause: organicLookup().withClause }),
+    InitialChannelType: session(['entry_src', 'entry_med', 'entry_camp', 'entry_ref', 'entry_gclid', 'entry_gad', 'entry_fbclid', 'channel'], 's.channel', "value IS NOT NULL AND value != ''", { withClause: channelLookups().withClause }),
     InitialReferringDomain: session(['entry_ref'], 's.entry_ref'),
     InitialUTMSource: session(['entry_src'], 's.entry_src', '1'),
     Browser: event('$browser'),
