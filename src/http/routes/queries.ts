@@ -10,10 +10,9 @@ import { parseRefreshMode } from '../../query/cache/policy.js';
 import { NO_HOGQL, type ActorsOutcome, type QueryOutcome } from '../../core/queries/service.js';
 import { isActorsQuery, readActorsQuery } from '../../query/actors/read.js';
 import { refuseUnknownKind } from '../../query/nodes/posthog-query-kinds.js';
+import { editorKindOf } from '../../core/queries/editor-kinds.js';
 import { metadataDeps } from '../../core/queries/hogql-metadata.js';
 import { enrichHogQLError } from '../../query/metadata/enrich.js';
-import { hogqlMetadata } from '../../query/metadata/metadata.js';
-import { readHogQLMetadata } from '../../query/metadata/read.js';
 import { filtersFromQueryString } from '../../query/nodes/legacy-filters.js';
 import { isObject } from '../../query/nodes/read-json.js';
 import { readFunnelsQuery } from '../../query/nodes/read-query.js';
@@ -114,11 +113,13 @@ function mountQueryRoutes(app: HogletApp, services: Services, prefix: string, ta
         const outcome = await queries.actors(project, actorsRequest, body.client_query_id);
         return actorsResponse(outcome, body.client_query_id ?? null);
       }
-      // HogQLMetadata checks HogQL without running it: not a calculation, never cached.
-      if (isObject(body.query) && body.query.kind === 'HogQLMetadata') {
-        const metadataRequest = readHogQLMetadata(body.query, 'query');
-        const { project } = await services.insights.reader(principalOf(request), request.params.project_id);
-        return hogqlMetadata(metadataRequest, metadataDeps(queries, project));
+      // HogQLMetadata and HogQLAutocomplete check or complete HogQL: not calculations, never cached.
+      const editorKind = editorKindOf(body.query);
+      if (editorKind && isObject(body.query)) {
+        const editorRequest = editorKind.read(body.query);
+        const principal = principalOf(request);
+        const { project } = await services.insights.reader(principal, request.params.project_id);
+        return editorKind.answer(editorRequest, { principal, projectParam: request.params.project_id, project, queries, definitions: services.definitions });
       }
       // (After the actors kinds, which Hoglet also takes at the top level.)
       refuseUnknownKind(body.query);

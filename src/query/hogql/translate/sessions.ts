@@ -108,6 +108,11 @@ const FIELDS: Record<string, SessionField> = {
 // Built once at load: a field reading a value the stored table does not keep fails every test, not a query.
 for (const spec of Object.values(FIELDS)) spec.expr();
 
+/** The sessions table's fields in order, with their types (HogQLAutocomplete lists them). */
+export const SESSION_FIELD_TYPES: readonly { readonly name: string; readonly type: HogQLType; readonly nullable: boolean }[] = Object.freeze(
+  Object.entries(FIELDS).map(([name, spec]) => Object.freeze({ name, type: spec.type, nullable: spec.nullable })),
+);
+
 /** Other names PostHog accepts for a field. */
 const ALIASES: Record<string, string> = {
   id: 'session_id', duration: '$session_duration', $exit_current_url: '$end_current_url', $exit_pathname: '$end_pathname',

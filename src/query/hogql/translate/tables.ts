@@ -246,6 +246,8 @@ class EventsTable implements ScopedTable {
   private pdi(chain: Chain, rest: Chain): Expr {
     const [column, ...path] = rest;
     if (column === 'distinct_id') return this.leafOf(chain, path, typed(field('distinct_id', this.alias), 'string', false));
+    // PostHog's person_distinct_ids has team_id too: the event's own, through its guarded SELECT.
+    if (column === 'team_id') return this.leafOf(chain, path, typed(field('team_id', this.alias), 'integer', false));
     if (column === 'person_id') return this.leafOf(chain, path, typed(this.events.personId(), 'uuid', false));
     if (column === 'person') return this.person(chain, path);
     throw notFound(chain);
