@@ -28,6 +28,7 @@ import { CaptureService } from './core/capture/service.js';
 import { anonymizeIpsReader, CaptureGeoIp } from './core/geoip/capture-geoip.js';
 import { bundledDatabase, GeoIpDatabase } from './core/geoip/database.js';
 import { DefinitionsService } from './core/definitions/service.js';
+import { setPropertyTypes } from './core/definitions/set-types.js';
 import type { FlagSources, GroupTypesOf } from './core/sdk/service.js';
 import { FlagDefinitionsCache } from './core/flags/definitions-cache.js';
 import { FlagPersonReads } from './core/flags/subjects/person-reads.js';
@@ -269,7 +270,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const actions = new ActionsService(repositories, access);
   const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });
   configureSharedHogQLParser({ workers: config.hogqlParsers });
-  const queries = new InsightQueryService(access, actions, executor, new CohortDefinitions(repositories.cohorts));
+  const queries = new InsightQueryService(access, actions, executor, new CohortDefinitions(repositories.cohorts), (projectId) =>
+    setPropertyTypes(repositories.definitionMetadata, projectId),
+  );
   const capturePending = (teamId: number, fromDay: string | null, toDay: string | null) => pipeline.inserter.hasPendingDays(teamId, fromDay, toDay);
   const results = new QueryResults(queries, repositories.queryCache, Date.now, {
     capture: { pending: capturePending, settled: captureSettled },
@@ -293,7 +296,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     featureFlags: new FeatureFlagsService(repositories, access, () => flagDefinitionsCache.clear()),
     flagDefinitions: new FlagDefinitions(repositories.featureFlags),
     persons: new PersonsService(access, queries, executor),
-    definitions: new DefinitionsService(access, new DefinitionsRepository(events, config.queryTimeoutSeconds)),
+    definitions: new DefinitionsService(access, new DefinitionsRepository(events, config.queryTimeoutSeconds), repositories),
     // Read on capture's own lane (no read barrier there), so it waits for capture itself.
     groupTypesOf: async (teamId) => {
       await captureSettled();

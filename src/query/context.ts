@@ -56,4 +56,9 @@ export interface QueryContext {
   readonly hogql?: ReadonlyMap<string, HogQLNode>;
   /** The types of the properties those expressions read (hogql/property-types.ts: propertyRefKey), null when unknown. */
   readonly propertyTypes?: ReadonlyMap<string, PropertyType | null>;
+  /**
+   * The types people set on the project's properties (Data management), by propertyRefKey: they
+   * win over the types read from the data. Read only for queries with HogQL in them.
+   */
+  readonly propertyTypeOverrides?: ReadonlyMap<string, PropertyType>;
 }

@@ -77,7 +77,7 @@ describe.each(META_STORES)('event and property definitions on %s', (store) => {
         post_to_slack: false,
         default_columns: [],
         tags: [],
-        volume_30_day: null,
+        volume_30_day: 0, // every event is older than 30 days
         query_usage_30_day: null,
       });
       expect(byName(body).legacy_import).toMatchObject({ created_at: '2019-06-01T00:00:00.000000Z', last_seen_at: '2019-06-01T00:00:00.000000Z' });

@@ -16,8 +16,12 @@ export interface PropertyListParams {
   /** Keep only keys seen on the named events. */
   filterByEventNames: boolean;
   excludeCoreProperties: boolean;
-  /** Accepted and checked; Hoglet hides no definition, so it changes nothing. */
+  /** Leave out the definitions someone hid (PostHog's pickers ask for this). */
   excludeHidden: boolean;
+  /** `properties`: only these names (comma-separated in the request); null: any. */
+  names: string[] | null;
+  /** `is_numerical=true`: only numerical properties. */
+  numerical: boolean;
   /** true: only `$feature/...` keys; false: none of them; null: either. */
   isFeatureFlag: boolean | null;
 }
@@ -63,13 +67,13 @@ const ALWAYS_HIDDEN_EVENT_PREFIXES = ['$session_entry_'];
 const CORE_PROPERTY_PREFIX = '$';
 const FEATURE_FLAG_PREFIX = '$feature/';
 
-function text(query: Record<string, unknown>, key: string): string | undefined {
+export function text(query: Record<string, unknown>, key: string): string | undefined {
   const value = query[key];
   return typeof value === 'string' ? value : undefined;
 }
 
 /** A DRF BooleanField: its words for true and false; null (or blank) only where the field allows it. */
-function booleanParam(raw: string | undefined, attr: string, fallback: boolean | null): boolean | null {
+export function booleanParam(raw: string | undefined, attr: string, fallback: boolean | null): boolean | null {
   if (raw === undefined) return fallback;
   const word = raw.toLowerCase();
   if (TRUE_WORDS.has(word)) return true;
@@ -110,6 +114,13 @@ function groupTypeIndexParam(type: PropertyDefinitionType, raw: string | undefin
   return index;
 }
 
+/** A comma-separated list of names (`properties=a,b`); null when absent or empty. */
+export function namesParam(raw: string | undefined): string[] | null {
+  if (raw === undefined) return null;
+  const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  return names.length > 0 ? names.slice(0, MAX_EVENT_NAMES) : null;
+}
+
 export function parsePropertyListParams(query: Record<string, unknown>): PropertyListParams {
   const type = typeParam(text(query, 'type'));
   const eventNamesText = text(query, 'event_names');
@@ -125,6 +136,8 @@ export function parsePropertyListParams(query: Record<string, unknown>): Propert
     excludeCoreProperties: booleanParam(text(query, 'exclude_core_properties'), 'exclude_core_properties', false)!,
     excludeHidden: booleanParam(text(query, 'exclude_hidden'), 'exclude_hidden', false)!,
     isFeatureFlag: booleanParam(text(query, 'is_feature_flag'), 'is_feature_flag', null),
+    names: namesParam(text(query, 'properties')),
+    numerical: booleanParam(text(query, 'is_numerical'), 'is_numerical', false)!,
   };
 }
 

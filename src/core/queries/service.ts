@@ -30,6 +30,7 @@ import type { ActorsRequest } from '../../query/actors/read.js';
 import { ValidationError } from '../../errors.js';
 import type { FunnelsQuery } from '../../query/nodes/schema.js';
 import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
+import type { PropertyType } from '../../query/catalog/property-type.js';
 
 /**
  * What responses carry in PostHog's `hogql` field. PostHog puts the query's HogQL text there;
@@ -82,6 +83,8 @@ export class InsightQueryService {
     private readonly actions: ActionsService,
     private readonly executor: QueryExecutor,
     private readonly cohorts: CohortDefinitions,
+    /** The property types people set (Data management); they win over the data's in HogQL. */
+    private readonly setPropertyTypes: (projectId: number) => Promise<ReadonlyMap<string, PropertyType>> = async () => new Map(),
     private readonly clock: () => DateTime = () => DateTime.utc(),
   ) {}
 
@@ -213,7 +216,15 @@ export class InsightQueryService {
     // The kind's own cleaning, or an is_cleaned_path_exact filter (in the query, test accounts or its actions).
     const cleaning = Boolean(kindOf(query).appliesPathCleaning?.(query)) || mentionsCleanedPath([query, testAccountFilters]);
     const context = await this.definitionsContext(project, testAccountFilters, actionIds, cohorts?.cohorts ?? null, cleaning);
-    const resolved = { ...context, ...(hogql ? { hogql } : {}), ...(cohortNames.size > 0 ? { cohortNames } : {}), ...(cohortPeople ? { cohortPeople } : {}) };
+    // Only HogQL reads properties by their types, so only a query with HogQL reads the set ones.
+    const overrides = hogql || query.kind === 'HogQLQuery' ? await this.setPropertyTypes(project.id) : null;
+    const resolved = {
+      ...context,
+      ...(hogql ? { hogql } : {}),
+      ...(cohortNames.size > 0 ? { cohortNames } : {}),
+      ...(cohortPeople ? { cohortPeople } : {}),
+      ...(overrides && overrides.size > 0 ? { propertyTypeOverrides: overrides } : {}),
+    };
     // The types of the properties those expressions read (typed as PostHog types them).
     return hogql ? withHogQLPropertyTypes(resolved, this.executor.start(project.id)) : resolved;
   }

@@ -25,5 +25,7 @@ export function definitionsOf(context: QueryContext): Record<Exclude<keyof Query
     hogql: undefined,
     // What the data said a property is: a new type reads the property otherwise, so it is a new result.
     propertyTypes: context.propertyTypes ? [...context.propertyTypes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : undefined,
+    // A type a person set reads the property otherwise too.
+    propertyTypeOverrides: context.propertyTypeOverrides ? [...context.propertyTypeOverrides].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : undefined,
   };
 }

@@ -59,7 +59,7 @@ function translatorFor(context: QueryContext, propertyTypes: KnownPropertyTypes)
  */
 export async function withHogQLPropertyTypes(context: QueryContext, run: QueryRun): Promise<QueryContext> {
   if (!context.hogql) return context;
-  const known = knownPropertyTypes(run.executor, run.teamId);
+  const known = knownPropertyTypes(run.executor, run.teamId, Date.now(), context.propertyTypeOverrides);
   for (const node of context.hogql.values()) {
     try {
       translatorFor(context, known).expression(node, eventSourceFor(context));
@@ -68,7 +68,7 @@ export async function withHogQLPropertyTypes(context: QueryContext, run: QueryRu
     }
   }
   if (known.asked.size === 0) return context;
-  const loaded = known.missing.size > 0 ? await loadMissingTypes(run, known) : known;
+  const loaded = known.missing.size > 0 ? await loadMissingTypes(run, known, context.propertyTypeOverrides) : known;
   return { ...context, propertyTypes: loaded.typesOf(known.asked) };
 }
 

@@ -36,11 +36,17 @@ const cacheOf = (executor: QueryExecutor): Map<string, Entry> => {
 
 const projectKey = (projectId: number, refKey: string) => `${projectId}\u0000${refKey}`;
 
-/** The types this project's properties are known to have now (fresh entries only, read as asked). */
-export function knownPropertyTypes(executor: QueryExecutor, projectId: number, now = Date.now()): KnownPropertyTypes {
+/** Types people set (by propertyRefKey); they win over the data's, so they are never read. */
+export type PropertyTypeOverrides = ReadonlyMap<string, PropertyType>;
+const NO_OVERRIDES: PropertyTypeOverrides = new Map();
+
+/** The types this project's properties are known to have now (set ones, then fresh entries, read as asked). */
+export function knownPropertyTypes(executor: QueryExecutor, projectId: number, now = Date.now(), overrides: PropertyTypeOverrides = NO_OVERRIDES): KnownPropertyTypes {
   const cache = cacheOf(executor);
   return new KnownPropertyTypes({
     get: (refKey) => {
+      const set = overrides.get(refKey);
+      if (set !== undefined) return set;
       const entry = cache.get(projectKey(projectId, refKey));
       return entry && now - entry.at < PROPERTY_TYPE_TTL_MS ? entry.type : undefined;
     },
@@ -52,7 +58,7 @@ export function knownPropertyTypes(executor: QueryExecutor, projectId: number, n
  * owner: events, persons, each group type), into the cache and into a new KnownPropertyTypes.
  * Every statement goes through the run, so it is the run's project's data only.
  */
-export async function loadMissingTypes(run: QueryRun, known: KnownPropertyTypes): Promise<KnownPropertyTypes> {
+export async function loadMissingTypes(run: QueryRun, known: KnownPropertyTypes, overrides: PropertyTypeOverrides = NO_OVERRIDES): Promise<KnownPropertyTypes> {
   const byOwner = new Map<string, { owner: PropertyOwner; names: string[] }>();
   for (const { owner, name } of known.missing.values()) {
     const ownerKey = typeof owner === 'string' ? owner : `group:${owner.group}`;
@@ -71,7 +77,7 @@ export async function loadMissingTypes(run: QueryRun, known: KnownPropertyTypes)
     });
   }
   while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  return knownPropertyTypes(run.executor, run.teamId, now);
+  return knownPropertyTypes(run.executor, run.teamId, now, overrides);
 }
 
 /** The kind of one raw JSON value, as the definitions API names it (definitions-repository.ts). */
@@ -116,9 +122,9 @@ async function readTypes(run: QueryRun, owner: PropertyOwner, names: readonly st
  * not known yet, reads those (one statement per owner) and translates once more. A repeated query
  * finds every type in the cache and translates once.
  */
-export async function withPropertyTypes<T>(run: QueryRun, translate: (types: KnownPropertyTypes) => T): Promise<T> {
-  const known = knownPropertyTypes(run.executor, run.teamId);
+export async function withPropertyTypes<T>(run: QueryRun, translate: (types: KnownPropertyTypes) => T, overrides: PropertyTypeOverrides = NO_OVERRIDES): Promise<T> {
+  const known = knownPropertyTypes(run.executor, run.teamId, Date.now(), overrides);
   const first = translate(known);
   if (known.missing.size === 0) return first;
-  return translate(await loadMissingTypes(run, known));
+  return translate(await loadMissingTypes(run, known, overrides));
 }

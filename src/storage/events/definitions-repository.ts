@@ -21,7 +21,28 @@ export interface EventNameRow {
   /** ClickHouse DateTime64 text in UTC, e.g. "2024-05-01 10:00:00.000000". */
   first_seen: string;
   last_seen: string;
+  /** Events of the name in the last 30 days (PostHog's volume_30_day). */
+  volume_30_day: number;
 }
+
+/** Which event names a listing keeps; every part is bound as a parameter. */
+export interface EventNameFilter {
+  /** Case-insensitive substring of the name. */
+  search: string | null;
+  /** true: only PostHog's own events (names starting with $); false: none of them; null: either. */
+  posthogEvents: boolean | null;
+  excludeNames: readonly string[];
+  /** Only these names; null: any. */
+  onlyNames: readonly string[] | null;
+  /** Deleted definitions: left out unless an event of the name arrived after the deletion (ISO time). */
+  deleted: readonly { name: string; at: string }[];
+  /** Sort keys after which the name breaks ties; empty: by name. */
+  order: readonly { key: EventNameOrderKey; descending: boolean }[];
+}
+
+export type EventNameOrderKey = 'name' | 'first_seen' | 'last_seen' | 'volume_30_day';
+
+export const ALL_EVENT_NAMES: EventNameFilter = { search: null, posthogEvents: null, excludeNames: [], onlyNames: null, deleted: [], order: [] };
 
 /**
  * What a property's values were, one word per JSON value seen: a string that `datetimePattern`
@@ -44,6 +65,13 @@ export interface PropertyKeyFilter {
   excludeNames: readonly string[];
   excludePrefixes: readonly string[];
   requirePrefix: string | null;
+  /** Only these names; null: any. */
+  onlyNames?: readonly string[] | null;
+  /**
+   * Keep only numerical properties (PostHog's is_numerical=true): the names a person typed
+   * Numeric, and those nobody typed whose values were all numbers.
+   */
+  numerical?: { numericNames: readonly string[]; typedNames: readonly string[] } | null;
 }
 
 export type PropertySource =
@@ -80,26 +108,49 @@ export class DefinitionsRepository {
   }
 
   /**
-   * Distinct event names with the first and last event time, ordered by name (byte order);
-   * `page` null reads them all.
+   * Distinct event names with the first and last event time and the last 30 days' count, ordered
+   * by `filter.order` then name (byte order); `page` null reads them all.
    */
-  async eventNames(teamId: number, search: string | null, page: PageWindow | null): Promise<CountedRows<EventNameRow>> {
+  async eventNames(teamId: number, filter: EventNameFilter, page: PageWindow | null): Promise<CountedRows<EventNameRow>> {
     const params: QueryParams = { team: teamId };
     let where = 'team_id = {team:UInt64}';
-    if (search !== null) {
+    if (filter.search !== null) {
       where += ' AND positionCaseInsensitiveUTF8(event, {search:String}) > 0';
-      params.search = search;
+      params.search = filter.search;
     }
-    return this.counted<EventNameRow>(
+    if (filter.posthogEvents !== null) where += filter.posthogEvents ? " AND startsWith(event, '$')" : " AND NOT startsWith(event, '$')";
+    if (filter.excludeNames.length > 0) {
+      where += ' AND event NOT IN {exclude_names:Array(String)}';
+      params.exclude_names = filter.excludeNames;
+    }
+    if (filter.onlyNames !== null) {
+      where += ' AND event IN {only_names:Array(String)}';
+      params.only_names = filter.onlyNames;
+    }
+    let having = '';
+    if (filter.deleted.length > 0) {
+      // Kept only when its latest event came after the deletion.
+      having = `HAVING NOT (indexOf({deleted_names:Array(String)}, name) > 0
+        AND max(timestamp) <= parseDateTime64BestEffort(arrayElement({deleted_at:Array(String)}, indexOf({deleted_names:Array(String)}, name)), 6, 'UTC'))`;
+      params.deleted_names = filter.deleted.map((d) => d.name);
+      params.deleted_at = filter.deleted.map((d) => d.at);
+    }
+    // Fixed SQL per key: nothing of the request reaches the text.
+    const orderSql: Record<EventNameOrderKey, string> = { name: 'name', first_seen: 'first_seen', last_seen: 'last_seen', volume_30_day: 'volume_30_day' };
+    const order = [...filter.order.map((o) => `${orderSql[o.key]} ${o.descending ? 'DESC' : 'ASC'}`), 'name'];
+    const result = await this.counted<Omit<EventNameRow, 'volume_30_day'> & { volume_30_day: string | number }>(
       `SELECT event AS name, toString(min(timestamp)) AS first_seen, toString(max(timestamp)) AS last_seen,
+              countIf(timestamp >= now() - INTERVAL 30 DAY) AS volume_30_day,
               count() OVER () AS total
        FROM ${this.db}.${TABLES.events}
        WHERE ${where}
        GROUP BY event
-       ORDER BY name`,
+       ${having}
+       ORDER BY ${order.join(', ')}`,
       params,
       page,
     );
+    return { total: result.total, rows: result.rows.map((row) => ({ ...row, volume_30_day: Number(row.volume_30_day) })) };
   }
 
   /**
@@ -158,6 +209,17 @@ export class DefinitionsRepository {
       conditions.push('startsWith(kv.1, {require_prefix:String})');
       params.require_prefix = filter.requirePrefix;
     }
+    if (filter.onlyNames) {
+      conditions.push('kv.1 IN {only_names:Array(String)}');
+      params.only_names = filter.onlyNames;
+    }
+    let having = '';
+    if (filter.numerical) {
+      having = `HAVING name IN {numeric_names:Array(String)}
+        OR (name NOT IN {typed_names:Array(String)} AND has(kinds, 'number') AND arrayAll(k -> k IN ('number', 'null'), kinds))`;
+      params.numeric_names = filter.numerical.numericNames;
+      params.typed_names = filter.numerical.typedNames;
+    }
 
     const result = await this.counted<Omit<PropertyKeyRow, 'seen'> & { seen: number | string | null }>(
       `SELECT kv.1 AS name, groupUniqArray(${VALUE_KIND_SQL}) AS kinds, ${seen} AS seen, count() OVER () AS total
@@ -165,6 +227,7 @@ export class DefinitionsRepository {
        ARRAY JOIN JSONExtractKeysAndValuesRaw(properties) AS kv
        ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
        GROUP BY name
+       ${having}
        ORDER BY ${seen === 'NULL' ? '' : 'seen DESC, '}name`,
       params,
       page,

@@ -303,6 +303,42 @@ export interface EventWriteMarksTable {
   written_at: string;
 }
 
+export interface EventDefinitionsTable {
+  team_id: number;
+  /** The name-based id the definitions API gives the event (core/definitions/ids.ts). */
+  id: string;
+  name: string;
+  description: string | null;
+  /** JSON list of tag names. */
+  tags: string;
+  verified: number;
+  verified_at: string | null;
+  verified_by: number | null;
+  hidden: number;
+  updated_at: string | null;
+  updated_by: number | null;
+  /** Set by DELETE: the name is listed again once an event of it arrives after this time. */
+  deleted_at: string | null;
+}
+
+export interface PropertyDefinitionsTable {
+  team_id: number;
+  id: string;
+  name: string;
+  /** event, person or group:<index>. */
+  owner: string;
+  description: string | null;
+  tags: string;
+  /** Set by a person (PostHog's types, Duration included); null: typed from the values seen. */
+  property_type: string | null;
+  verified: number;
+  verified_at: string | null;
+  verified_by: number | null;
+  hidden: number;
+  updated_at: string | null;
+  updated_by: number | null;
+}
+
 export interface MetaSchema {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -326,4 +362,6 @@ export interface MetaSchema {
   query_cache: QueryCacheTable;
   query_status: QueryStatusTable;
   event_write_marks: EventWriteMarksTable;
+  event_definitions: EventDefinitionsTable;
+  property_definitions: PropertyDefinitionsTable;
 }

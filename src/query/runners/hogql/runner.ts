@@ -57,7 +57,11 @@ export async function runHogQL(query: HogQLQuery, context: QueryContext, run: Qu
   const parseMs = performance.now() - parseStarted;
   const translateStarted = performance.now();
   // Typed properties (Numeric, DateTime, Boolean definitions) read as their types, as PostHog's.
-  const translated = await withPropertyTypes(run, (propertyTypes) => new HogQLTranslator({ ...hogqlTranslateContext(query, context), propertyTypes }).statement(root));
+  const translated = await withPropertyTypes(
+    run,
+    (propertyTypes) => new HogQLTranslator({ ...hogqlTranslateContext(query, context), propertyTypes }).statement(root),
+    context.propertyTypeOverrides,
+  );
   const { query: tree, text, page } = paged(translated.query, root);
   const translateMs = performance.now() - translateStarted;
   const table = await run.table(tree);

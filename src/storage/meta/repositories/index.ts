@@ -7,6 +7,7 @@ import { CaptureWriterLeasesRepository } from './capture-writer-leases.js';
 import { CohortsRepository } from './cohorts.js';
 import { CountersRepository } from './counters.js';
 import { DashboardsRepository } from './dashboards.js';
+import { DefinitionMetadataRepository } from './definition-metadata.js';
 import { FeatureFlagsRepository } from './feature-flags.js';
 import { InsightViewsRepository } from './insight-views.js';
 import { InsightsRepository } from './insights.js';
@@ -35,6 +36,7 @@ export class Repositories {
   readonly insightViews: InsightViewsRepository;
   readonly queryCache: QueryCacheRepository;
   readonly captureWriterLeases: CaptureWriterLeasesRepository;
+  readonly definitionMetadata: DefinitionMetadataRepository;
 
   constructor(private readonly db: Kysely<MetaSchema>) {
     this.organizations = new OrganizationsRepository(db);
@@ -53,6 +55,7 @@ export class Repositories {
     this.insightViews = new InsightViewsRepository(db);
     this.queryCache = new QueryCacheRepository(db);
     this.captureWriterLeases = new CaptureWriterLeasesRepository(db);
+    this.definitionMetadata = new DefinitionMetadataRepository(db);
   }
 
   /** Runs `work` atomically: all of its writes land, or none do. */
