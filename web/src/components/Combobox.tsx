@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { Option } from '../lib/definitions';
 
-export function Combobox({ label, value, load, onPick, free = false, clearOnPick = false, placeholder, name }: {
+export function Combobox({ label, value, load, onPick, free = false, clearOnPick = false, placeholder, name, unseen }: {
   /** The accessible name (tests and screen readers find the box by it). */
   label: string;
   /** The text shown while not editing. */
@@ -14,6 +14,11 @@ export function Combobox({ label, value, load, onPick, free = false, clearOnPick
   clearOnPick?: boolean;
   placeholder?: string;
   name?: string;
+  /**
+   * The option for a typed name nothing matches (PostHog's "Select event: … Not seen yet"): an event
+   * may be asked for before it is first captured.
+   */
+  unseen?: (typed: string) => Option;
 }) {
   const id = useId();
   const [text, setText] = useState(value);
@@ -33,7 +38,13 @@ export function Combobox({ label, value, load, onPick, free = false, clearOnPick
     // Wait for a pause in typing before asking the server.
     const timer = setTimeout(() => {
       load(search, controller.signal)
-        .then((found) => { setOptions(found); setActive(found.length > 0 && !free ? 0 : -1); setState('idle'); })
+        .then((found) => {
+          const typed = search.trim();
+          const shown = found.length === 0 && unseen && typed ? [{ ...unseen(typed), unseen: true }] : found;
+          setOptions(shown);
+          setActive(shown.length > 0 && !free ? 0 : -1);
+          setState('idle');
+        })
         .catch((e) => { if ((e as Error).name !== 'AbortError') setState('failed'); });
     }, 150);
     return () => { clearTimeout(timer); controller.abort(); };
@@ -102,6 +113,7 @@ export function Combobox({ label, value, load, onPick, free = false, clearOnPick
               onMouseEnter={() => setActive(i)}
             >
               <span>{option.label}</span>
+              {(option as { unseen?: boolean }).unseen && <span class="tag caution">Not seen yet</span>}
               {option.hint && <span class="muted hint" aria-hidden="true">{option.hint}</span>}
             </li>
           ))}

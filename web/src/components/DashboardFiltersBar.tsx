@@ -1,5 +1,6 @@
 // The bar above a dashboard's tiles: a date range and property filters that apply to every tile,
 // and, while they differ from what the dashboard stores, Save and Discard.
+import { dateRangeProblem } from '../lib/builder';
 import { DateRangePicker } from './DateRangePicker';
 import { PropertyFilters } from './PropertyFilters';
 import type { FiltersDraft } from '../lib/dashboardFilters';
@@ -26,7 +27,7 @@ export function DashboardFiltersBar({ project, draft, onChange, dirty, busy, onS
         {dirty && (
           <span class="inline unsaved" data-testid="filters-unsaved">
             <span class="muted">Not saved: only you see these filters.</span>
-            <button type="button" class="primary" disabled={busy} onClick={onSave}>Save</button>
+            <button type="button" class="primary" disabled={busy || !!dateRangeProblem(draft.date_from, draft.date_to)} onClick={onSave}>Save</button>
             <button type="button" disabled={busy} onClick={onDiscard}>Discard</button>
           </span>
         )}

@@ -1,6 +1,7 @@
 // A date range: PostHog's relative presets, or custom from/to dates. `noneLabel` adds a choice of
 // no range at all (a dashboard leaving each insight its own).
 import { useEffect, useState } from 'preact/hooks';
+import { dateRangeProblem } from '../lib/builder';
 
 export const DATE_PRESETS: [string, string][] = [
   ['-24h', 'Last 24 hours'],
@@ -24,6 +25,7 @@ export function DateRangePicker({ from, to, onChange, name = 'date-range', noneL
   const isPreset = !to && DATE_PRESETS.some(([v]) => v === from);
   const isNone = !from && noneLabel !== undefined;
   const [custom, setCustom] = useState(!isPreset && !isNone && !!from);
+  const problem = dateRangeProblem(from, to);
   // A new range from outside (a reset, a discard) decides again whether it is a custom one.
   useEffect(() => setCustom(!isPreset && !isNone && !!from), [from, to]);
   return (
@@ -48,9 +50,10 @@ export function DateRangePicker({ from, to, onChange, name = 'date-range', noneL
       {custom && (
         <>
           <label>From <input type="date" name={`${name}-from`} value={dateOnly(from)} onChange={(e) => onChange((e.currentTarget as HTMLInputElement).value || null, to)} /></label>
-          <label>To <input type="date" name={`${name}-to`} value={dateOnly(to)} onChange={(e) => onChange(from || null, (e.currentTarget as HTMLInputElement).value || null)} /></label>
+          <label>To <input type="date" name={`${name}-to`} value={dateOnly(to)} min={dateOnly(from) || undefined} aria-invalid={!!problem} onChange={(e) => onChange(from || null, (e.currentTarget as HTMLInputElement).value || null)} /></label>
         </>
       )}
+      {custom && problem && <span class="error" role="alert" data-testid={`${name}-problem`}>{problem}</span>}
     </>
   );
 }

@@ -8,6 +8,8 @@ export interface LegendItem {
   /** Shown after the value, e.g. a conversion rate. */
   note?: string;
   key?: string;
+  /** The whole text when the label is a shortened one (a tooltip). */
+  title?: string;
 }
 
 export function Legend({ items, onPick }: { items: LegendItem[]; onPick?: (index: number) => void }) {
@@ -18,7 +20,7 @@ export function Legend({ items, onPick }: { items: LegendItem[]; onPick?: (index
         <li data-key={item.key ?? item.label} data-value={typeof item.value === 'number' ? String(item.value) : undefined}>
           <button type="button" class="legend-item" disabled={!onPick} onClick={onPick ? () => onPick(i) : undefined}>
             {item.color && <span class="swatch" style={{ background: item.color }} aria-hidden="true" />}
-            <span class="legend-label">{item.label}</span>
+            <span class="legend-label" title={item.title ?? item.label}>{item.label}</span>
             <span class="legend-value">{typeof item.value === 'number' ? num(item.value) : item.value ?? '–'}</span>
             {item.note && <span class="legend-note">{item.note}</span>}
           </button>

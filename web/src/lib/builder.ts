@@ -45,6 +45,9 @@ export function nodeFor(option: Option, old?: QueryNode): QueryNode {
   return { kind: 'EventsNode', event, name: event, ...kept };
 }
 
+/** A typed event name no definition matches yet, offered as PostHog offers it ("Not seen yet"). */
+export const unseenEvent = (typed: string): Option => ({ value: `event:${typed}`, label: `Select event: ${typed}` });
+
 /** Retention's entity for a series node, and back. */
 export function entityOf(node: QueryNode): QueryNode {
   return node.kind === 'ActionsNode' ? { id: node.id, name: node.name, type: 'actions' } : { id: node.event ?? null, name: node.name ?? node.event, type: 'events' };
@@ -120,11 +123,19 @@ export function cleanQuery(source: QueryNode): QueryNode {
 }
 
 /** Why the query cannot run yet, for the user; null when it can. */
+/** Why a range cannot be asked for (From after To), or null: Save stays off and nothing runs. */
+export function dateRangeProblem(from: string | null | undefined, to: string | null | undefined): string | null {
+  const day = (v: string | null | undefined) => (v && /^\d{4}-\d{2}-\d{2}/.test(v) ? v.slice(0, 10) : '');
+  const start = day(from);
+  const end = day(to);
+  return start && end && start > end ? 'The start date is after the end date: pick a From on or before To.' : null;
+}
+
 export function problemOf(source: QueryNode): string | null {
   const series: QueryNode[] = source.series ?? [];
   if (source.kind === 'FunnelsQuery' && series.length < 2) return 'A funnel needs at least two steps.';
   if (source.series && series.length === 0) return 'Add a series to see a chart.';
   const missing = series.findIndex((s) => PROPERTY_MATHS.has(s.math) && !s.math_property);
   if (missing >= 0) return `Pick the property to aggregate for series ${missing + 1}.`;
-  return null;
+  return dateRangeProblem(source.dateRange?.date_from, source.dateRange?.date_to);
 }

@@ -19,11 +19,15 @@ export interface PersonRow {
 }
 
 export async function searchPersons(project: string, search: string, limit: number, offset: number, signal?: AbortSignal): Promise<{ rows: PersonRow[]; hasMore: boolean }> {
-  const query: Record<string, unknown> = { kind: 'ActorsQuery', select: ['person_display_name -- Person', 'id', 'created_at'], orderBy: ['created_at DESC'], limit, offset };
+  // `person` brings the distinct ids: the display name falls back to the person's UUID on the
+  // server, where PostHog's persons list shows the distinct id instead.
+  const query: Record<string, unknown> = { kind: 'ActorsQuery', select: ['person_display_name -- Person', 'id', 'created_at', 'person'], orderBy: ['created_at DESC'], limit, offset };
   if (search) query.search = search;
-  const answer = await runQuery<{ results: [{ display_name: string; id: string }, string, string][]; hasMore: boolean }>(project, query, signal);
+  const answer = await runQuery<{ results: [{ display_name: string; id: string } | null, string, string, { distinct_ids?: string[] } | null][]; hasMore: boolean }>(project, query, signal);
+  const nameOf = (display: { display_name: string } | null, id: string, person: { distinct_ids?: string[] } | null) =>
+    display?.display_name && display.display_name !== id ? display.display_name : person?.distinct_ids?.[0] ?? id;
   return {
-    rows: answer.results.map(([display, id, created]) => ({ id, name: display?.display_name ?? id, created_at: created })),
+    rows: answer.results.map(([display, id, created, person]) => ({ id, name: nameOf(display, id, person), created_at: created })),
     hasMore: !!answer.hasMore,
   };
 }

@@ -33,6 +33,8 @@ export function InsightBuilder({ project, shortId }: { project: string; shortId?
   const [shown, setShown] = useState<{ source: QueryNode; result: unknown } | null>(null);
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** The last run's failure: shown where the chart was, never beside a stale chart. */
+  const [runError, setRunError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   /** A saved query of a kind the builder cannot edit: shown, never saved over. */
   const [uneditable, setUneditable] = useState<QueryNode | null>(null);
@@ -64,12 +66,13 @@ export function InsightBuilder({ project, shortId }: { project: string; shortId?
     // Typing in a box changes the query at every key; run once the edits pause.
     const timer = setTimeout(() => {
       setRunning(true);
-      setError(null);
+      setRunError(null);
       runQuery<{ results: unknown }>(project, clean, controller.signal)
         .then((answer) => { setShown({ source: clean, result: answer.results }); setRunning(false); })
         .catch((e) => {
           if ((e as Error).name === 'AbortError') return;
-          setError(e instanceof ApiError ? e.message : String(e));
+          setShown(null);
+          setRunError(e instanceof ApiError ? e.message : String(e));
           setRunning(false);
         });
     }, 250);
@@ -147,7 +150,9 @@ export function InsightBuilder({ project, shortId }: { project: string; shortId?
               {error && <p class="error" role="alert">{error}</p>}
               {running && <p class="muted loading" aria-live="polite">Calculating…</p>}
               <div class="card" data-testid="builder-preview" data-state={ready ? 'ready' : 'pending'} aria-busy={!ready}>
-                {shown ? <InsightView key={shown.source.kind} source={shown.source} result={shown.result} projectId={project} /> : <p class="empty">{problem ?? 'Calculating…'}</p>}
+                {runError && !problem
+                  ? <p class="error insight-error" role="alert" data-testid="insight-error">{runError}</p>
+                  : shown && !problem ? <InsightView key={shown.source.kind} source={shown.source} result={shown.result} projectId={project} /> : <p class="empty">{problem ?? 'Calculating…'}</p>}
               </div>
             </div>
           </div>

@@ -9,6 +9,7 @@ import { InsightControls } from '../components/InsightControls';
 import { InsightView } from '../components/InsightView';
 import { Progress } from '../components/Progress';
 import { SharePanel } from '../components/SharePanel';
+import { dateRangeProblem } from '../lib/builder';
 import { insightName, isInsightKind, viewSourceOf } from '../lib/query';
 import { newQueryId, type CalculatedBody, type QueryStatus } from '../lib/status';
 import { useCalculation } from '../lib/useCalculation';
@@ -92,6 +93,14 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
 
   const rerun = (source: QueryNode) => {
     calc.cancel(false);
+    // A range that cannot be asked for is shown in the controls, not run.
+    if (dateRangeProblem(source.dateRange?.date_from, source.dateRange?.date_to)) {
+      latest.current++;
+      setBusy(false);
+      setError(null);
+      setShown((s) => (s ? { ...s, source, edited: true } : s));
+      return;
+    }
     return run(async () => {
       setShown((s) => (s ? { ...s, source } : s));
       const answer = await api<CalculatedBody>(`/api/projects/${project}/query/`, {
@@ -127,6 +136,7 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
   // saving from the builder would replace it with a trend.
   const editable = (!!saved && isInsightKind(saved.kind)) || !insight?.query;
   const problem = error ?? calc.error;
+  const rangeProblem = shown ? dateRangeProblem(shown.source.dateRange?.date_from, shown.source.dateRange?.date_to) : null;
   return (
     <section>
       <p class="crumbs"><a href={`/project/${project}/insights`} onClick={onLinkClick}>Insights</a> ›</p>
@@ -139,7 +149,7 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
           <div class="head-actions">
             {shown && <Freshness meta={shown} refreshing={!!calc.running} />}
             {shown?.edited && saved && (
-              <button type="button" onClick={() => { calc.cancel(false); setShown({ source: saved, result: insight.result, edited: false, ...metaOf(insight) }); }}>Reset changes</button>
+              <button type="button" onClick={() => { calc.cancel(false); setError(null); setShown({ source: saved, result: insight.result, edited: false, ...metaOf(insight) }); }}>Reset changes</button>
             )}
             <button type="button" onClick={refresh} disabled={busy || !!calc.running || !shown}>Refresh</button>
             {editable && <a class="button" href={`/project/${project}/insights/${insight.short_id}/edit`} onClick={onLinkClick}>Edit</a>}
@@ -152,7 +162,7 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
       )}
       {shown && !shown.source.legacy && <InsightControls source={shown.source} onChange={rerun} disabled={busy} />}
       {shown?.source.legacy && <p class="muted">This insight is saved as legacy filters; its controls are not editable here.</p>}
-      {problem && <p class="error" role="alert">{problem}</p>}
+      {problem && !shown && <p class="error" role="alert">{problem}</p>}
       {busy && <p class="muted loading" aria-live="polite">Calculating…</p>}
       {calc.running && <Progress since={calc.running.since} onCancel={() => calc.cancel()} />}
       {insight && !saved && (
@@ -162,7 +172,10 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
       )}
       {shown && (
         <div class={`card${calc.running ? ' refreshing' : ''}`} aria-busy={busy || !!calc.running}>
-          <InsightView source={shown.source} result={shown.result} projectId={project} />
+          {/* A failed run replaces the chart: the one before answered another question. */}
+          {problem
+            ? <p class="error insight-error" role="alert" data-testid="insight-error">{problem}</p>
+            : rangeProblem ? <p class="empty">{rangeProblem}</p> : <InsightView source={shown.source} result={shown.result} projectId={project} />}
         </div>
       )}
     </section>

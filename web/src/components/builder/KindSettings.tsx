@@ -3,7 +3,7 @@
 import { Combobox } from '../Combobox';
 import { entityOf, nodeOfEntity, seriesLabel } from '../../lib/builder';
 import { seriesOptions } from '../../lib/definitions';
-import { nodeFor } from '../../lib/builder';
+import { nodeFor, unseenEvent } from '../../lib/builder';
 import type { QueryNode } from '../../types';
 
 const num = (e: Event) => Number((e.currentTarget as HTMLInputElement).value);
@@ -40,7 +40,7 @@ export function KindSettings({ project, source, onChange }: { project: string; s
       const node = nodeOfEntity(f[name]);
       return (
         <label>{label}
-          <Combobox label={label} value={seriesLabel(node)} load={seriesOptions(project, true)} onPick={(o) => set({ [name]: entityOf(nodeFor(o)) })} />
+          <Combobox label={label} value={seriesLabel(node)} load={seriesOptions(project, true)} onPick={(o) => set({ [name]: entityOf(nodeFor(o)) })} unseen={unseenEvent} />
         </label>
       );
     };

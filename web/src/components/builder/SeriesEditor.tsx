@@ -2,7 +2,7 @@
 // action each, a math (trends), and the series' own property filters.
 import { Combobox } from '../Combobox';
 import { PropertyFilters } from '../PropertyFilters';
-import { MATHS, nodeFor, PROPERTY_MATHS, seriesLabel } from '../../lib/builder';
+import { MATHS, nodeFor, PROPERTY_MATHS, seriesLabel, unseenEvent } from '../../lib/builder';
 import { propertyOptions, seriesOptions } from '../../lib/definitions';
 import { readFilters } from '../../lib/filters';
 import type { QueryNode } from '../../types';
@@ -30,6 +30,7 @@ export function SeriesEditor({ project, kind, series, onChange }: {
                 value={seriesLabel(node)}
                 load={seriesOptions(project, !funnel)}
                 onPick={(o) => set(i, nodeFor(o, node))}
+                unseen={unseenEvent}
               />
               {kind === 'TrendsQuery' && (
                 <select aria-label={`${noun} ${i + 1} math`} value={node.math ?? 'total'} onChange={(e) => set(i, { ...node, math: (e.currentTarget as HTMLSelectElement).value })}>

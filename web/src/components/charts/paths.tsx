@@ -1,6 +1,7 @@
 // Paths: a sankey of step-numbered nodes ("1_/", "2_/pricing"), with node totals in the legend.
 import { useMemo } from 'preact/hooks';
 import { color, duration } from '../../lib/format';
+import { fitted, nodeLabel, shortLabel } from '../../lib/paths';
 import { VizFrame } from '../VizFrame';
 import { ChartCanvas } from './ChartCanvas';
 import { hoverCursor, pickHandler } from './chartjs';
@@ -14,7 +15,6 @@ interface Edge {
 }
 
 const step = (key: string) => Number(/^(\d+)_/.exec(key)?.[1] ?? 0);
-export const nodeLabel = (key: string) => key.replace(/^\d+_/, '');
 
 export function PathsView({ result, compact, onActors }: ViewProps) {
   const edges = (Array.isArray(result) ? result : []) as Edge[];
@@ -28,8 +28,9 @@ export function PathsView({ result, compact, onActors }: ViewProps) {
       inflow.set(e.target, (inflow.get(e.target) ?? 0) + e.value);
     }
     const keys = [...new Set(edges.flatMap((e) => [e.source, e.target]))];
+    const sources = (key: string) => edges.filter((e) => e.target === key).map((e) => e.source);
     return keys
-      .map((key) => ({ key, label: nodeLabel(key), step: step(key), value: Math.max(inflow.get(key) ?? 0, outflow.get(key) ?? 0) }))
+      .map((key) => ({ key, label: shortLabel(key, sources(key)), full: nodeLabel(key), step: step(key), value: Math.max(inflow.get(key) ?? 0, outflow.get(key) ?? 0) }))
       .sort((a, b) => a.step - b.step || b.value - a.value || a.key.localeCompare(b.key));
   }, [result]);
 
@@ -50,7 +51,8 @@ export function PathsView({ result, compact, onActors }: ViewProps) {
         datasets: [{
           label: 'Paths',
           data: edges.map((e) => ({ from: e.source, to: e.target, flow: e.value })),
-          labels: Object.fromEntries(nodes.map((n) => [n.key, n.label])),
+          // Whole URLs side by side overlap: the canvas gets the short form, the legend the rest.
+          labels: Object.fromEntries(nodes.map((n) => [n.key, fitted(n.label)])),
           // Steps decide the column, so a page seen at step 3 never sits in step 2's column.
           column: Object.fromEntries(nodes.map((n) => [n.key, n.step - 1])),
           colorFrom: (c: any) => colors.get(c.raw?.from) ?? '#999',
@@ -73,7 +75,7 @@ export function PathsView({ result, compact, onActors }: ViewProps) {
   return (
     <VizFrame
       chart={<ChartCanvas config={config} height={compact ? 200 : 420} label="Paths sankey" />}
-      legend={nodes.map((n) => ({ label: `${n.step}. ${n.label}`, value: n.value, key: n.key }))}
+      legend={nodes.map((n) => ({ label: `${n.step}. ${n.label}`, title: n.full, value: n.value, key: n.key }))}
       onLegend={onActors ? openNode : undefined}
       table={{
         columns: ['From', 'To', 'People', 'Average time'],
