@@ -45,7 +45,7 @@ const EVENTS_SOURCE = 'select * from events';
 
 export async function hogqlMetadata(request: HogQLMetadataRequest, deps: MetadataDeps): Promise<HogQLMetadataResponse> {
   const response = { query: request.query, isValid: true, isValidView: false, errors: [] as HogQLNotice[], warnings: [], notices: [] as HogQLNotice[], table_names: [] as string[] };
-  if (request.language === 'hog' || request.language === 'hogTemplate') {
+  if (request.language !== 'hogQL' && request.language !== 'hogQLExpr') {
     // Hoglet has no Hog compiler; PostHog's words for a language it cannot check.
     return { ...response, isValid: false, errors: [{ message: `Unsupported language: ${request.language}`, start: null, end: null, fix: null }] };
   }

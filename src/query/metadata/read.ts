@@ -4,7 +4,7 @@
 import { MAX_HOGQL_LENGTH } from '../runners/hogql/read.js';
 import { fail, isObject, join, readBoolean, readChoice, readString, type JsonObject } from '../nodes/read-json.js';
 
-export const HOG_LANGUAGES = ['hogQL', 'hogQLExpr', 'hog', 'hogTemplate'] as const;
+export const HOG_LANGUAGES = ['hogQL', 'hogQLExpr', 'hog', 'hogTemplate', 'hogJson', 'liquid'] as const;
 export type HogLanguage = (typeof HOG_LANGUAGES)[number];
 
 export interface HogQLMetadataRequest {

@@ -123,6 +123,25 @@ describe('the team guard', () => {
   });
 });
 
+describe('HogQLMetadata in the editor', () => {
+  it('says where an unknown function, table or field is', async () => {
+    const fn = await metadata(alice, 'select event, nosuchfn(1) from events');
+    expect(fn.isValid).toBe(false);
+    expect(fn.errors).toHaveLength(1);
+    expect(fn.errors[0]).toMatchObject({ start: 14, end: 22 });
+    expect(fn.errors[0].message).toContain('nosuchfn');
+    expect((await metadata(alice, 'select 1 from eventz')).errors).toEqual([{ message: 'Unknown table `eventz`.', start: 14, end: 20, fix: null }]);
+    expect((await metadata(alice, 'select event from events where nosuch = 1')).errors).toEqual([{ message: 'Unable to resolve field: nosuch', start: 31, end: 37, fix: null }]);
+  });
+
+  it('answers Hog languages Hoglet does not compile as invalid', async () => {
+    for (const language of ['hogJson', 'liquid']) {
+      const res = await post(alice, { kind: 'HogQLMetadata', language, query: '{ "a": 1 }' });
+      expect(res.json()).toMatchObject({ isValid: false, errors: [{ message: `Unsupported language: ${language}`, start: null, end: null, fix: null }] });
+    }
+  });
+});
+
 describe('bounds', () => {
   it('refuses a text past HogQLQuery\'s limit with a 400, and positions outside the text', async () => {
     const long = `select ${'1 + '.repeat(13_000)}1`;
