@@ -1,7 +1,7 @@
 // HogQLAutocomplete and HogQLMetadata beyond PostHog's own cases: every field the completions list
 // is one the translator resolves; neither kind ever shows another organization's property names or
 // cohorts; the input and the answer are bounded; the shape the SQL editor reads.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTOCOMPLETE_TABLES } from '../../../src/query/autocomplete/schema.js';
 import { MAX_SUGGESTIONS } from '../../../src/query/autocomplete/autocomplete.js';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
@@ -138,6 +138,35 @@ describe('HogQLMetadata in the editor', () => {
     for (const language of ['hogJson', 'liquid']) {
       const res = await post(alice, { kind: 'HogQLMetadata', language, query: '{ "a": 1 }' });
       expect(res.json()).toMatchObject({ isValid: false, errors: [{ message: `Unsupported language: ${language}`, start: null, end: null, fix: null }] });
+    }
+  });
+});
+
+describe('what the editor kinds read', () => {
+  it('metadata and field completions never read the event store; property completions read it once a minute', async () => {
+    const reads = vi.spyOn(t.services.events, 'query');
+    try {
+      const steps = [
+        () => metadata(alice, 'select event, person.properties.x, count() from events where timestamp > now() - interval 1 day group by event'),
+        () => post(alice, { kind: 'HogQLMetadata', language: 'hogQLExpr', query: 'properties.$browser' }),
+        () => complete(alice, 'select  from events e join persons p on e.person_id = p.id', 7),
+        () => complete(alice, 'select person. from events', 14),
+      ];
+      // Capture finishes its person and group writes in the background: measured once the store is quiet.
+      for (let tries = 0; tries < 20; tries += 1) {
+        reads.mockClear();
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        if (reads.mock.calls.length === 0) break;
+      }
+      for (const step of steps) await step();
+      expect(reads).not.toHaveBeenCalled();
+      const first = await complete(alice, 'select properties.ali from events', 21, { startPosition: 18 });
+      const called = reads.mock.calls.length;
+      expect(called).toBeGreaterThan(0);
+      expect(await complete(alice, 'select properties.ali from events', 21, { startPosition: 18 })).toMatchObject({ suggestions: first.suggestions });
+      expect(reads.mock.calls.length).toBe(called);
+    } finally {
+      reads.mockRestore();
     }
   });
 });
