@@ -106,7 +106,7 @@ export class IdentityService {
       notification_settings: {},
       anonymize_data: false,
       toolbar_mode: null,
-      has_password: false,
+      has_password: user.password_hash !== null,
       is_staff: false,
       is_impersonated: false,
       is_2fa_enabled: false,

@@ -45,13 +45,19 @@ export class SessionService {
       throw new ValidationError('Invalid email or password.', null, 'invalid_credentials');
     }
     reservation.attempt.succeeded();
+    return this.startSession(user.id);
+  }
+
+  /** A new session for a user already proven (a password checked, an invite accepted). */
+  async startSession(userId: number): Promise<NewSession> {
     const secret = randomBase62Token();
     const csrfToken = randomBase62Token();
     const now = this.now();
     const expiresAt = new Date(now + SESSION_LIFETIME_MS);
+    await this.repositories.users.setLastLogin(userId, new Date(now).toISOString());
     await this.repositories.userSessions.insert({
       token_hash: hashSecret(secret),
-      user_id: user.id,
+      user_id: userId,
       csrf_token: csrfToken,
       created_at: new Date(now).toISOString(),
       expires_at: expiresAt.toISOString(),

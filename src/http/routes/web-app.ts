@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 /** dist/web of the package, whether this module runs compiled (dist/) or from src/ (tests). */
 export const WEB_APP_DIR = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
 /** Paths the app draws itself (everything else keeps the API's own 404; `/shared/:token` is insights.ts's). */
-const APP_PATHS = ['/', '/login', '/project/*'];
+const APP_PATHS = ['/', '/login', '/signup/*', '/project/*'];
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Hoglet</title>
 <p>The web app is not built in this checkout. Run <code>npm run build</code> (or <code>npm ci</code>), then reload.</p>

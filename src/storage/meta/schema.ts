@@ -25,6 +25,8 @@ export interface UsersTable {
   created_at: string;
   /** scrypt hash of the web app password (core/auth/passwords.ts); null: the user cannot sign in. */
   password_hash: string | null;
+  /** The last web app sign-in (PostHog's last_login); null before the first. */
+  last_login: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface CaptureWriterLeasesTable {
@@ -50,6 +52,23 @@ export interface MembershipsTable {
   user_id: number;
   level: number;
   created_at: string;
+  /** PostHog's membership id (a UUID); null only before migration 0012 filled it. */
+  uuid: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** An invitation to join an organization (PostHog's OrganizationInvite); used up when accepted. */
+export interface OrganizationInvitesTable {
+  id: string;
+  organization_id: string;
+  target_email: string;
+  first_name: string;
+  /** The membership level the invitee gets (1 member, 8 admin, 15 owner). */
+  level: number;
+  message: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface PersonalApiKeysTable {
@@ -63,6 +82,7 @@ export interface PersonalApiKeysTable {
   scoped_teams: string | null;
   created_at: string;
   last_used_at: string | null;
+  last_rolled_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ProjectsTable {
@@ -345,6 +365,7 @@ export interface MetaSchema {
   user_sessions: UserSessionsTable;
   capture_writer_leases: CaptureWriterLeasesTable;
   organization_memberships: MembershipsTable;
+  organization_invites: OrganizationInvitesTable;
   personal_api_keys: PersonalApiKeysTable;
   projects: ProjectsTable;
   activity_log: ActivityLogTable;

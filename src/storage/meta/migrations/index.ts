@@ -11,6 +11,7 @@ import * as m0008 from './0008_cohorts.js';
 import * as m0009 from './0009_query_cache_budget.js';
 import * as m0010 from './0010_feature_flags.js';
 import * as m0011 from './0011_project_secret_tokens.js';
+import * as m0012 from './0012_members_invites_keys.js';
 import * as m0013 from './0013_definition_metadata.js';
 
 export const migrations: Record<string, Migration> = {
@@ -25,5 +26,6 @@ export const migrations: Record<string, Migration> = {
   '0009_query_cache_budget': m0009,
   '0010_feature_flags': m0010,
   '0011_project_secret_tokens': m0011,
+  '0012_members_invites_keys': m0012,
   '0013_definition_metadata': m0013,
 };

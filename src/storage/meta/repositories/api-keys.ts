@@ -13,6 +13,7 @@ export interface PersonalApiKey {
   scoped_teams: number[] | null;
   created_at: string;
   last_used_at: string | null;
+  last_rolled_at?: string | null;
 }
 
 export interface NewPersonalApiKey extends PersonalApiKey {
@@ -32,6 +33,7 @@ function toKey(row: KeyRow): PersonalApiKey {
 
 const PUBLIC_COLUMNS = [
   'id', 'user_id', 'label', 'mask_value', 'scopes', 'scoped_organizations', 'scoped_teams', 'created_at', 'last_used_at',
+  'last_rolled_at',
 ] as const;
 
 export class ApiKeysRepository {
@@ -80,6 +82,37 @@ export class ApiKeysRepository {
       .select((eb) => eb.fn.countAll().as('count'))
       .executeTakeFirst();
     return Number(row?.count ?? 0);
+  }
+
+  /** The user's key (another user's key is not found). */
+  async findForUser(userId: number, id: string): Promise<PersonalApiKey | undefined> {
+    const row = await this.db.selectFrom('personal_api_keys').select(PUBLIC_COLUMNS).where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+    return row && toKey(row);
+  }
+
+  async update(id: string, change: { label?: string; scopes?: string[] }): Promise<void> {
+    const set: { label?: string; scopes?: string } = {};
+    if (change.label !== undefined) set.label = change.label;
+    if (change.scopes !== undefined) set.scopes = JSON.stringify(change.scopes);
+    if (Object.keys(set).length === 0) return;
+    await this.db.updateTable('personal_api_keys').set(set).where('id', '=', id).execute();
+  }
+
+  async setCeilings(id: string, organizations: readonly string[] | null, teams: readonly number[] | null): Promise<void> {
+    await this.db
+      .updateTable('personal_api_keys')
+      .set({ scoped_organizations: organizations ? JSON.stringify(organizations) : null, scoped_teams: teams ? JSON.stringify(teams) : null })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** A new value for the key: the old one stops matching at once. */
+  async roll(id: string, secureValue: string, maskValue: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('personal_api_keys')
+      .set({ secure_value: secureValue, mask_value: maskValue, last_rolled_at: at })
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(id: string): Promise<boolean> {

@@ -11,6 +11,8 @@ import { DefinitionMetadataRepository } from './definition-metadata.js';
 import { FeatureFlagsRepository } from './feature-flags.js';
 import { InsightViewsRepository } from './insight-views.js';
 import { InsightsRepository } from './insights.js';
+import { InvitesRepository } from './invites.js';
+import { MembersRepository } from './members.js';
 import { OrganizationsRepository } from './organizations.js';
 import { ProjectsRepository } from './projects.js';
 import { QueryCacheRepository } from './query-cache.js';
@@ -21,6 +23,8 @@ import { UsersRepository } from './users.js';
 /** Every metadata repository over one connection (or one transaction). */
 export class Repositories {
   readonly organizations: OrganizationsRepository;
+  readonly members: MembersRepository;
+  readonly invites: InvitesRepository;
   readonly users: UsersRepository;
   readonly userSessions: UserSessionsRepository;
   readonly projects: ProjectsRepository;
@@ -40,6 +44,8 @@ export class Repositories {
 
   constructor(private readonly db: Kysely<MetaSchema>) {
     this.organizations = new OrganizationsRepository(db);
+    this.members = new MembersRepository(db);
+    this.invites = new InvitesRepository(db);
     this.users = new UsersRepository(db);
     this.userSessions = new UserSessionsRepository(db);
     this.projects = new ProjectsRepository(db);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { MetaSchema } from '../schema.js';
 
@@ -64,8 +65,12 @@ export class OrganizationsRepository {
   async addMember(orgId: string, userId: number, level: number, at: string): Promise<void> {
     await this.db
       .insertInto('organization_memberships')
-      .values({ organization_id: orgId, user_id: userId, level, created_at: at })
+      .values({ organization_id: orgId, user_id: userId, level, created_at: at, uuid: randomUUID(), updated_at: at })
       .execute();
+  }
+
+  find(id: string): Promise<Organization | undefined> {
+    return this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   async slugTaken(slug: string): Promise<boolean> {

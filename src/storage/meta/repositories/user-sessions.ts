@@ -29,6 +29,11 @@ export class UserSessionsRepository {
     await this.db.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
   }
 
+  /** Every other session of the user ends (a password changed in this one). */
+  async deleteForUserExcept(userId: number, keptTokenHash: string): Promise<void> {
+    await this.db.deleteFrom('user_sessions').where('user_id', '=', userId).where('token_hash', '!=', keptTokenHash).execute();
+  }
+
   /** Forgets sessions that expired before `now`. */
   async deleteExpired(now: string): Promise<void> {
     await this.db.deleteFrom('user_sessions').where('expires_at', '<=', now).execute();

@@ -35,12 +35,21 @@ export class UsersRepository {
     return FIND_MEMBERS.all(this.db, organizationId, [...new Set(ids)]);
   }
 
-  async insert(user: Omit<UserRow, 'id'>): Promise<UserRow> {
+  async insert(user: Omit<UserRow, 'id' | 'last_login'>): Promise<UserRow> {
     return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
   }
 
   async setPasswordHash(userId: number, passwordHash: string): Promise<void> {
     await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+  }
+
+  async setLastLogin(userId: number, at: string): Promise<void> {
+    await this.db.updateTable('users').set({ last_login: at }).where('id', '=', userId).execute();
+  }
+
+  async setNames(userId: number, names: { first_name?: string; last_name?: string }): Promise<void> {
+    if (Object.keys(names).length === 0) return;
+    await this.db.updateTable('users').set(names).where('id', '=', userId).execute();
   }
 
   async setCurrent(userId: number, organizationId: string, projectId: number | null): Promise<void> {
