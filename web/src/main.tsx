@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from './api';
 import { DashboardPage } from './pages/DashboardPage';
 import { DashboardsList } from './pages/DashboardsList';
+import { DataManagementPage, DefinitionPage } from './pages/DataManagementPage';
 import { EventsPage } from './pages/EventsPage';
 import { InsightBuilder } from './pages/InsightBuilder';
 import { InsightPage } from './pages/InsightPage';
@@ -95,6 +96,10 @@ function page(route: Route) {
       return <Shell project={route.project} section="dashboards"><DashboardPage project={route.project} id={route.id} /></Shell>;
     case 'web':
       return <Shell project={route.project} section="web"><WebAnalyticsPage project={route.project} /></Shell>;
+    case 'data-management':
+      return <Shell project={route.project} section="data"><DataManagementPage key={route.kind} project={route.project} kind={route.kind} /></Shell>;
+    case 'definition':
+      return <Shell project={route.project} section="data"><DefinitionPage key={route.id} project={route.project} kind={route.kind} id={route.id} /></Shell>;
     case 'home':
       return <main class="center"><p class="muted">Loading…</p></main>;
     default:

@@ -22,6 +22,8 @@ export type Route =
   | { name: 'dashboards'; project: string }
   | { name: 'dashboard'; project: string; id: string }
   | { name: 'web'; project: string }
+  | { name: 'data-management'; project: string; kind: 'events' | 'properties' }
+  | { name: 'definition'; project: string; kind: 'events' | 'properties'; id: string }
   | { name: 'shared'; token: string }
   | { name: 'not-found' };
 
@@ -41,6 +43,10 @@ export function match(pathname: string, search: string): Route {
   if (a === 'shared' && b && parts.length === 2) return { name: 'shared', token: b.replace(/\.json$/, '') };
   if (a === 'project' && b && c === 'insights' && d && extra === 'edit' && parts.length === 5) return { name: 'insight-edit', project: b, shortId: d };
   if (a === 'project' && b && c === 'feature_flags' && d && extra === 'edit' && parts.length === 5) return { name: 'flag-edit', project: b, id: d };
+  if (a === 'project' && b && c === 'data-management' && (d === 'events' || d === 'properties') && parts.length <= 5) {
+    return extra ? { name: 'definition', project: b, kind: d, id: extra } : { name: 'data-management', project: b, kind: d };
+  }
+  if (a === 'project' && b && c === 'data-management' && !d) return { name: 'data-management', project: b, kind: 'events' };
   if (a === 'project' && b && extra === undefined) {
     if (c === 'insights' && !d) return { name: 'insights', project: b };
     if (c === 'insights' && d === 'new') return { name: 'insight-new', project: b };

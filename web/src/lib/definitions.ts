@@ -31,7 +31,8 @@ function actions(project: string): Promise<Named[]> {
 export function seriesOptions(project: string, withAll: boolean) {
   return async (search: string, signal: AbortSignal): Promise<Option[]> => {
     const [events, acts] = await Promise.all([
-      api<Page<Named>>(`/api/projects/${project}/event_definitions/${qs({ search, limit: 50 })}`, { signal }),
+      // Hidden definitions stay out of pickers, as PostHog's taxonomic filter asks.
+      api<Page<Named>>(`/api/projects/${project}/event_definitions/${qs({ search, limit: 50, exclude_hidden: true })}`, { signal }),
       actions(project),
     ]);
     const needle = search.trim().toLowerCase();
@@ -45,7 +46,7 @@ export function seriesOptions(project: string, withAll: boolean) {
 
 export function propertyOptions(project: string, type: FilterType) {
   return async (search: string, signal: AbortSignal): Promise<Option[]> => {
-    const page = await api<Page<Named>>(`/api/projects/${project}/property_definitions/${qs({ type, search, limit: 50 })}`, { signal });
+    const page = await api<Page<Named>>(`/api/projects/${project}/property_definitions/${qs({ type, search, limit: 50, exclude_hidden: true })}`, { signal });
     return page.results.map((p) => ({ value: p.name, label: p.name, hint: p.property_type ?? undefined }));
   };
 }
