@@ -7,7 +7,9 @@
 import { allHogQLFunctions } from '../hogql/functions/index.js';
 import type { HogQLParser } from '../hogql/parse/index.js';
 import { chainOf, child, isNode, type HogQLNode } from '../hogql/translate/hogql-ast.js';
+import type { HogQLType } from '../hogql/translate/types.js';
 import { nodeAtPosition } from './find-node.js';
+import { expectedType, functionSortText } from './rank.js';
 import type { HogQLAutocompleteRequest } from './read.js';
 import { AUTOCOMPLETE_TABLES, type FieldSpec, type PropertyOwner, type TableSpec } from './schema.js';
 
@@ -26,6 +28,8 @@ export interface AutocompleteCompletionItem {
   readonly kind: CompletionKind;
   readonly detail: string | null;
   readonly documentation: string | null;
+  /** Set only where functions are ranked (one side of a comparison), as PostHog sets it. */
+  readonly sortText?: string;
 }
 
 export interface HogQLAutocompleteResponse {
@@ -158,17 +162,20 @@ class Suggestions {
     for (const entry of items) this.list.push(entry);
   }
 
-  functions(prefix = ''): void {
+  functions(prefix = '', expected: HogQLType | null = null): void {
     const lower = prefix.toLowerCase();
     const names = allFunctionNames().filter((name) => name.toLowerCase().startsWith(lower));
-    this.add(names.map((name) => item(name, 'Function', `${name}()`)));
+    this.add(names.map((name) => {
+      const fn = item(name, 'Function', `${name}()`);
+      return expected ? { ...fn, sortText: functionSortText(name, expected) } : fn;
+    }));
   }
 
-  tableFields(table: TableSpec): void {
+  tableFields(table: TableSpec, expected: HogQLType | null): void {
     for (const [name, spec] of Object.entries(table.fields)) {
       this.list.push(item(name, 'Variable', NEEDS_BACKTICKS.test(name) ? `\`${name}\`` : name, detailOf(spec)));
     }
-    this.functions();
+    this.functions('', expected);
   }
 
   /** The editor's globals (PostHog's add_globals_to_suggestions): names not suggested yet, with a short look at the value. */
@@ -256,7 +263,7 @@ export class HogQLAutocomplete {
     if (parent?.node === 'JoinExpr') return this.tableNames(chain, out);
     if (parent?.node === 'Placeholder') return; // Insight variables: Hoglet has none.
     if (!child(nearest, 'select_from')) return;
-    await this.fields(chain, text.slice(start, end), nearest, ctesOf(select), out);
+    await this.fields(node, parent, text.slice(start, end), nearest, ctesOf(select), out);
   }
 
   /** A field chain inside the globals: their keys at that level. True when that ends the answer. */
@@ -282,7 +289,8 @@ export class HogQLAutocomplete {
     out.add(names.filter((name) => name.includes(typed)).map((name) => name.replace(`${typed}.`, '')).map((name) => item(name, 'Folder', name, 'Table')));
   }
 
-  private async fields(chain: (string | number)[], typed: string, select: HogQLNode, ctes: Ctes, out: Suggestions): Promise<void> {
+  private async fields(node: HogQLNode, parent: HogQLNode | null, typed: string, select: HogQLNode, ctes: Ctes, out: Suggestions): Promise<void> {
+    const chain = chainOf(node);
     const table = tableOf(child(select, 'select_from'), ctes);
     if (!table) {
       if (chain.length === 1) out.functions(String(chain[0]) === MATCH_ANY ? '' : String(chain[0]));
@@ -305,7 +313,7 @@ export class HogQLAutocomplete {
       const isLast = index >= chain.length - 2;
       const spec = Object.hasOwn(last.fields, name) ? last.fields[name] : undefined;
       if (isLast) {
-        if (!spec) return out.tableFields(last);
+        if (!spec) return out.tableFields(last, expectedType(node, parent, last));
         if (spec.kind === 'table') {
           const inner = spec.table();
           return out.add(fieldsOf(inner).map(([key, f]) => item(key, 'Variable', key, detailOf(f))));

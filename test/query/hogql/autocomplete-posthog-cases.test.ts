@@ -199,8 +199,15 @@ describe('test_autocomplete.py', () => {
     expect(found[0]).toMatchObject({ label: 'created_at', insertText: 'created_at' });
   });
 
-  // PostHog ranks functions (sortText) by how their return type fits a comparison's other side.
-  it.skip('test_autocomplete_ranks_functions_by_comparison_fit (Hoglet does not rank functions by type)', () => undefined);
+  it('test_autocomplete_ranks_functions_by_comparison_fit', async () => {
+    const query = 'select * from events where timestamp > ';
+    const answer = await select(query, query.length, query.length);
+    const sortText = new Map(answer.suggestions.filter((s) => s.kind === 'Function').map((s) => [s.label, s.sortText]));
+    expect(sortText.get('now')).toBeTruthy();
+    expect(sortText.get('toDateTime')).toBeTruthy();
+    expect(sortText.get('now')! < sortText.get('xor')!).toBe(true);
+    expect(sortText.get('toDateTime')! < sortText.get('xor')!).toBe(true);
+  });
 
   it('test_autocomplete_leaves_functions_unranked_without_an_expected_type', async () => {
     const functions = (await select('select  from events', 7, 7)).suggestions.filter((s) => s.kind === 'Function');

@@ -130,7 +130,8 @@ function withTimeZone(fn: HogQLFunction, name: string, args: Expr[], timezone: s
 
 const DATETIME_RESULTS = /^(now64|now|toDateTime|toDateTime64|parseDateTime|toTimeZone|toStartOf|dateTrunc|date_trunc|fromUnixTimestamp)/;
 
-function resultType(name: string): HogQLType {
+/** What Hoglet knows of a ClickHouse function's result (HogQLAutocomplete ranks functions by it too). */
+export function resultType(name: string): HogQLType {
   if (DATETIME_RESULTS.test(name)) return 'datetime';
   if (name.startsWith('count') || name.startsWith('uniq')) return 'integer';
   return 'unknown';
