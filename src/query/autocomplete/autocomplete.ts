@@ -18,6 +18,8 @@ export const MATCH_ANY = '$$_POSTHOG_ANY_$$';
 export const PROPERTY_LIMIT = 220;
 /** The answer's suggestions at most; past it the list is cut and `incomplete_list` is true. */
 export const MAX_SUGGESTIONS = 2_000;
+/** The longest typed word looked up among property definitions. */
+const MAX_PROPERTY_TERM = 200;
 
 /** The `kind` of a completion, as Monaco and PostHog's schema name them. */
 export type CompletionKind = 'Function' | 'Variable' | 'Folder' | 'Constant' | 'Field' | 'Keyword';
@@ -327,6 +329,8 @@ export class HogQLAutocomplete {
   }
 
   private async properties(owner: PropertyOwner, contains: string, out: Suggestions): Promise<void> {
+    // A selection longer than any property name worth completing is not looked up (nor kept in the cache).
+    if (contains.length > MAX_PROPERTY_TERM) return;
     const page = await this.deps.propertyDefinitions(owner, contains, PROPERTY_LIMIT);
     out.add(page.properties.slice(0, PROPERTY_LIMIT).map((p) => item(p.name, 'Variable', p.name, p.property_type)));
     out.incomplete = page.total > PROPERTY_LIMIT;

@@ -188,6 +188,18 @@ describe('bounds', () => {
     expect(noLanguage.json()).toMatchObject({ attr: 'query.language' });
   });
 
+  it('looks up no property for a selection longer than 200 characters', async () => {
+    const word = 'a'.repeat(201);
+    const query = `select properties.${word} from events`;
+    const reads = vi.spyOn(t.services.definitions, 'listProperties');
+    try {
+      expect((await complete(alice, query, 18 + word.length, { startPosition: 18 })).suggestions).toEqual([]);
+      expect(reads).not.toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
   it('answers at most MAX_SUGGESTIONS suggestions, with the answer shape PostHog gives', async () => {
     const answer = await complete(alice, 'select  from events', 7);
     expect(answer.suggestions.length).toBeLessThanOrEqual(MAX_SUGGESTIONS);
