@@ -19,6 +19,9 @@ import { FeatureFlagEditPage } from './pages/FeatureFlagEditPage';
 import { FeatureFlagPage } from './pages/FeatureFlagPage';
 import { FeatureFlagsPage } from './pages/FeatureFlagsPage';
 import { SettingsPage } from './pages/SettingsPage';
+import { SettingsSection } from './pages/settings/SettingsSection';
+import { SettingsTabs } from './pages/settings/SettingsTabs';
+import { SignupPage } from './pages/Signup';
 import { SharedPage } from './pages/SharedPage';
 import { WebAnalyticsPage } from './pages/WebAnalyticsPage';
 import { Shell } from './pages/Shell';
@@ -35,10 +38,11 @@ function App() {
   }, [route.name]);
   if (route.name === 'login') return <LoginPage next={route.next} />;
   if (route.name === 'shared') return <SharedPage token={route.token} />;
+  if (route.name === 'signup') return <SignupPage invite={route.invite} />;
   return <SignedIn route={route} />;
 }
 
-function SignedIn({ route }: { route: Exclude<Route, { name: 'login' } | { name: 'shared' }> }) {
+function SignedIn({ route }: { route: Exclude<Route, { name: 'login' } | { name: 'shared' } | { name: 'signup' }> }) {
   const [me, setMe] = useState<Me | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -89,7 +93,9 @@ function page(route: Route) {
     case 'flag-edit':
       return <Shell project={route.project} section="flags"><FeatureFlagEditPage key={`edit-${route.id}`} project={route.project} id={route.id} /></Shell>;
     case 'settings':
-      return <Shell project={route.project} section="settings"><SettingsPage key={route.project} project={route.project} /></Shell>;
+      return <Shell project={route.project} section="settings"><SettingsTabs project={route.project} current="project" /><SettingsPage key={route.project} project={route.project} /></Shell>;
+    case 'settings-section':
+      return <Shell project={route.project} section="settings"><SettingsTabs project={route.project} current={route.tab} /><SettingsSection key={`${route.project}-${route.tab}`} project={route.project} tab={route.tab} /></Shell>;
     case 'dashboards':
       return <Shell project={route.project} section="dashboards"><DashboardsList project={route.project} /></Shell>;
     case 'dashboard':

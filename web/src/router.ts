@@ -24,6 +24,8 @@ export type Route =
   | { name: 'web'; project: string }
   | { name: 'data-management'; project: string; kind: 'events' | 'properties' }
   | { name: 'definition'; project: string; kind: 'events' | 'properties'; id: string }
+  | { name: 'settings-section'; project: string; tab: 'projects' | 'members' | 'personal-api-keys' | 'account' }
+  | { name: 'signup'; invite: string }
   | { name: 'shared'; token: string }
   | { name: 'not-found' };
 
@@ -40,6 +42,7 @@ export function match(pathname: string, search: string): Route {
   const [a, b, c, d, extra] = parts;
   if (parts.length === 0) return { name: 'home' };
   if (a === 'login' && parts.length === 1) return { name: 'login', next: new URLSearchParams(search).get('next') };
+  if (a === 'signup' && b && parts.length === 2) return { name: 'signup', invite: b };
   if (a === 'shared' && b && parts.length === 2) return { name: 'shared', token: b.replace(/\.json$/, '') };
   if (a === 'project' && b && c === 'insights' && d && extra === 'edit' && parts.length === 5) return { name: 'insight-edit', project: b, shortId: d };
   if (a === 'project' && b && c === 'feature_flags' && d && extra === 'edit' && parts.length === 5) return { name: 'flag-edit', project: b, id: d };
@@ -60,6 +63,7 @@ export function match(pathname: string, search: string): Route {
     if (c === 'cohorts' && !d) return { name: 'cohorts', project: b };
     if (c === 'cohorts' && d) return { name: 'cohort', project: b, id: d };
     if (c === 'settings' && !d) return { name: 'settings', project: b };
+    if (c === 'settings' && (d === 'projects' || d === 'members' || d === 'personal-api-keys' || d === 'account')) return { name: 'settings-section', project: b, tab: d };
     if (c === 'feature_flags' && !d) return { name: 'flags', project: b };
     if (c === 'feature_flags' && d === 'new') return { name: 'flag-new', project: b };
     if (c === 'feature_flags' && d) return { name: 'flag', project: b, id: d };
