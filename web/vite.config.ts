@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
+import { precompress } from './precompress.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 // During `vite` dev, API calls go to a local Hoglet (override with HOGLET_URL).
@@ -13,7 +14,8 @@ export default defineConfig({
   root,
   base: '/',
   publicDir: false,
-  plugins: [preact()],
+  // .br and .gz beside each text file of the build, for browsers that ask for them.
+  plugins: [preact(), precompress()],
   build: {
     outDir: resolve(root, '../dist/web'),
     emptyOutDir: true,
@@ -22,6 +24,8 @@ export default defineConfig({
     sourcemap: false,
     // One JS bundle is small enough; keep Vite from inlining the sankey plugin twice.
     chunkSizeWarningLimit: 400,
+    // Brotli at quality 11 (precompress) takes seconds by design: no "slow plugin" warning for it.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   server: {
     proxy: {

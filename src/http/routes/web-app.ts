@@ -1,12 +1,14 @@
 // The web app, built by `npm run build:web` into dist/web and served by this process: hashed
 // assets under /assets/ (cached for a year: a new build has new names), and index.html for each
 // of the app's own paths, which the app routes in the browser. A shared insight's page is
-// `/shared/:token`; its JSON stays at `/shared/:token.json` (insights.ts).
+// `/shared/:token`; its JSON stays at `/shared/:token.json` (insights.ts). The build writes a .br
+// and a .gz beside each text file (web/precompress.ts): a browser that asks gets one of those.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { pickEncoding, type Encoding } from '../content-encoding.js';
 
 /** dist/web of the package, whether this module runs compiled (dist/) or from src/ (tests). */
 export const WEB_APP_DIR = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
@@ -24,6 +26,8 @@ export async function webAppRoutes(app: FastifyInstance): Promise<void> {
     decorateReply: false,
     immutable: true,
     maxAge: '365d',
+    // file.js.br / file.js.gz as Accept-Encoding allows, with Content-Encoding and Vary.
+    preCompressed: true,
     // A missing directory (app not built) answers 404 like any unknown asset.
     ...(existsSync(`${WEB_APP_DIR}assets`) ? {} : { serve: false }),
   });
@@ -42,13 +46,28 @@ const contentPolicy = (embeddable: boolean) =>
 
 /** The app's index.html, which draws whatever page the browser's path names. */
 export async function sendAppPage(reply: FastifyReply, options: { embeddable?: boolean } = {}): Promise<FastifyReply> {
-  const html = await readFile(`${WEB_APP_DIR}index.html`, 'utf8').catch(() => NOT_BUILT);
+  const page = await appPage(reply.request.headers['accept-encoding']);
+  if (page.encoding) reply.header('content-encoding', page.encoding);
   return reply
+    .header('vary', 'Accept-Encoding')
     // Always revalidated: it names the current build's assets.
     .header('cache-control', 'no-cache')
     .header('content-security-policy', contentPolicy(options.embeddable === true))
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'same-origin')
     .type('text/html; charset=utf-8')
-    .send(html);
+    .send(page.body);
+}
+
+const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
+
+/** index.html in the best encoding the browser accepts that the build wrote. */
+async function appPage(acceptEncoding: string | string[] | undefined): Promise<{ body: Buffer | string; encoding: Encoding | null }> {
+  const file = `${WEB_APP_DIR}index.html`;
+  const encoding = pickEncoding(acceptEncoding, (['br', 'gzip'] as const).filter((e) => existsSync(file + SUFFIX[e])));
+  if (encoding) {
+    const body = await readFile(file + SUFFIX[encoding]).catch(() => null);
+    if (body) return { body, encoding };
+  }
+  return { body: await readFile(file, 'utf8').catch(() => NOT_BUILT), encoding: null };
 }
