@@ -4,7 +4,7 @@
 import type { CapturedEvent } from '../capture/types.js';
 import { plainAddress } from './client-ip.js';
 import type { GeoIpDatabase } from './database.js';
-import { addLocation, applyClientIp, prepareLocation, type PreparedLocation } from './enrich.js';
+import { applyClientIp, withLocation, prepareLocation, type PreparedLocation } from './enrich.js';
 import { RecentMap } from './recent-map.js';
 
 /**
@@ -78,7 +78,7 @@ export class CaptureGeoIp {
 }
 
 function locate(event: CapturedEvent, prepared: PreparedLocation): void {
-  addLocation(event.properties, prepared);
+  event.properties = withLocation(event.properties, prepared);
   event.located = true;
 }
 

@@ -32,7 +32,12 @@ export function prepareLocation(location: GeoLocation): PreparedLocation {
   return Object.fromEntries(Object.entries(location).map(([key, value]) => [`$geoip_${key}`, value]));
 }
 
-/** Adds a prepared location to an event's properties, in place. */
-export function addLocation(properties: Properties, prepared: PreparedLocation): void {
-  Object.assign(properties, prepared);
+/**
+ * The event's properties with a prepared location added, as a new object. Not in place: the ten
+ * keys added to the object capture normalised (a copy of the sent one, sized to its keys) turn it
+ * into a slow-mode object, and every later step that serialises it (the capture log, the insert)
+ * then takes V8's slow JSON path, about twice the cost of a fresh object's.
+ */
+export function withLocation(properties: Properties, prepared: PreparedLocation): Properties {
+  return { ...properties, ...prepared };
 }
