@@ -6,9 +6,10 @@
 // the table names. Nothing is translated or run: the only store read is the property definitions.
 import { allHogQLFunctions } from '../hogql/functions/index.js';
 import type { HogQLParser } from '../hogql/parse/index.js';
-import { chainOf, child, isNode, type HogQLNode } from '../hogql/translate/hogql-ast.js';
+import { chainOf, child, type HogQLNode } from '../hogql/translate/hogql-ast.js';
 import type { HogQLType } from '../hogql/translate/types.js';
 import { nodeAtPosition } from './find-node.js';
+import { aliasedTables, ctesOf, tableOf, type Ctes } from './scope.js';
 import { expectedType, functionSortText } from './rank.js';
 import type { HogQLAutocompleteRequest } from './read.js';
 import { AUTOCOMPLETE_TABLES, type FieldSpec, type PropertyOwner, type TableSpec } from './schema.js';
@@ -77,84 +78,6 @@ const TRIES: readonly (readonly [string, number])[] = [
 ];
 
 const EMPTY_SOURCE = 'select 1';
-
-type Ctes = ReadonlyMap<string, HogQLNode>;
-
-function ctesOf(select: HogQLNode | null): Ctes {
-  const ctes = new Map<string, HogQLNode>();
-  let query = select;
-  // A set of SELECTs: its first SELECT's CTEs.
-  while (query && query.node === 'SelectSetQuery') query = child(query, 'initial_select_query') ?? null;
-  const value = query?.['ctes'];
-  const list = Array.isArray(value) ? value : value && typeof value === 'object' ? Object.values(value) : [];
-  for (const cte of list) if (isNode(cte) && typeof cte['name'] === 'string') ctes.set(cte['name'], cte);
-  return ctes;
-}
-
-/** A subquery's table: its FROM table's fields that the SELECT names, under their names there. */
-function selectedFields(table: TableSpec, select: HogQLNode): TableSpec {
-  const fields: Record<string, FieldSpec> = {};
-  const items = Array.isArray(select['select']) ? select['select'] : [];
-  const own = (chain: (string | number)[]): FieldSpec | undefined => {
-    const name = String(chain.at(-1));
-    return chain.length <= 2 && Object.hasOwn(table.fields, name) ? table.fields[name] : undefined;
-  };
-  for (const entry of items) {
-    if (!isNode(entry)) continue;
-    if (entry.node === 'Field') {
-      const chain = chainOf(entry);
-      const found = own(chain);
-      if (found) fields[String(chain.at(-1))] = found;
-    } else if (entry.node === 'Alias' && typeof entry['alias'] === 'string') {
-      const expr = child(entry, 'expr');
-      if (expr?.node === 'Field') {
-        const found = own(chainOf(expr));
-        if (found) fields[entry['alias']] = found;
-      } else if (expr?.node === 'Constant') {
-        const value = expr['value'];
-        const type = typeof value === 'string' ? 'String' : typeof value === 'boolean' ? 'Boolean'
-          : typeof value === 'number' ? (Number.isInteger(value) ? 'Int64' : 'Float64') : 'unknown';
-        fields[entry['alias']] = { kind: 'column', type };
-      } else {
-        fields[entry['alias']] = { kind: 'column', type: 'unknown' };
-      }
-    }
-  }
-  // Keeps the base table's name, so its JSON columns still complete from its property definitions.
-  return { name: table.name, fields };
-}
-
-/** The table a FROM or JOIN item reads: a table by name, a CTE, or a subquery (its selected fields). */
-function tableOf(join: HogQLNode | undefined, ctes: Ctes, depth = 0): TableSpec | null {
-  if (!join || depth > 32) return null;
-  const table = child(join, 'table');
-  if (table?.node === 'Field') {
-    const chain = chainOf(table);
-    const cte = ctes.get(String(chain[0]));
-    const expr = cte ? child(cte, 'expr') : undefined;
-    if (cte && cte['cte_type'] === 'subquery' && expr?.node === 'SelectQuery') {
-      const base = tableOf(child(expr, 'select_from'), ctes, depth + 1);
-      return base ? selectedFields(base, expr) : null;
-    }
-    return AUTOCOMPLETE_TABLES.get(chain.join('.')) ?? null;
-  }
-  if (table?.node === 'SelectQuery') {
-    const base = tableOf(child(table, 'select_from'), ctes, depth + 1);
-    return base ? selectedFields(base, table) : null;
-  }
-  return null;
-}
-
-/** The aliased tables of a SELECT's FROM and JOINs, by alias, in the text's order. */
-function aliasedTables(select: HogQLNode, ctes: Ctes): Map<string, TableSpec> {
-  const tables = new Map<string, TableSpec>();
-  for (let join = child(select, 'select_from'); join; join = child(join, 'next_join')) {
-    if (typeof join['alias'] !== 'string') continue;
-    const table = tableOf(join, ctes);
-    if (table) tables.set(join['alias'], table);
-  }
-  return tables;
-}
 
 class Suggestions {
   readonly list: AutocompleteCompletionItem[] = [];
