@@ -209,6 +209,40 @@ describe.each(META_STORES)('members, invites and personal API keys on %s', (stor
       expect(await levelOf(ownerUuid)).toBe(OWNER);
     });
 
+    it('test_scoped_api_keys_endpoint: the keys that reach this organization, and whether one was used last week', async () => {
+      const mate = await teammate();
+      const url = `/api/organizations/@current/members/${mate.uuid}/scoped_api_keys/`;
+      const scoped = async () => (await key(owner.key, 'GET', url)).json();
+      // The teammate's own bootstrap key (all organizations) already reaches this one.
+      await t.services.meta.db.deleteFrom('personal_api_keys').where('user_id', '=', mate.id).execute();
+      expect(await scoped()).toEqual({ has_keys: false, has_keys_active_last_week: false, keys: [] });
+      const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600_000).toISOString();
+      const make = async (label: string, ceilings: { organizations?: string[]; teams?: number[] }, lastUsed: string | null) => {
+        const { key: made } = await t.services.accounts.createKey(mate.email, ['*'], label);
+        await t.services.meta.db
+          .updateTable('personal_api_keys')
+          .set({ scoped_organizations: ceilings.organizations ? JSON.stringify(ceilings.organizations) : null, scoped_teams: ceilings.teams ? JSON.stringify(ceilings.teams) : null, last_used_at: lastUsed })
+          .where('id', '=', made.id)
+          .execute();
+      };
+      await make('Old Org Key', { organizations: [owner.organizationId] }, daysAgo(14));
+      expect(await scoped()).toEqual({ has_keys: true, has_keys_active_last_week: false, keys: [{ name: 'Old Org Key', last_used_at: expect.any(String) }] });
+      await make('Team Key', { teams: [owner.projectId] }, daysAgo(2));
+      await make('Global Key', { organizations: [], teams: [] }, daysAgo(1));
+      await make('Null Scoped Key', {}, daysAgo(3));
+      const all = await scoped();
+      expect(all.has_keys_active_last_week).toBe(true);
+      expect(all.keys.map((k: { name: string }) => k.name).sort()).toEqual(['Global Key', 'Null Scoped Key', 'Old Org Key', 'Team Key']);
+      // Keys of a member scoped elsewhere do not count.
+      const other = await t.bootstrap(`scoped-other${++n}@example.com`, { organization: 'Other Org' });
+      await t.services.meta.db.deleteFrom('personal_api_keys').where('user_id', '=', other.userId).execute();
+      await t.key(other.email, ['*'], { organizations: [other.organizationId] });
+      await t.key(other.email, ['*'], { teams: [other.projectId] });
+      await t.addMember(owner.organizationId, other.email, MEMBER);
+      const otherUuid = (await t.services.repositories.users.findById(other.userId))!.uuid;
+      expect((await key(owner.key, 'GET', `/api/organizations/@current/members/${otherUuid}/scoped_api_keys/`)).json()).toEqual({ has_keys: false, has_keys_active_last_week: false, keys: [] });
+    });
+
     it('a key needs organization_member scopes: read to list, write to change', async () => {
       const mate = await teammate();
       const readOnly = await t.key(owner.email, ['organization_member:read']);
@@ -296,6 +330,62 @@ describe.each(META_STORES)('members, invites and personal API keys on %s', (stor
       const ok = await key(owner.key, 'POST', '/api/organizations/@current/invites/bulk/', payload(7));
       expect(ok.statusCode, ok.body).toBe(201);
       expect(ok.json()).toHaveLength(7);
+    });
+
+    it('test_cant_list_invites_for_an_alien_organization, test_cannot_create_invite_for_another_org, test_cannot_bulk_create_invites_for_another_organization (Hoglet: 404)', async () => {
+      const alien = await t.bootstrap(`invite-alien${++n}@example.com`, { organization: 'Alien Org' });
+      const base = `/api/organizations/${alien.organizationId}/invites/`;
+      expect((await key(owner.key, 'GET', base)).statusCode).toBe(404);
+      expect((await key(owner.key, 'POST', base, { target_email: 'x@posthog.com' })).statusCode).toBe(404);
+      expect((await key(owner.key, 'POST', `${base}bulk/`, [{ target_email: 'x@posthog.com' }])).statusCode).toBe(404);
+      expect((await key(alien.key, 'GET', base)).json().count).toBe(0);
+    });
+
+    it('test_combine_pending_invites_with_no_existing_invites, _with_expired_invites, _false_expires_existing_invites', async () => {
+      const invite = (body: object) => key(owner.key, 'POST', '/api/organizations/@current/invites/', body);
+      const none = (await invite({ target_email: 'combine1@posthog.com', level: MEMBER, combine_pending_invites: true })).json();
+      expect(none).toMatchObject({ level: MEMBER, target_email: 'combine1@posthog.com', private_project_access: [] });
+
+      const expired = (await invite({ target_email: 'xyz@posthog.com', level: ADMIN })).json();
+      await t.services.meta.db.updateTable('organization_invites').set({ created_at: '2023-01-05T00:00:00.000Z' }).where('id', '=', expired.id).execute();
+      expect((await invite({ target_email: 'xyz@posthog.com', level: MEMBER, combine_pending_invites: true })).json().level).toBe(MEMBER);
+
+      const first = (await invite({ target_email: 'combine2@posthog.com', level: ADMIN })).json();
+      const second = (await invite({ target_email: 'combine2@posthog.com', level: MEMBER, combine_pending_invites: false })).json();
+      expect(second.level).toBe(MEMBER);
+      const ids = (await key(owner.key, 'GET', '/api/organizations/@current/invites/')).json().results.map((i: { id: string }) => i.id);
+      expect(ids).not.toContain(first.id);
+      // Combined with a pending admin invite, the new one is an admin invite.
+      await invite({ target_email: 'combine3@posthog.com', level: ADMIN });
+      expect((await invite({ target_email: 'combine3@posthog.com', level: MEMBER, combine_pending_invites: true })).json().level).toBe(ADMIN);
+    });
+
+    it('test_bulk_invite_with_higher_permission_level (none made) and test_bulk_invite_with_same_permission_level', async () => {
+      const plain = await teammate();
+      const bulk = (payload: object[]) => key(plain.key, 'POST', `/api/organizations/${owner.organizationId}/invites/bulk/`, payload);
+      const mixed = await bulk([
+        { target_email: 'new_member@posthog.com', level: MEMBER },
+        { target_email: 'new_admin_bulk@posthog.com', level: ADMIN },
+        { target_email: 'another_member@posthog.com', level: MEMBER },
+      ]);
+      expect(mixed.statusCode).toBe(403);
+      expect(mixed.json().detail).toBe('You cannot invite a user with a higher permission level than your own.');
+      const emails = async () => (await key(owner.key, 'GET', '/api/organizations/@current/invites/?limit=1000')).json().results.map((i: { target_email: string }) => i.target_email);
+      expect(await emails()).not.toContain('another_member@posthog.com');
+      expect((await bulk([{ target_email: 'new_member1@posthog.com', level: MEMBER }, { target_email: 'new_member2@posthog.com', level: MEMBER }])).statusCode).toBe(201);
+      expect(await emails()).toEqual(expect.arrayContaining(['new_member1@posthog.com', 'new_member2@posthog.com']));
+    });
+
+    it('test_add_organization_invite_case_insensitive_email_normalization, _duplicate_prevention, _existing_member_check', async () => {
+      const made = await key(owner.key, 'POST', '/api/organizations/@current/invites/', { target_email: 'Test.User@Example.COM' });
+      expect(made.json().target_email).toBe('test.user@example.com');
+      await key(owner.key, 'POST', '/api/organizations/@current/invites/', { target_email: 'user@example.com' });
+      await key(owner.key, 'POST', '/api/organizations/@current/invites/', { target_email: 'User@Example.COM' });
+      const list = (await key(owner.key, 'GET', '/api/organizations/@current/invites/?limit=1000')).json().results;
+      expect(list.filter((i: { target_email: string }) => i.target_email === 'user@example.com')).toHaveLength(1);
+      const mate = await teammate();
+      const existing = await key(owner.key, 'POST', '/api/organizations/@current/invites/', { target_email: mate.email.toUpperCase() });
+      expect(existing.statusCode).toBe(400);
     });
 
     it('an existing member cannot be invited', async () => {

@@ -20,6 +20,8 @@ export interface InviteInput {
   first_name?: unknown;
   level?: unknown;
   message?: unknown;
+  /** PostHog's: the new invite takes the highest level of the email's pending (unexpired) invites. */
+  combine_pending_invites?: unknown;
 }
 
 function optionalText(value: unknown, attr: string, max: number): string {
@@ -72,6 +74,10 @@ export class InvitesService {
       for (const invite of invites) {
         if (await repos.members.isMemberByEmail(organization.id, invite.target_email)) {
           throw new ValidationError('A user with this email address already belongs to the organization.', null);
+        }
+        if (inputs[invites.indexOf(invite)]!.combine_pending_invites === true) {
+          const pending = (await repos.invites.list(organization.id)).filter((i) => i.target_email === invite.target_email && !isInviteExpired(i));
+          invite.level = Math.max(invite.level, ...pending.map((i) => i.level));
         }
         // A new invite replaces the email's earlier ones, as PostHog's does.
         await repos.invites.deleteForEmail(organization.id, invite.target_email);

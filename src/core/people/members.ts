@@ -62,6 +62,27 @@ export class MembersService {
     });
   }
 
+  /**
+   * The member's personal API keys that reach this organization (scoped to it or to one of its
+   * projects, or not scoped at all), as PostHog shows them before a removal.
+   */
+  async scopedApiKeys(principal: Principal, organizationParam: string, userUuid: string) {
+    const organization = await this.access.organization(principal, organizationParam);
+    const target = await this.target(principal, organization.id, userUuid);
+    const projectIds = new Set((await this.repositories.projects.listBasicInOrganization(organization.id)).map((p) => p.id));
+    const keys = (await this.repositories.apiKeys.listForUser(target.user_id)).filter((key) => {
+      const orgs = key.scoped_organizations ?? [];
+      const teams = key.scoped_teams ?? [];
+      return orgs.includes(organization.id) || teams.some((t) => projectIds.has(t)) || (orgs.length === 0 && teams.length === 0);
+    });
+    const weekAgo = Date.now() - 7 * 24 * 60 * 60_000;
+    return {
+      has_keys: keys.length > 0,
+      has_keys_active_last_week: keys.some((k) => k.last_used_at !== null && Date.parse(k.last_used_at) >= weekAgo),
+      keys: keys.map((k) => ({ name: k.label, last_used_at: k.last_used_at })),
+    };
+  }
+
   /** `@me` names the caller, as in PostHog. */
   private async target(principal: Principal, organizationId: string, userUuid: string): Promise<MemberRow> {
     const row =

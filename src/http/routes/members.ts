@@ -42,6 +42,24 @@ export function memberRoutes(app: HogletApp, services: Services): void {
     });
   }
 
+  app.get(`${item}scoped_api_keys/`, {
+    config: { scope: 'organization_member:read' },
+    schema: {
+      tags,
+      summary: "The member's personal API keys that reach this organization",
+      params: MemberParams,
+      response: {
+        200: Type.Object({
+          has_keys: Type.Boolean(),
+          has_keys_active_last_week: Type.Boolean(),
+          keys: Type.Array(Type.Object({ name: Type.String(), last_used_at: Type.Union([Type.String(), Type.Null()]) })),
+        }),
+        ...errorResponses,
+      },
+    },
+    handler: (request) => members.scopedApiKeys(principalOf(request), request.params.organization_id, request.params.user_uuid),
+  });
+
   app.delete(item, {
     config: { scope: 'organization_member:write' },
     schema: { tags, summary: 'Remove a member (admins), or leave (anyone); never the last owner', params: MemberParams, response: { 204: NoBody(), ...errorResponses } },
