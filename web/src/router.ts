@@ -22,6 +22,7 @@ export type Route =
   | { name: 'dashboards'; project: string }
   | { name: 'dashboard'; project: string; id: string }
   | { name: 'web'; project: string }
+  | { name: 'sql'; project: string; openInsight: string | null }
   | { name: 'data-management'; project: string; kind: 'events' | 'properties' }
   | { name: 'definition'; project: string; kind: 'events' | 'properties'; id: string }
   | { name: 'settings-section'; project: string; tab: 'projects' | 'members' | 'personal-api-keys' | 'account' }
@@ -57,6 +58,7 @@ export function match(pathname: string, search: string): Route {
     if (c === 'dashboard' && !d) return { name: 'dashboards', project: b };
     if (c === 'dashboard' && d) return { name: 'dashboard', project: b, id: d };
     if (c === 'web' && !d) return { name: 'web', project: b };
+    if (c === 'sql' && !d) return { name: 'sql', project: b, openInsight: new URLSearchParams(search).get('open_insight') };
     if (c === 'events' && !d) return { name: 'events', project: b };
     if (c === 'persons' && !d) return { name: 'persons', project: b };
     if (c === 'person' && d) return { name: 'person', project: b, id: d };

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { throughDashboard } from '../lib/dashboardFilters';
 import { insightName, viewSourceOf } from '../lib/query';
+import { viewResultOf } from '../lib/sql';
 import { useCalculation } from '../lib/useCalculation';
 import { onLinkClick } from '../router';
 import type { DashboardFilters, Tile } from '../types';
@@ -22,7 +23,7 @@ export function DashboardTile({ tile, project, filters }: { tile: Tile; project:
     const status = insight.query_status;
     if (status?.id && !status.complete) {
       calc.follow(status.id, (body) => setLanded({
-        result: body.results,
+        result: viewResultOf(saved, body.results, body),
         meta: { lastRefresh: body.last_refresh ?? null, isCached: false, cacheTargetAge: body.cache_target_age ?? null },
       }));
     } else calc.cancel(false);
@@ -33,7 +34,7 @@ export function DashboardTile({ tile, project, filters }: { tile: Tile; project:
     isCached: tile.is_cached ?? insight.is_cached,
     cacheTargetAge: insight.cache_target_age ?? null,
   };
-  const result = landed ? landed.result : insight.result;
+  const result = landed ? landed.result : viewResultOf(saved, insight.result, insight);
   const layout = tile.layouts?.sm;
   const style = layout
     ? { '--x': layout.x + 1, '--y': layout.y + 1, '--w': Math.max(1, Math.min(12, layout.w)), '--h': Math.max(2, layout.h) }

@@ -8,6 +8,7 @@ import { RetentionView } from './charts/retention';
 import { StickinessView } from './charts/stickiness';
 import { TrendsView } from './charts/trends';
 import { PeoplePanel } from './PeoplePanel';
+import { SqlView } from './sql/SqlView';
 import { WebOverviewView, WebStatsView } from './web/WebInsightView';
 
 const VIEWS: Record<string, typeof TrendsView> = {
@@ -19,6 +20,8 @@ const VIEWS: Record<string, typeof TrendsView> = {
   LifecycleQuery: LifecycleView,
   WebOverviewQuery: WebOverviewView,
   WebStatsTableQuery: WebStatsView,
+  // Its result is the whole HogQL answer (columns, types, rows): lib/sql.ts viewResultOf.
+  DataVisualizationNode: SqlView,
 };
 
 export function InsightView({ source, result, compact, projectId }: {

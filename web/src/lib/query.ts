@@ -1,6 +1,7 @@
 // Reading and editing insight query nodes. Edits return new nodes; everything the app does not
 // know about passes through untouched, so a re-run asks exactly the saved query plus the change.
 import type { Insight, QueryNode } from '../types';
+import { sqlNodeOf } from './sql';
 
 export const INSIGHT_KINDS = ['TrendsQuery', 'FunnelsQuery', 'RetentionQuery', 'PathsQuery', 'StickinessQuery', 'LifecycleQuery'] as const;
 export type InsightKind = (typeof INSIGHT_KINDS)[number];
@@ -43,8 +44,8 @@ export const WEB_KINDS = ['WebOverviewQuery', 'WebStatsTableQuery'] as const;
 const isWebKind = (kind: unknown): boolean => (WEB_KINDS as readonly unknown[]).includes(kind);
 
 /**
- * What an insight's page, dashboard tile and shared page draw: the charted kinds, and a web
- * query bare or inside the node PostHog saves it in (DataTableNode, InsightVizNode).
+ * What an insight's page, dashboard tile and shared page draw: the charted kinds, a web query
+ * bare or inside the node PostHog saves it in (DataTableNode, InsightVizNode), and SQL.
  */
 export function viewSourceOf(insight: Pick<Insight, 'query' | 'filters'>): QueryNode | null {
   const charted = sourceOf(insight);
@@ -52,7 +53,8 @@ export function viewSourceOf(insight: Pick<Insight, 'query' | 'filters'>): Query
   const query = insight.query;
   if (isWebKind(query?.kind)) return query;
   if ((query?.kind === 'DataTableNode' || query?.kind === 'InsightVizNode') && isWebKind(query.source?.kind)) return query.source;
-  return null;
+  // SQL (a HogQLQuery, bare or in a DataVisualizationNode) draws as a DataVisualizationNode.
+  return sqlNodeOf(query);
 }
 
 /** "Trends", "Funnels"... for the list's kind column. */

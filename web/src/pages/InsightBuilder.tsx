@@ -12,6 +12,7 @@ import { PropertyFilters } from '../components/PropertyFilters';
 import { blankQuery, cleanQuery, KIND_TABS, problemOf, seriesLabel, switchKind } from '../lib/builder';
 import { readFilters } from '../lib/filters';
 import { controlsOf, insightName, sourceOf, type InsightKind } from '../lib/query';
+import { isSqlQuery, sqlEditorUrl } from '../lib/sql';
 import { runQuery } from '../lib/run';
 import { navigate, onLinkClick } from '../router';
 import type { Insight, QueryNode } from '../types';
@@ -46,6 +47,11 @@ export function InsightBuilder({ project, shortId }: { project: string; shortId?
         setInsight(found);
         setName(found.name ?? '');
         const saved = sourceOf(found);
+        // SQL is edited in the SQL editor, which saves it as the SQL it is.
+        if (isSqlQuery(found.query)) {
+          navigate(sqlEditorUrl(project, found.short_id), true);
+          return;
+        }
         if (!saved && found.query) {
           setUneditable(found.query);
           return;

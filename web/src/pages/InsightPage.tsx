@@ -11,6 +11,7 @@ import { Progress } from '../components/Progress';
 import { SharePanel } from '../components/SharePanel';
 import { dateRangeProblem } from '../lib/builder';
 import { insightName, isInsightKind, viewSourceOf } from '../lib/query';
+import { isSqlQuery, sqlEditorUrl, viewResultOf } from '../lib/sql';
 import { newQueryId, type CalculatedBody, type QueryStatus } from '../lib/status';
 import { useCalculation } from '../lib/useCalculation';
 import { onLinkClick } from '../router';
@@ -55,7 +56,7 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
   /** A finished background calculation: its result replaces the one on screen (if still that query). */
   const finish = (source: QueryNode, body: CalculatedBody, saved: boolean) => {
     const meta = metaOf(body);
-    setShown((s) => (s && s.source === source ? { ...s, ...meta, result: body.results } : s));
+    setShown((s) => (s && s.source === source ? { ...s, ...meta, result: viewResultOf(source, body.results, body) } : s));
     if (saved) setInsight((i) => (i ? { ...i, result: body.results, last_refresh: meta.lastRefresh, is_cached: false, cache_target_age: meta.cacheTargetAge } : i));
   };
 
@@ -77,7 +78,7 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
       setInsight(answer);
       const source = viewSourceOf(answer);
       if (!source) return;
-      setShown({ source, result: answer.result, edited: false, ...metaOf(answer) });
+      setShown({ source, result: viewResultOf(source, answer.result, answer), edited: false, ...metaOf(answer) });
       // Someone started a calculation of it already: show its result when it lands.
       if (answer.query_status && !answer.query_status.complete) followStatus(answer.query_status as QueryStatus, source, true);
     });
@@ -127,14 +128,15 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
       }
       const answer = await api<Insight>(`${base}?refresh=force_async&client_query_id=${encodeURIComponent(id)}`);
       setInsight(answer);
-      if (!followStatus(answer.query_status as QueryStatus | null, source, true)) finish(source, { results: answer.result, last_refresh: answer.last_refresh, cache_target_age: answer.cache_target_age }, true);
+      if (!followStatus(answer.query_status as QueryStatus | null, source, true)) finish(source, { ...answer, results: answer.result, last_refresh: answer.last_refresh, cache_target_age: answer.cache_target_age }, true);
     });
   };
 
   const saved = insight ? viewSourceOf(insight) : null;
-  // A query the builder cannot edit (HogQL, a data table, a web analytics query...) gets no Edit:
-  // saving from the builder would replace it with a trend.
-  const editable = (!!saved && isInsightKind(saved.kind)) || !insight?.query;
+  // A query neither the builder nor the SQL editor can edit (a data table, a web analytics
+  // query...) gets no Edit: saving from the builder would replace it with a trend.
+  const sql = isSqlQuery(insight?.query);
+  const editable = (!!saved && isInsightKind(saved.kind)) || !insight?.query || sql;
   const problem = error ?? calc.error;
   const rangeProblem = shown ? dateRangeProblem(shown.source.dateRange?.date_from, shown.source.dateRange?.date_to) : null;
   return (
@@ -152,7 +154,7 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
               <button type="button" onClick={() => { calc.cancel(false); setError(null); setShown({ source: saved, result: insight.result, edited: false, ...metaOf(insight) }); }}>Reset changes</button>
             )}
             <button type="button" onClick={refresh} disabled={busy || !!calc.running || !shown}>Refresh</button>
-            {editable && <a class="button" href={`/project/${project}/insights/${insight.short_id}/edit`} onClick={onLinkClick}>Edit</a>}
+            {editable && <a class="button" href={sql ? sqlEditorUrl(project, insight.short_id) : `/project/${project}/insights/${insight.short_id}/edit`} onClick={onLinkClick}>Edit</a>}
             <button type="button" aria-expanded={panel === 'dashboard'} onClick={() => setPanel(panel === 'dashboard' ? null : 'dashboard')}>Add to dashboard</button>
             <button type="button" aria-expanded={panel === 'share'} onClick={() => setPanel(panel === 'share' ? null : 'share')}>Share</button>
           </div>
@@ -160,7 +162,7 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
           {panel === 'share' && <SharePanel project={project} insightId={insight.id} onClose={() => setPanel(null)} />}
         </div>
       )}
-      {shown && !shown.source.legacy && <InsightControls source={shown.source} onChange={rerun} disabled={busy} />}
+      {shown && !shown.source.legacy && !sql && <InsightControls source={shown.source} onChange={rerun} disabled={busy} />}
       {shown?.source.legacy && <p class="muted">This insight is saved as legacy filters; its controls are not editable here.</p>}
       {problem && !shown && <p class="error" role="alert">{problem}</p>}
       {busy && <p class="muted loading" aria-live="polite">Calculating…</p>}

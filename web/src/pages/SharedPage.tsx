@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { InsightView } from '../components/InsightView';
 import { insightName, viewSourceOf } from '../lib/query';
+import { viewResultOf } from '../lib/sql';
 import type { Insight } from '../types';
 
 export function SharedPage({ token }: { token: string }) {
@@ -24,7 +25,7 @@ export function SharedPage({ token }: { token: string }) {
           <h1 data-testid="insight-name">{insightName(insight)}</h1>
           {insight.description && <p class="muted">{insight.description}</p>}
           <div class="card">
-            {source ? <InsightView source={source} result={insight.result} /> : <p class="empty">This insight cannot be shown here.</p>}
+            {source ? <InsightView source={source} result={viewResultOf(source, insight.result, insight)} /> : <p class="empty">This insight cannot be shown here.</p>}
           </div>
           <p class="muted powered">Shared with Hoglet</p>
         </>
