@@ -58,7 +58,7 @@ export interface QueryContext {
   readonly propertyTypes?: ReadonlyMap<string, PropertyType | null>;
   /**
    * The types people set on the project's properties (Data management), by propertyRefKey: they
-   * win over the types read from the data. Read only for queries with HogQL in them.
+   * win over the types read from the data (HogQL), and property filters compare by them.
    */
   readonly propertyTypeOverrides?: ReadonlyMap<string, PropertyType>;
 }

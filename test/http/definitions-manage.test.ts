@@ -212,6 +212,26 @@ describe.each(META_STORES)('managing event and property definitions on %s', (sto
     });
   });
 
+  describe('a type set by a person types property filters', () => {
+    it('compares an exact filter on a property set to Numeric as numbers ("10.0" finds "10")', async () => {
+      const orders = {
+        kind: 'TrendsQuery',
+        series: [{ kind: 'EventsNode', event: 'order', math: 'total' }],
+        properties: [{ key: 'amount', type: 'event', operator: 'exact', value: ['10.0'] }],
+        dateRange: { date_from: '-7d' },
+        interval: 'week',
+      };
+      const total = async () => (await runQuery(t, alice, orders)).results[0].count as number;
+      const amount = await propertyNamed('amount');
+      await call(alice, 'PATCH', `property_definitions/${amount.id}/`, { property_type: 'String' });
+      expect(await total()).toBe(0);
+      await call(alice, 'PATCH', `property_definitions/${amount.id}/`, { property_type: 'Numeric' });
+      expect(await total()).toBe(1);
+      const notTen = { ...orders, properties: [{ key: 'amount', type: 'event', operator: 'is_not', value: ['10', '9.0'] }] };
+      expect((await runQuery(t, alice, notTen)).results[0].count).toBe(1);
+    });
+  });
+
   describe('tenancy and scopes', () => {
     it("never shows or changes another organization's definitions", async () => {
       const { id } = await eventNamed('$pageview');

@@ -216,14 +216,14 @@ export class InsightQueryService {
     // The kind's own cleaning, or an is_cleaned_path_exact filter (in the query, test accounts or its actions).
     const cleaning = Boolean(kindOf(query).appliesPathCleaning?.(query)) || mentionsCleanedPath([query, testAccountFilters]);
     const context = await this.definitionsContext(project, testAccountFilters, actionIds, cohorts?.cohorts ?? null, cleaning);
-    // Only HogQL reads properties by their types, so only a query with HogQL reads the set ones.
-    const overrides = hogql || query.kind === 'HogQLQuery' ? await this.setPropertyTypes(project.id) : null;
+    // The types people set: HogQL reads such a property as its type, filters compare by it.
+    const overrides = await this.setPropertyTypes(project.id);
     const resolved = {
       ...context,
       ...(hogql ? { hogql } : {}),
       ...(cohortNames.size > 0 ? { cohortNames } : {}),
       ...(cohortPeople ? { cohortPeople } : {}),
-      ...(overrides && overrides.size > 0 ? { propertyTypeOverrides: overrides } : {}),
+      ...(overrides.size > 0 ? { propertyTypeOverrides: overrides } : {}),
     };
     // The types of the properties those expressions read (typed as PostHog types them).
     return hogql ? withHogQLPropertyTypes(resolved, this.executor.start(project.id)) : resolved;

@@ -8,6 +8,8 @@ import { InternalError } from '../../errors.js';
 import { HogQLQueryError } from '../hogql/errors.js';
 import { DEFAULT_NAMES, joinsFor, resolveField, type FieldRef, type JoinNeed, type SourceNames } from '../catalog/fields.js';
 import type { PathCleaningRule } from '../nodes/schema.js';
+import type { PropertyType } from '../catalog/property-type.js';
+import { propertyRefKey, type PropertyOwner } from '../hogql/property-types.js';
 
 export { jsonProperty } from '../catalog/fields.js';
 
@@ -54,6 +56,8 @@ export class EventSource {
     private readonly cohorts: CohortMembersReader = NO_COHORTS,
     /** The project's path cleaning rules, for is_cleaned_path_exact filters; absent: unknown here. */
     readonly pathCleaningRules?: readonly PathCleaningRule[],
+    /** The types people set on the project's properties (by propertyRefKey); absent: none known. */
+    private readonly setPropertyTypes?: ReadonlyMap<string, PropertyType>,
   ) {
     const column = (name: string) => field(name, names.events);
     this.timestamp = column('timestamp');
@@ -63,6 +67,11 @@ export class EventSource {
     this.uuid = column('uuid');
     this.elementsChain = column('elements_chain');
     this.properties = column('properties');
+  }
+
+  /** The type a person set on this property (Data management), if any: filters compare by it. */
+  propertyType(owner: PropertyOwner, key: string): PropertyType | undefined {
+    return this.setPropertyTypes?.get(propertyRefKey(owner, key));
   }
 
   /** Any field the catalog knows, its joins noted. */

@@ -6,6 +6,8 @@ import type { Expr } from '../ast/nodes.js';
 import { InternalError } from '../../errors.js';
 import { HogQLQueryError } from '../hogql/errors.js';
 import type { PathCleaningRule, PropertyFilter, PropertyGroup } from '../nodes/schema.js';
+import type { PropertyType } from '../catalog/property-type.js';
+import type { PropertyOwner } from '../hogql/property-types.js';
 import { CLEANED_PATH_OPERATOR, cleanPath } from './cleaned-path.js';
 
 /**
@@ -23,7 +25,18 @@ export interface PropertySource {
   sessionProperty?(key: string): Expr;
   /** The project's path cleaning rules (is_cleaned_path_exact); absent where a query cannot know them. */
   readonly pathCleaningRules?: readonly PathCleaningRule[];
+  /** The type a person set on a property (Data management); absent or undefined: none. */
+  propertyType?(owner: PropertyOwner, key: string): PropertyType | undefined;
 }
+
+/** Whose property a filter reads, for its set type; null for HogQL, cohort and session filters. */
+function ownerOf(filter: Pick<PropertyFilter, 'type' | 'group_type_index'>): PropertyOwner | null {
+  if (filter.type === 'person') return 'person';
+  if (filter.type === 'group') return { group: filter.group_type_index ?? 0 };
+  return filter.type === undefined || filter.type === 'event' ? 'event' : null;
+}
+
+const isNumberText = (value: string): boolean => value.trim() !== '' && Number.isFinite(Number(value));
 
 export function propertyGroupExpr(group: PropertyGroup, source: PropertySource, timezone: string): Expr | undefined {
   const parts = group.values
@@ -74,6 +87,16 @@ export function propertyFilterExpr(filter: PropertyFilter, source: PropertySourc
   if (op === 'exact' || op === 'in' || op === 'is_not' || op === 'not_in') {
     const strings = values.map(String);
     const positive = op === 'exact' || op === 'in';
+    const owner = ownerOf(filter);
+    if (owner && source.propertyType?.(owner, filter.key) === 'Numeric' && strings.every(isNumberText)) {
+      // Set Numeric: compared as numbers, so "10.0" equals 10 (PostHog reads the property as a Float).
+      const number = call('toFloat64OrNull', value);
+      const numbers = strings.map(Number);
+      const test = numbers.length === 1
+        ? binary(positive ? '=' : '!=', number, constant(numbers[0]!, 'Float64'))
+        : binary(positive ? 'IN' : 'NOT IN', number, constant(numbers, 'Array(Float64)'));
+      return call('ifNull', test, constant(!positive));
+    }
     const test = strings.length === 1
       ? binary(positive ? '=' : '!=', value, constant(strings[0]!))
       : binary(positive ? 'IN' : 'NOT IN', value, constant(strings, 'Array(String)'));

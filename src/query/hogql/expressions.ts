@@ -74,7 +74,7 @@ export async function withHogQLPropertyTypes(context: QueryContext, run: QueryRu
 
 /** The events a runner reads, able to read the query's HogQL expressions. */
 export function eventSourceFor(context: QueryContext): EventSource {
-  return new EventSource(DEFAULT_NAMES, hogqlReaderOf(context), (id) => cohortMembers(id, context), context.pathCleaningRules);
+  return new EventSource(DEFAULT_NAMES, hogqlReaderOf(context), (id) => cohortMembers(id, context), context.pathCleaningRules, context.propertyTypeOverrides);
 }
 
 /** The query's HogQL expressions parsed (once each, through the shared parser and its cache); undefined when it has none. */
