@@ -116,11 +116,18 @@ describe.skipIf(!hasChromium)('the SQL editor in Chromium', () => {
     });
     expect(api.results).toEqual([['$pageview', 16], ['signed_up', 3], ['purchase', 2]]);
     expect(await page.getByTestId('sql-row-count').getAttribute('data-value')).toBe('3');
-    // From the answer arriving to the frame that shows it.
-    const draw = await page.evaluate(() => performance.getEntriesByName('hoglet:sql-draw')[0]?.duration ?? null);
-    expect(draw).not.toBeNull();
-    console.log(`SQL editor: first result drawn ${draw!.toFixed(1)} ms after the response`);
-    expect(draw!).toBeLessThan(50);
+    // From the answer arriving to the frame that shows it: the median of 7 runs (2 shared cores
+    // here, so one run can meet another process's work).
+    const draws = () => page.evaluate(() => performance.getEntriesByName('hoglet:sql-draw').map((e) => e.duration));
+    await expect.poll(async () => (await draws()).length).toBe(1);
+    for (let run = 2; run <= 7; run++) {
+      await page.getByRole('button', { name: 'Run' }).click();
+      await expect.poll(async () => (await draws()).length).toBe(run);
+    }
+    const times = (await draws()).sort((a, b) => a - b);
+    const median = times[3]!;
+    console.log(`SQL editor: first result drawn after the response, median ${median.toFixed(1)} ms of 7 (min ${times[0]!.toFixed(1)}, max ${times[6]!.toFixed(1)})`);
+    expect(median).toBeLessThan(50);
     await screenshot(page, 'sql-editor');
 
     // A failed run: its message and position, and the old table gone.

@@ -23,7 +23,7 @@ import { SettingsSection } from './pages/settings/SettingsSection';
 import { SettingsTabs } from './pages/settings/SettingsTabs';
 import { SignupPage } from './pages/Signup';
 import { SharedPage } from './pages/SharedPage';
-import { SqlEditorPage } from './pages/SqlEditorPage';
+import { LazySqlEditorPage } from './components/sql/LazySqlEditorPage';
 import { WebAnalyticsPage } from './pages/WebAnalyticsPage';
 import { Shell } from './pages/Shell';
 import { match, navigate, useLocation, type Route } from './router';
@@ -104,7 +104,7 @@ function page(route: Route) {
     case 'web':
       return <Shell project={route.project} section="web"><WebAnalyticsPage project={route.project} /></Shell>;
     case 'sql':
-      return <Shell project={route.project} section="sql"><SqlEditorPage key={route.project} project={route.project} openInsight={route.openInsight} /></Shell>;
+      return <Shell project={route.project} section="sql"><LazySqlEditorPage key={route.project} project={route.project} openInsight={route.openInsight} /></Shell>;
     case 'data-management':
       return <Shell project={route.project} section="data"><DataManagementPage key={route.kind} project={route.project} kind={route.kind} /></Shell>;
     case 'definition':
