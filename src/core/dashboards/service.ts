@@ -12,6 +12,7 @@ import type { Principal } from '../auth/principal.js';
 import { cleanCharField } from '../insights/input.js';
 import { checkDashboardFilters, MAX_JSON_DEPTH } from '../insights/query-of.js';
 import { jsonDepth } from '../json-depth.js';
+import type { InsightInput } from '../insights/input.js';
 import { memberReader, type InsightReader, type InsightsService } from '../insights/service.js';
 import { CAN_EDIT, EVERYONE_IN_PROJECT_CAN_EDIT } from '../insights/view.js';
 import { nowIso } from '../tokens.js';
@@ -27,6 +28,10 @@ export interface DashboardInput {
   tags?: string[] | undefined;
   deleted?: boolean | undefined;
   tiles?: { id: number; layouts?: unknown; color?: string | null; deleted?: boolean }[] | undefined;
+  /** Create only: copy this dashboard's filters and live tiles (PostHog's duplicate). */
+  use_dashboard?: number | undefined;
+  /** Create only, with use_dashboard: each tile gets a copy of its insight named "<name> (Copy)". */
+  duplicate_tiles?: boolean | undefined;
 }
 
 function parseDashboardId(text: string): number {
@@ -63,19 +68,51 @@ export class DashboardsService {
   async create(principal: Principal, projectParam: string, input: DashboardInput) {
     const project = await this.access.project(principal, projectParam);
     const changes = changesOf(input);
-    const row = await this.repositories.dashboards.insert({
-      team_id: project.id,
-      name: changes.name ?? null,
-      description: changes.description ?? '',
-      pinned: changes.pinned ?? 0,
-      filters: changes.filters ?? '{}',
-      tags: changes.tags ?? '[]',
-      restriction_level: EVERYONE_IN_PROJECT_CAN_EDIT,
-      deleted: changes.deleted ?? 0,
-      created_by: principal.userId,
-      created_at: nowIso(),
-      last_accessed_at: null,
+    const now = nowIso();
+    const { row, copied } = await this.repositories.transaction(async (repos) => {
+      const source = input.use_dashboard === undefined ? null : await repos.dashboards.findById(project.id, input.use_dashboard);
+      // PostHog looks the source up in the project, deleted or not; anything else is "Invalid value".
+      if (input.use_dashboard !== undefined && !source) throw new ValidationError('Invalid value provided', 'use_dashboard');
+      // The request's filters when it has some, else the source's (PostHog's `request_filters or existing.filters`).
+      const filters = changes.filters !== undefined && changes.filters !== '{}' ? changes.filters : (source?.filters ?? changes.filters ?? '{}');
+      const row = await repos.dashboards.insert({
+        team_id: project.id,
+        name: changes.name ?? null,
+        description: changes.description ?? '',
+        pinned: changes.pinned ?? 0,
+        filters,
+        tags: changes.tags ?? '[]',
+        restriction_level: EVERYONE_IN_PROJECT_CAN_EDIT,
+        deleted: changes.deleted ?? 0,
+        created_by: principal.userId,
+        created_at: now,
+        last_accessed_at: null,
+      });
+      const copied = source ? (await repos.dashboards.tilesOfDashboard(project.id, source.id)).filter((tile) => tile.deleted !== 1) : [];
+      // A plain duplicate shares the insights: new tiles on the same insights, same places.
+      if (!input.duplicate_tiles) {
+        for (const tile of copied) await repos.dashboards.insertTile(project.id, { ...tile, dashboard_id: row.id, created_at: now });
+      }
+      return { row, copied: input.duplicate_tiles ? copied : [] };
     });
+    // A deep duplicate: each live insight copied (through the insights service, so its activity is
+    // logged) onto the new dashboard, its tile in the source tile's place.
+    for (const tile of copied) {
+      const insight = await this.repositories.insights.findById(project.id, tile.insight_id);
+      if (!insight || insight.deleted === 1) continue;
+      const copy = await this.insights.create(principal, projectParam, {
+        name: insight.name ? `${insight.name} (Copy)` : null,
+        derived_name: insight.derived_name,
+        description: insight.description ?? undefined,
+        filters: JSON.parse(insight.filters) as unknown,
+        query: insight.query === null ? null : (JSON.parse(insight.query) as unknown),
+        tags: JSON.parse(insight.tags) as string[],
+        saved: insight.saved === 1,
+        dashboards: [row.id],
+      } satisfies InsightInput);
+      const [placed] = (await this.repositories.dashboards.tilesOfDashboard(project.id, row.id)).filter((t) => t.insight_id === copy.id);
+      if (placed) await this.repositories.dashboards.updateTile(project.id, row.id, placed.id, { layouts: tile.layouts, color: tile.color });
+    }
     return this.fullView(memberReader(principal, project), row, 'force_cache');
   }
 

@@ -13,6 +13,8 @@ export const DashboardWriteBody = Type.Object(
     filters: Type.Optional(AnyJson('{date_from, date_to, properties}: override every tile')),
     tags: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 1000 })),
     deleted: Type.Optional(Type.Boolean({ description: 'true soft-deletes the dashboard, false restores it' })),
+    use_dashboard: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'on create: duplicate this dashboard of the project (its filters and tiles)' })),
+    duplicate_tiles: Type.Optional(Type.Boolean({ description: "on create with use_dashboard: copy each tile's insight (named \"<name> (Copy)\") instead of sharing it" })),
     tiles: Type.Optional(
       Type.Array(
         Type.Object(
