@@ -15,9 +15,10 @@ interface Actor {
 
 const PAGE = 100;
 
+/** PostHog's display name: its default name properties in order, else a distinct id (never the UUID first). */
 function displayName(actor: Actor): string {
   const p = actor.properties ?? {};
-  for (const key of ['email', 'name', 'username', '$email']) if (typeof p[key] === 'string' && p[key]) return p[key] as string;
+  for (const key of ['email', 'Email', '$email', 'name', 'Name', 'username', 'Username', 'UserName']) if (typeof p[key] === 'string' && p[key]) return p[key] as string;
   return actor.group_key ?? actor.distinct_ids?.[0] ?? actor.id ?? 'Unknown';
 }
 
