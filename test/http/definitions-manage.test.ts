@@ -118,7 +118,7 @@ describe.each(META_STORES)('managing event and property definitions on %s', (sto
       expect(entry).toMatchObject({ scope: 'EventDefinition', activity: 'changed', user: { email: 'alice@example.com' } });
       expect(entry.detail).toMatchObject({ name: 'signed_up' });
       expect(entry.detail.changes).toEqual([
-        { type: 'EventDefinition', action: 'created', field: 'description', before: null, after: 'Joined' },
+        { type: 'EventDefinition', action: 'changed', field: 'description', before: '', after: 'Joined' },
         { type: 'EventDefinition', action: 'changed', field: 'tags', before: [], after: ['growth'] },
       ]);
     });

@@ -63,7 +63,8 @@ export function applyEdit(before: EditableState, input: DefinitionEditInput, wha
 /** What the activity log compares, in PostHog's field names and JSON values. */
 export function loggedFields(state: EditableState): Record<string, unknown> {
   return {
-    description: state.description,
+    // PostHog's enterprise rows start with "" (so a first description logs as "changed" from "").
+    description: state.description ?? '',
     tags: JSON.parse(state.tags) as string[],
     verified: state.verified === 1,
     hidden: state.hidden === 1,
