@@ -92,6 +92,9 @@ describe.each(META_STORES)('managing event and property definitions on %s', (sto
       // The environment paths read and write the same definition.
       const env = await call(alice, 'GET', `event_definitions/${id}/`, undefined, alice.key, 'environments');
       expect(env.json()).toEqual(body);
+      const envPatch = await call(alice, 'PATCH', `event_definitions/${id}/`, { description: 'A paid order' }, alice.key, 'environments');
+      expect(envPatch.statusCode, envPatch.body).toBe(200);
+      expect(envPatch.json().description).toBe('A paid order');
       // Verifying again keeps the first time; the verified filter keeps only verified ones.
       const again = (await call(alice, 'PATCH', `event_definitions/${id}/`, { verified: true })).json();
       expect(again.verified_at).toBe(body.verified_at);
