@@ -185,6 +185,18 @@ describe.each(META_STORES)('managing event and property definitions on %s', (sto
       expect(back).toMatchObject({ hidden: false, property_type: 'String' });
     });
 
+    it('edits a group type\'s property by the id its list gave, hidden from that list with exclude_hidden', async () => {
+      const group = { event: '$groupidentify', distinct_id: 'g-maker', properties: { $group_type: 'company', $group_key: 'acme', $group_set: { tier: 'gold', seats: 12 } } };
+      expect((await t.request(null, { method: 'POST', url: '/batch/', payload: { api_key: alice.projectApiToken, batch: [group] } })).statusCode).toBe(200);
+      const tier = (await list(alice, 'property_definitions/?type=group&group_type_index=0')).find((d) => d.name === 'tier');
+      const res = await call(alice, 'PATCH', `property_definitions/${tier.id}/`, { hidden: true, description: 'Plan tier' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ id: tier.id, name: 'tier', hidden: true, description: 'Plan tier' });
+      expect((await list(alice, 'property_definitions/?type=group&group_type_index=0&exclude_hidden=true')).map((d) => d.name)).toEqual(['seats']);
+      const [entry] = await activityOf('PropertyDefinition', tier.id);
+      expect(entry.detail).toMatchObject({ name: 'tier', type: 'group' });
+    });
+
     it('refuses a type PostHog does not have and hidden with verified', async () => {
       const { id } = await propertyNamed('seats');
       const bad = await call(alice, 'PATCH', `property_definitions/${id}/`, { property_type: 'Float' });
