@@ -1,12 +1,13 @@
 // The SQL editor in Chromium against a real Hoglet: HogQL typed into CodeMirror is highlighted,
 // completed from the server's HogQLAutocomplete and checked by its HogQLMetadata (an underline
 // where the error is), and without those two kinds still runs; a run's table is the HogQLQuery's
-// answer, drawn within 50 ms of it arriving; a run that fails shows its error and no old result; {filters} takes the date range;
-// the answer as a bar chart is saved as PostHog's DataVisualizationNode, opens back from the
-// insights list into the editor, and goes on a dashboard whose tile draws it.
+// answer, drawn within 50 ms of it arriving; a run that fails shows its error and no old result;
+// {filters} takes the date range and property filters; the answer as a bar chart is saved as
+// PostHog's DataVisualizationNode, opens back from the insights list into the editor, and goes on
+// a dashboard whose tile draws it.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getApi, hasChromium, legendItems, openPage, queryApi, screenshot, startWorld, type World } from './harness.js';
+import { getApi, hasChromium, legendItems, openPage, pick, queryApi, screenshot, startWorld, type World } from './harness.js';
 
 const TIMEOUT = 90_000;
 const QUERY = 'select event, count() as c from events group by event order by c desc, event';
@@ -172,6 +173,24 @@ describe.skipIf(!hasChromium)('the SQL editor in Chromium', () => {
     const everything = await queryApi(w, { kind: 'HogQLQuery', query: filtered });
     expect(ranged.results[0][0]).toBeLessThan(everything.results[0][0]);
     await expect.poll(async () => (await sqlTable(page)).rows).toEqual(asCells(ranged.results));
+
+    // And a property filter, as HogQLQuery.filters.properties.
+    await page.getByRole('button', { name: '+ Add filter' }).click();
+    await pick(page, 'Filter 1 property', '$brow', '$browser');
+    // The week's events are old: no value suggestions, so the value is typed (Enter takes it).
+    const value = page.getByRole('combobox', { name: 'Filter 1 value', exact: true });
+    await value.click();
+    await value.fill('Chrome');
+    await value.press('Enter');
+    await page.locator('.chip', { hasText: 'Chrome' }).waitFor();
+    await page.getByRole('button', { name: 'Run' }).click();
+    const chrome = await queryApi(w, {
+      kind: 'HogQLQuery',
+      query: filtered,
+      filters: { dateRange: { date_from: '2024-01-02', date_to: '2024-01-03' }, properties: [{ key: '$browser', operator: 'exact', type: 'event', value: ['Chrome'] }] },
+    });
+    expect(chrome.results[0][0]).toBeLessThan(ranged.results[0][0]);
+    await expect.poll(async () => (await sqlTable(page)).rows).toEqual(asCells(chrome.results));
     expect(problems).toEqual([]);
     await context.close();
   }, TIMEOUT);
