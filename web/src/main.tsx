@@ -3,6 +3,8 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from './api';
+import { ActionEditPage } from './pages/ActionEditPage';
+import { ActionsPage } from './pages/ActionsPage';
 import { DashboardPage } from './pages/DashboardPage';
 import { DashboardsList } from './pages/DashboardsList';
 import { DataManagementPage, DefinitionPage } from './pages/DataManagementPage';
@@ -85,6 +87,12 @@ function page(route: Route) {
       return <Shell project={route.project} section="cohorts"><CohortsPage project={route.project} /></Shell>;
     case 'cohort':
       return <Shell project={route.project} section="cohorts"><CohortPage key={route.id} project={route.project} id={route.id} /></Shell>;
+    case 'actions':
+      return <Shell project={route.project} section="actions"><ActionsPage project={route.project} /></Shell>;
+    case 'action-new':
+      return <Shell project={route.project} section="actions"><ActionEditPage key="new" project={route.project} /></Shell>;
+    case 'action':
+      return <Shell project={route.project} section="actions"><ActionEditPage key={route.id} project={route.project} id={route.id} /></Shell>;
     case 'flags':
       return <Shell project={route.project} section="flags"><FeatureFlagsPage project={route.project} /></Shell>;
     case 'flag':

@@ -15,6 +15,9 @@ export type Route =
   | { name: 'cohorts'; project: string }
   | { name: 'cohort'; project: string; id: string }
   | { name: 'settings'; project: string }
+  | { name: 'actions'; project: string }
+  | { name: 'action'; project: string; id: string }
+  | { name: 'action-new'; project: string }
   | { name: 'flags'; project: string }
   | { name: 'flag'; project: string; id: string }
   | { name: 'flag-new'; project: string }
@@ -66,6 +69,9 @@ export function match(pathname: string, search: string): Route {
     if (c === 'cohorts' && d) return { name: 'cohort', project: b, id: d };
     if (c === 'settings' && !d) return { name: 'settings', project: b };
     if (c === 'settings' && (d === 'projects' || d === 'members' || d === 'personal-api-keys' || d === 'account')) return { name: 'settings-section', project: b, tab: d };
+    if (c === 'actions' && !d) return { name: 'actions', project: b };
+    if (c === 'actions' && d === 'new') return { name: 'action-new', project: b };
+    if (c === 'actions' && d) return { name: 'action', project: b, id: d };
     if (c === 'feature_flags' && !d) return { name: 'flags', project: b };
     if (c === 'feature_flags' && d === 'new') return { name: 'flag-new', project: b };
     if (c === 'feature_flags' && d) return { name: 'flag', project: b, id: d };

@@ -27,6 +27,11 @@ function actions(project: string): Promise<Named[]> {
   return list;
 }
 
+/** After an action is saved or deleted: the pickers ask again. */
+export function forgetActions(project: string): void {
+  actionsByProject.delete(project);
+}
+
 /** Series options: `event:<name>` and `action:<id>`; `all` is "All events" where allowed. */
 export function seriesOptions(project: string, withAll: boolean) {
   return async (search: string, signal: AbortSignal): Promise<Option[]> => {
