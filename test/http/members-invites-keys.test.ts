@@ -417,6 +417,25 @@ describe.each(META_STORES)('members, invites and personal API keys on %s', (stor
       await signIn('newperson@example.com');
     });
 
+    it('a signed-in user accepts an invite to their own email and joins a second organization', async () => {
+      const other = await t.bootstrap(`second-org${++n}@example.com`, { organization: 'Second Org' });
+      await t.services.accounts.setPassword(other.email, PASSWORD);
+      const browser = await signIn(other.email);
+      const invite = (await key(owner.key, 'POST', '/api/organizations/@current/invites/', { target_email: other.email, level: ADMIN })).json();
+      const noToken = await t.app.inject({ method: 'POST', url: `/api/signup/${invite.id}/`, cookies: { sessionid: browser.session, csrftoken: browser.csrf }, payload: {} });
+      expect(noToken.statusCode).toBe(403);
+      const joined = await as(browser, 'POST', `/api/signup/${invite.id}/`, {});
+      expect(joined.statusCode, joined.body).toBe(201);
+      expect(joined.json()).toMatchObject({ email: other.email });
+      expect((await members()).find((m) => m.user.email === other.email)?.level).toBe(ADMIN);
+      const me = (await as(browser, 'GET', '/api/users/@me/')).json();
+      expect(me.organization.id).toBe(owner.organizationId);
+      expect(me.organizations.map((o: { id: string }) => o.id).sort()).toEqual([owner.organizationId, other.organizationId].sort());
+      // Someone else's invite is not theirs to use.
+      const notMine = (await key(owner.key, 'POST', '/api/organizations/@current/invites/', { target_email: `not-${other.email}` })).json();
+      expect((await as(browser, 'POST', `/api/signup/${notMine.id}/`, {})).json()).toEqual({ type: 'validation_error', code: 'invalid_recipient', detail: 'This invite is intended for another email address.', attr: null });
+    });
+
     it('an invite expires after 3 days; an unknown id is not valid', async () => {
       const invite = (await key(owner.key, 'POST', '/api/organizations/@current/invites/', { target_email: 'late@example.com' })).json();
       await t.services.meta.db.updateTable('organization_invites').set({ created_at: new Date(Date.now() - 3 * 24 * 3600_000 - 60_000).toISOString() }).where('id', '=', invite.id).execute();
@@ -479,6 +498,12 @@ describe.each(META_STORES)('members, invites and personal API keys on %s', (stor
 
       expect((await as(browser, 'DELETE', `/api/personal_api_keys/${created.id}/`)).statusCode).toBe(204);
       expect((await key(fresh.value, 'GET', '/api/projects/')).statusCode).toBe(401);
+      // Logged in the organization it reached (PostHog's PersonalAPIKey activity), never its value.
+      const log = await t.services.meta.db.selectFrom('activity_log').select(['activity', 'organization_id', 'detail']).where('scope', '=', 'PersonalAPIKey').where('item_id', '=', created.id).orderBy('id').execute();
+      expect(log.map((e) => e.activity)).toEqual(['created', 'updated', 'updated', 'deleted']);
+      expect(new Set(log.map((e) => e.organization_id))).toContain(owner.organizationId);
+      expect(JSON.stringify(log)).not.toContain(fresh.value);
+      expect(JSON.parse(log[1]!.detail as unknown as string).changes.map((c: { field: string }) => c.field)).toEqual(['label', 'scopes']);
     });
 
     it("PostHog's checks: label, scopes, scoped teams and organizations the user belongs to, 10 keys at most", async () => {

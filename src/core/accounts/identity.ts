@@ -132,7 +132,7 @@ export class IdentityService {
       mask_value: key.mask_value,
       created_at: key.created_at,
       last_used_at: key.last_used_at,
-      last_rolled_at: null,
+      last_rolled_at: key.last_rolled_at ?? null,
       user_id: key.user_id,
       scopes: key.scopes,
       scoped_teams: key.scoped_teams ?? [],

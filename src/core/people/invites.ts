@@ -155,6 +155,24 @@ export class InvitesService {
     return { user: userBasicView(user), session: await this.sessions.startSession(user.id) };
   }
 
+  /** A signed-in user accepts an invite sent to their own email: they join the organization. */
+  async acceptAsUser(inviteId: string, userId: number): Promise<ReturnType<typeof userBasicView>> {
+    const { invite } = await this.usable(inviteId);
+    const user = await this.repositories.users.findById(userId);
+    if (!user) throw new NotFoundError();
+    if (user.email !== invite.target_email) throw new ValidationError('This invite is intended for another email address.', null, 'invalid_recipient');
+    await this.repositories.transaction(async (repos) => {
+      if (await repos.members.findByUserId(invite.organization_id, user.id)) {
+        throw new ValidationError('You already are a member of this organization.', null, 'user_already_member');
+      }
+      await repos.members.add(invite.organization_id, user.id, invite.level, nowIso());
+      const firstProject = (await repos.projects.listBasicInOrganization(invite.organization_id))[0]?.id ?? null;
+      await repos.users.setCurrent(user.id, invite.organization_id, firstProject);
+      await repos.invites.deleteForEmail(invite.organization_id, invite.target_email);
+    });
+    return userBasicView(user);
+  }
+
   /** The invite and its organization's name, or PostHog's 400 for an unknown or expired one. */
   private async usable(inviteId: string): Promise<{ invite: InviteRow; organizationName: string }> {
     const invite = UUID.test(inviteId) ? await this.repositories.invites.find(inviteId.toLowerCase()) : undefined;

@@ -5,6 +5,7 @@ import { NotFoundError, PermissionDeniedError, ValidationError } from '../../err
 import type { PersonalApiKey } from '../../storage/meta/repositories/api-keys.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
 import { parseOrganizationId } from '../access.js';
+import { detail, diffChanges, recordActivity, type Change } from '../activity.js';
 import type { KeyAuthenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import { findInvalidScope } from '../scopes.js';
@@ -82,6 +83,7 @@ export class PersonalKeysService {
         throw new ValidationError(`You can only have ${MAX_API_KEYS_PER_USER} personal API keys. Remove an existing key before creating a new one.`, null);
       }
       await repos.apiKeys.insert({ ...key, secure_value: hashPersonalApiKey(value) });
+      await this.log(repos, principal.userId, key, 'created');
     });
     return personalKeyView(key, value);
   }
@@ -100,6 +102,8 @@ export class PersonalKeysService {
         await repos.apiKeys.setCeilings(key.id, scopedOrganizations === undefined ? key.scoped_organizations : scopedOrganizations, scopedTeams === undefined ? key.scoped_teams : scopedTeams);
       }
       await repos.apiKeys.bumpEpoch();
+      const after = (await repos.apiKeys.findForUser(principal.userId, key.id))!;
+      await this.log(repos, principal.userId, after, 'updated', diffChanges('PersonalAPIKey', ['label', 'scopes'], { label: key.label, scopes: key.scopes }, { label: after.label, scopes: after.scopes }));
     });
     this.authenticator.invalidate();
     return personalKeyView((await this.repositories.apiKeys.findForUser(principal.userId, key.id))!);
@@ -113,6 +117,8 @@ export class PersonalKeysService {
     await this.repositories.transaction(async (repos) => {
       await repos.apiKeys.roll(key.id, hashPersonalApiKey(value), maskKey(value), nowIso());
       await repos.apiKeys.bumpEpoch();
+      const rolledAt = (await repos.apiKeys.findForUser(principal.userId, key.id))!.last_rolled_at ?? null;
+      await this.log(repos, principal.userId, key, 'updated', diffChanges('PersonalAPIKey', ['last_rolled_at'], { last_rolled_at: key.last_rolled_at ?? null }, { last_rolled_at: rolledAt }));
     });
     this.authenticator.invalidate();
     return personalKeyView((await this.repositories.apiKeys.findForUser(principal.userId, key.id))!, value);
@@ -124,8 +130,25 @@ export class PersonalKeysService {
     await this.repositories.transaction(async (repos) => {
       await repos.apiKeys.delete(key.id);
       await repos.apiKeys.bumpEpoch();
+      await this.log(repos, principal.userId, key, 'deleted');
     });
     this.authenticator.invalidate();
+  }
+
+  /**
+   * PostHog logs a key's changes in each organization it reaches (its scoped organizations, those
+   * of its scoped projects, or all of the user's); never its value.
+   */
+  private async log(repos: Repositories, userId: number, key: PersonalApiKey, activity: string, changes: Change[] | null = null): Promise<void> {
+    let organizationIds = key.scoped_organizations ?? [];
+    if (organizationIds.length === 0 && key.scoped_teams?.length) {
+      const projects = await Promise.all(key.scoped_teams.map((id) => repos.projects.findVisible(userId, id)));
+      organizationIds = projects.flatMap((p) => (p ? [p.organization_id] : []));
+    }
+    if (organizationIds.length === 0) organizationIds = (await repos.organizations.listForMember(userId, null, { limit: 1000, offset: 0 })).rows.map((o) => o.id);
+    for (const organizationId of new Set(organizationIds)) {
+      await recordActivity(repos.activityLog, { organizationId, projectId: null, userId, scope: 'PersonalAPIKey', itemId: key.id, activity, detail: detail(key.label, changes) });
+    }
   }
 
   private sessionOnly(principal: Principal): void {

@@ -1,5 +1,6 @@
 // The invite link's page (/signup/<invite id>): shows the organization and masked email of the
-// invite (GET /api/signup/<id>/), takes a name and a password, and signs the new member in.
+// invite (GET /api/signup/<id>/), takes a name and a password, and signs the new member in; a
+// visitor already signed in joins with their own account (the invite must be to their email).
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { navigate } from '../router';
@@ -18,7 +19,13 @@ export function SignupPage({ invite }: { invite: string }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** Someone already signed in joins with their own account (the invite must be to their email). */
+  const [signedInAs, setSignedInAs] = useState<string | null>(null);
   const path = `/api/signup/${encodeURIComponent(invite)}/`;
+
+  useEffect(() => {
+    api<{ email: string }>('/api/users/@me/', { redirectOn401: false }).then((me) => setSignedInAs(me.email)).catch(() => setSignedInAs(null));
+  }, []);
 
   useEffect(() => {
     api<Preview>(path, { redirectOn401: false })
@@ -31,7 +38,7 @@ export function SignupPage({ invite }: { invite: string }) {
     setBusy(true);
     setError(null);
     try {
-      await api(path, { method: 'POST', body: { first_name: firstName, password }, redirectOn401: false });
+      await api(path, { method: 'POST', body: signedInAs ? {} : { first_name: firstName, password }, redirectOn401: false });
       // The answer signed this browser in; the app opens the organization's first project.
       location.assign('/');
     } catch (e) {
@@ -54,14 +61,19 @@ export function SignupPage({ invite }: { invite: string }) {
         {preview && (
           <>
             <p data-testid="signup-organization">Join <strong>{preview.organization_name}</strong> as {preview.target_email}.</p>
-            <label>
-              First name
-              <input name="first_name" autoComplete="given-name" required value={firstName} onInput={(e) => setFirstName((e.currentTarget as HTMLInputElement).value)} />
-            </label>
-            <label>
-              Password (at least 8 characters)
-              <input type="password" name="password" autoComplete="new-password" required minLength={8} value={password} onInput={(e) => setPassword((e.currentTarget as HTMLInputElement).value)} />
-            </label>
+            {signedInAs && <p class="muted">You are signed in as {signedInAs}: join with this account.</p>}
+            {!signedInAs && (
+              <>
+                <label>
+                  First name
+                  <input name="first_name" autoComplete="given-name" required value={firstName} onInput={(e) => setFirstName((e.currentTarget as HTMLInputElement).value)} />
+                </label>
+                <label>
+                  Password (at least 8 characters)
+                  <input type="password" name="password" autoComplete="new-password" required minLength={8} value={password} onInput={(e) => setPassword((e.currentTarget as HTMLInputElement).value)} />
+                </label>
+              </>
+            )}
             {error && <p class="error" role="alert">{error}</p>}
             <button type="submit" class="primary" disabled={busy}>{busy ? 'Joining…' : 'Join'}</button>
           </>
