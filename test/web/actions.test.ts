@@ -145,6 +145,55 @@ describe.skipIf(!hasChromium)('actions in Chromium', () => {
     await context.close();
   }, TIMEOUT);
 
+  it('takes the action as a funnel step (the API\'s numbers), a retention entity and a stickiness or lifecycle series', async () => {
+    const { page, context, problems } = await openPage(w);
+    await page.goto(`${base}/insights/new`);
+    await pick(page.getByTestId('series-0'), 'Series 1 event', 'trial', NAME);
+    const ready = page.locator('[data-testid=builder-preview][data-state=ready] .insight-view');
+    for (const tab of ['Stickiness', 'Lifecycle']) {
+      await page.getByRole('tab', { name: tab }).click();
+      await ready.waitFor();
+      expect(await page.getByRole('combobox', { name: 'Series 1 event' }).inputValue()).toBe(NAME);
+      expect(await page.getByTestId('builder-preview').getByRole('alert').count()).toBe(0);
+    }
+
+    // Retention: the action is the start and the return entity, saved as PostHog's {type: actions}.
+    await page.getByRole('tab', { name: 'Retention' }).click();
+    await ready.waitFor();
+    expect(await page.getByRole('combobox', { name: 'Start event' }).inputValue()).toBe(NAME);
+    await page.getByLabel('Insight name').fill('Trial retention');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/insights\/(?!new)[^/]+$/);
+    let shortId = page.url().split('/').pop()!;
+    let saved = (await getApi(w, apiPath(`insights/?short_id=${shortId}`))).results[0];
+    expect(saved.query.source.retentionFilter).toMatchObject({ targetEntity: { id: actionId, type: 'actions' }, returningEntity: { id: actionId, type: 'actions' } });
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.waitForURL(`${base}/insights/${shortId}/edit`);
+    expect(await page.getByRole('combobox', { name: 'Start event' }).inputValue()).toBe(NAME);
+
+    // A funnel from the action to signed_up: a1 and a2 did the action, a2 then signed up.
+    await page.goto(`${base}/insights/new`);
+    await page.getByRole('tab', { name: 'Funnels' }).click();
+    await pick(page.getByTestId('series-0'), 'Step 1 event', 'trial', NAME);
+    await pick(page.getByTestId('series-1'), 'Step 2 event', 'signed', 'signed_up');
+    await page.getByLabel('Insight name').fill('Trial to sign-up');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/insights\/(?!new)[^/]+$/);
+    shortId = page.url().split('/').pop()!;
+    saved = (await getApi(w, apiPath(`insights/?short_id=${shortId}`))).results[0];
+    expect(saved.query.source.series).toEqual([{ kind: 'ActionsNode', id: actionId, name: NAME }, { kind: 'EventsNode', event: 'signed_up', name: 'signed_up' }]);
+    const steps = (await queryApi(w, saved.query.source)).results as { count: number }[];
+    expect(steps.map((s) => s.count)).toEqual([2, 1]);
+    const view = page.locator('.insight-view');
+    await view.getByRole('button', { name: 'Show data table' }).click();
+    await expect.poll(async () => (await tableRows(view.getByTestId('data-table'))).map((r) => r.cells[1]), { timeout: 15_000 }).toEqual(steps.map((s) => String(s.count)));
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.waitForURL(`${base}/insights/${shortId}/edit`);
+    expect(await page.getByRole('combobox', { name: 'Step 1 event' }).inputValue()).toBe(NAME);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, TIMEOUT);
+
   it('edits the action (drops a step): the API stores it and the count follows', async () => {
     const { page, context, problems } = await openPage(w);
     await page.goto(`${base}/actions/${actionId}`);
