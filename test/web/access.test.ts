@@ -130,6 +130,8 @@ describe.skipIf(!hasChromium)('people and access in Chromium', () => {
 
     await picker.selectOption(String(w.who.projectId));
     await expect.poll(() => page.url()).toContain(`/project/${w.who.projectId}/`);
+    // The picker makes it the current project, as PostHog's does.
+    await expect.poll(async () => (await getApi(w, '/api/users/@me/')).team.id).toBe(w.who.projectId);
     await page.goto(`${settings}/projects`);
     const row = page.locator('[data-testid=project-row][data-name="Second product"]');
     await row.getByRole('button', { name: 'Delete' }).click();

@@ -29,7 +29,12 @@ export function Shell({ project, section, children }: { project: string; section
           <select
             name="project"
             value={project}
-            onChange={(e) => navigate(`/project/${(e.currentTarget as HTMLSelectElement).value}/${HOME[section ?? 'insights']}`)}
+            onChange={(e) => {
+              const id = (e.currentTarget as HTMLSelectElement).value;
+              // PostHog's switcher makes it the current project too: "/" opens it next time.
+              void api('/api/users/@me/', { method: 'PATCH', body: { set_current_team: Number(id) } }).catch(() => undefined);
+              navigate(`/project/${id}/${HOME[section ?? 'insights']}`);
+            }}
           >
             {teams.map((t) => <option value={String(t.id)}>{t.name}</option>)}
             {!teams.some((t) => String(t.id) === project) && <option value={project}>Project {project}</option>}
