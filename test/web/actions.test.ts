@@ -194,7 +194,7 @@ describe.skipIf(!hasChromium)('actions in Chromium', () => {
     await context.close();
   }, TIMEOUT);
 
-  it('edits the action (drops a step): the API stores it and the count follows', async () => {
+  it('edits the action (drops a step, adds a regex URL group with a property filter): the API stores it and the count follows', async () => {
     const { page, context, problems } = await openPage(w);
     await page.goto(`${base}/actions/${actionId}`);
     const count = page.locator('[data-testid=action-count][data-state=ready]');
@@ -205,11 +205,26 @@ describe.skipIf(!hasChromium)('actions in Chromium', () => {
     await page.getByLabel('Step 1 Element text', { exact: true }).fill('Start');
     // "Start (free)" twice and "Start free" once.
     await expect.poll(() => count.getAttribute('data-value'), { timeout: 15_000 }).toBe('3');
+    // A page view group with a regex URL and a property filter: a3's /docs view.
+    await page.getByRole('button', { name: '+ Add page view group' }).click();
+    const added = page.getByTestId('step-1');
+    await added.getByLabel('Step 2 Page URL matching').selectOption('regex');
+    await added.getByLabel('Step 2 Page URL', { exact: true }).fill('example\\.com/d');
+    await added.getByRole('button', { name: '+ Add filter' }).click();
+    await pick(added, 'Filter 1 property', 'current', '$current_url');
+    await added.getByLabel('Filter 1 operator').selectOption('icontains');
+    const value = added.getByRole('combobox', { name: 'Filter 1 value', exact: true });
+    await value.fill('DOCS');
+    await value.press('Enter');
+    await expect.poll(() => count.getAttribute('data-value'), { timeout: 15_000 }).toBe('4');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     const stored = await getApi(w, apiPath(`actions/${actionId}/`));
-    expect(stored.steps).toEqual([expect.objectContaining({ event: '$autocapture', text: 'Start', text_matching: 'contains' })]);
-    expect(await apiCount(actionId)).toBe(3);
+    expect(stored.steps).toEqual([
+      expect.objectContaining({ event: '$autocapture', text: 'Start', text_matching: 'contains' }),
+      expect.objectContaining({ event: '$pageview', url: 'example\\.com/d', url_matching: 'regex', properties: [{ key: '$current_url', operator: 'icontains', value: 'DOCS', type: 'event' }] }),
+    ]);
+    expect(await apiCount(actionId)).toBe(4);
     expect(problems).toEqual([]);
     await context.close();
   }, TIMEOUT);
