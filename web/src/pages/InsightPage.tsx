@@ -4,6 +4,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { AddToDashboard } from '../components/AddToDashboard';
+import { InlineEdit } from '../components/dashboard/InlineEdit';
+import { InsightActions } from '../components/insight/InsightActions';
 import { Freshness, type ResultMeta } from '../components/Freshness';
 import { InsightControls } from '../components/InsightControls';
 import { InsightView } from '../components/InsightView';
@@ -37,6 +39,7 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
   const [panel, setPanel] = useState<'dashboard' | 'share' | null>(null);
   const calc = useCalculation(project);
   const latest = useRef(0);
+  const card = useRef<HTMLDivElement>(null);
   const base = `/api/projects/${project}/insights/${encodeURIComponent(shortId)}/`;
 
   /** Every load bumps a counter; an answer that is no longer the latest is dropped. */
@@ -145,7 +148,12 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
       {insight && (
         <div class="page-head">
           <div>
-            <h1 data-testid="insight-name">{insightName(insight)}</h1>
+            <InlineEdit value={insight.name ?? ''} label="name" placeholder={insightName(insight)} onSave={async (name) => {
+              const saved = await api<Insight>(base, { method: 'PATCH', body: { name } });
+              setInsight((i) => (i ? { ...i, name: saved.name, derived_name: saved.derived_name } : i));
+            }}>
+              <h1 data-testid="insight-name">{insightName(insight)}</h1>
+            </InlineEdit>
             {insight.description && <p class="muted">{insight.description}</p>}
           </div>
           <div class="head-actions">
@@ -157,6 +165,7 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
             {editable && <a class="button" href={sql ? sqlEditorUrl(project, insight.short_id) : `/project/${project}/insights/${insight.short_id}/edit`} onClick={onLinkClick}>Edit</a>}
             <button type="button" aria-expanded={panel === 'dashboard'} onClick={() => setPanel(panel === 'dashboard' ? null : 'dashboard')}>Add to dashboard</button>
             <button type="button" aria-expanded={panel === 'share'} onClick={() => setPanel(panel === 'share' ? null : 'share')}>Share</button>
+            <InsightActions project={project} insight={insight} result={shown?.edited ? shown.result : insight.result} chart={() => card.current?.querySelector('canvas') ?? null} />
           </div>
           {panel === 'dashboard' && <AddToDashboard project={project} insight={insight} onSaved={(i) => setInsight({ ...insight, dashboards: i.dashboards })} onClose={() => setPanel(null)} />}
           {panel === 'share' && <SharePanel project={project} insightId={insight.id} onClose={() => setPanel(null)} />}
@@ -173,7 +182,7 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
         </p>
       )}
       {shown && (
-        <div class={`card${calc.running ? ' refreshing' : ''}`} aria-busy={busy || !!calc.running}>
+        <div ref={card} class={`card${calc.running ? ' refreshing' : ''}`} aria-busy={busy || !!calc.running}>
           {/* A failed run replaces the chart: the one before answered another question. */}
           {problem
             ? <p class="error insight-error" role="alert" data-testid="insight-error">{problem}</p>
