@@ -70,6 +70,12 @@ describe.skipIf(!hasChromium)('people and access in Chromium', () => {
     await expect.poll(() => page.locator(`[data-testid=member-row][data-email="${TEAMMATE}"]`).getAttribute('data-level')).toBe('8');
     expect(await page.getByTestId('invite-row').count()).toBe(0);
     await screenshot(page, 'settings-members');
+    // The last owner cannot leave: the page says why and stays.
+    const ownRow = page.locator(`[data-testid=member-row][data-email="${w.who.email}"]`);
+    await ownRow.getByRole('button', { name: 'Leave' }).click();
+    await ownRow.getByRole('alert').getByRole('button', { name: 'Leave' }).click();
+    await expect.poll(() => page.getByTestId('members-settings').getByRole('alert').first().textContent()).toContain('last owner');
+    expect(page.url()).toContain('/settings/members');
 
     // And they sign in with their password in yet another browser.
     const again = await openPage(w, { signIn: false });

@@ -16,18 +16,25 @@ export function MembersSettings() {
   const [error, setError] = useState<string | null>(null);
   const myLevel = members.data?.results.find((m) => m.user.uuid === me.uuid)?.level ?? 1;
 
-  const act = async (work: () => Promise<unknown>) => {
+  /** Runs a change and reloads the lists; false (and the error shown) when it was refused. */
+  const act = async (work: () => Promise<unknown>): Promise<boolean> => {
     setError(null);
     try {
       await work();
       members.reload();
       invites.reload();
+      return true;
     } catch (e) {
       setError(message(e));
+      return false;
     }
   };
   const setLevel = (m: Member, level: number) => act(() => api(`${base}/members/${m.user.uuid}/`, { method: 'PATCH', body: { level } }));
-  const remove = (m: Member) => act(() => api(`${base}/members/${m.user.uuid}/`, { method: 'DELETE' }));
+  const remove = async (m: Member) => {
+    const done = await act(() => api(`${base}/members/${m.user.uuid}/`, { method: 'DELETE' }));
+    // Having left, nothing of this organization is theirs to see: start again from their own.
+    if (done && m.user.uuid === me.uuid) location.assign('/');
+  };
 
   return (
     <section class="stack" data-testid="members-settings">
