@@ -3,8 +3,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from './api';
-import { ActionEditPage } from './pages/ActionEditPage';
-import { ActionsPage } from './pages/ActionsPage';
+import { LazyActionEditPage, LazyActionsPage } from './components/actions/LazyActionPages';
 import { DashboardPage } from './pages/DashboardPage';
 import { DashboardsList } from './pages/DashboardsList';
 import { DataManagementPage, DefinitionPage } from './pages/DataManagementPage';
@@ -88,11 +87,11 @@ function page(route: Route) {
     case 'cohort':
       return <Shell project={route.project} section="cohorts"><CohortPage key={route.id} project={route.project} id={route.id} /></Shell>;
     case 'actions':
-      return <Shell project={route.project} section="actions"><ActionsPage project={route.project} /></Shell>;
+      return <Shell project={route.project} section="actions"><LazyActionsPage project={route.project} /></Shell>;
     case 'action-new':
-      return <Shell project={route.project} section="actions"><ActionEditPage key="new" project={route.project} /></Shell>;
+      return <Shell project={route.project} section="actions"><LazyActionEditPage key="new" project={route.project} /></Shell>;
     case 'action':
-      return <Shell project={route.project} section="actions"><ActionEditPage key={route.id} project={route.project} id={route.id} /></Shell>;
+      return <Shell project={route.project} section="actions"><LazyActionEditPage key={route.id} project={route.project} id={route.id} /></Shell>;
     case 'flags':
       return <Shell project={route.project} section="flags"><FeatureFlagsPage project={route.project} /></Shell>;
     case 'flag':
