@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import { AccessResolver } from './core/access.js';
 import { ActionsService } from './core/actions/service.js';
+import { AnnotationsService } from './core/annotations/service.js';
 import { CohortCalculator } from './core/cohorts/calculation.js';
 import { CohortDefinitions } from './core/cohorts/definitions.js';
 import { CohortsService } from './core/cohorts/service.js';
@@ -66,6 +67,8 @@ export interface Services {
   readonly projects: ProjectsService;
   /** Actions; the query engine expands an action with actions.getForQuery(projectId, actionId). */
   readonly actions: ActionsService;
+  /** Annotations: notes at a date on charts (PostHog's /annotations/). */
+  readonly annotations: AnnotationsService;
   /** Cohorts: the API's use cases; queries evaluate them through CohortDefinitions. */
   readonly cohorts: CohortsService;
   /** The feature flags API's use cases. */
@@ -292,6 +295,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     sessions: new SessionService(repositories, new LoginThrottle(options.loginLimits)),
     projects,
     actions,
+    annotations: new AnnotationsService(repositories, access),
     cohorts,
     featureFlags: new FeatureFlagsService(repositories, access, () => flagDefinitionsCache.clear()),
     flagDefinitions: new FlagDefinitions(repositories.featureFlags),

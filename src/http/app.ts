@@ -12,6 +12,7 @@ import { installErrorHandling } from './error-handler.js';
 import type { HogletApp } from './hoglet-app.js';
 import { RouteIndex } from './route-index.js';
 import { actionRoutes } from './routes/actions.js';
+import { annotationRoutes } from './routes/annotations.js';
 import { cohortRoutes } from './routes/cohorts.js';
 import { featureFlagRoutes } from './routes/feature-flags.js';
 import { captureRoutes } from './routes/capture.js';
@@ -118,6 +119,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   personalApiKeyRoutes(app, services);
   projectRoutes(app, services);
   actionRoutes(app, services);
+  annotationRoutes(app, services);
   await cohortRoutes(app, services);
   featureFlagRoutes(app, services);
   definitionRoutes(app, services);

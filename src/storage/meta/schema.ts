@@ -136,6 +136,27 @@ export interface ActionsTable {
   bytecode_error: string | null;
 }
 
+export interface AnnotationsTable {
+  id: Generated<number>;
+  organization_id: string;
+  /** The project it was made in (an organization-scope one shows in every project of the organization). */
+  team_id: number;
+  content: string | null;
+  /** ISO 8601 in UTC with milliseconds. */
+  date_marker: string | null;
+  /** USR or GIT. */
+  creation_type: string;
+  /** dashboard_item (an insight), dashboard, project or organization. */
+  scope: string;
+  /** The insight's id. */
+  dashboard_item: number | null;
+  dashboard_id: number | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  deleted: number;
+}
+
 export interface CohortsTable {
   id: Generated<number>;
   team_id: number;
@@ -370,6 +391,7 @@ export interface MetaSchema {
   projects: ProjectsTable;
   activity_log: ActivityLogTable;
   actions: ActionsTable;
+  annotations: AnnotationsTable;
   cohorts: CohortsTable;
   feature_flags: FeatureFlagsTable;
   feature_flag_epochs: FeatureFlagEpochsTable;

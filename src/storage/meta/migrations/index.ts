@@ -13,6 +13,7 @@ import * as m0010 from './0010_feature_flags.js';
 import * as m0011 from './0011_project_secret_tokens.js';
 import * as m0012 from './0012_members_invites_keys.js';
 import * as m0013 from './0013_definition_metadata.js';
+import * as m0014 from './0014_annotations.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts_and_projects': m0001,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011_project_secret_tokens': m0011,
   '0012_members_invites_keys': m0012,
   '0013_definition_metadata': m0013,
+  '0014_annotations': m0014,
 };

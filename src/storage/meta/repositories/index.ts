@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MetaSchema } from '../schema.js';
 import { ActionsRepository } from './actions.js';
 import { ActivityLogRepository } from './activity-log.js';
+import { AnnotationsRepository } from './annotations.js';
 import { ApiKeysRepository } from './api-keys.js';
 import { CaptureWriterLeasesRepository } from './capture-writer-leases.js';
 import { CohortsRepository } from './cohorts.js';
@@ -32,6 +33,7 @@ export class Repositories {
   readonly activityLog: ActivityLogRepository;
   readonly counters: CountersRepository;
   readonly actions: ActionsRepository;
+  readonly annotations: AnnotationsRepository;
   readonly cohorts: CohortsRepository;
   readonly featureFlags: FeatureFlagsRepository;
   readonly insights: InsightsRepository;
@@ -53,6 +55,7 @@ export class Repositories {
     this.activityLog = new ActivityLogRepository(db);
     this.counters = new CountersRepository(db);
     this.actions = new ActionsRepository(db);
+    this.annotations = new AnnotationsRepository(db);
     this.cohorts = new CohortsRepository(db);
     this.featureFlags = new FeatureFlagsRepository(db);
     this.insights = new InsightsRepository(db);
