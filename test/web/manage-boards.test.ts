@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getApi, hasChromium, openPage, screenshot, startWorld, type World } from './harness.js';
+import { getApi, hasChromium, openPage, screenshot, SOURCES, startWorld, type World } from './harness.js';
 
 const TIMEOUT = 120_000;
 
@@ -218,6 +218,49 @@ describe.skipIf(!hasChromium)('managing dashboards and insights in Chromium', ()
       header,
       ...retention.map((r) => pad([r.date, String(r.values[0]?.count ?? 0), ...r.values.map((v) => (v.count === null ? '' : String(v.count)))])),
     ]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, TIMEOUT);
+
+  it('exports a SQL table and a trend broken down as PostHog lays them out', async () => {
+    const { page, context, problems } = await openPage(w);
+    const make = async (name: string, query: object) => {
+      const res = await w.t.request(w.who.key, { method: 'POST', url: apiPath('insights/'), payload: { name, query, saved: true } });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json() as { id: number; short_id: string };
+    };
+    const exported = async (shortId: string) => {
+      await page.goto(`${base}/insights/${shortId}`);
+      await page.locator('.insight-view').waitFor();
+      await page.getByRole('button', { name: 'Export' }).click();
+      const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+      return csvRows(fs.readFileSync((await file.path())!, 'utf8'));
+    };
+
+    // A SQL insight: its columns, then its rows.
+    const sql = await make('Events by name', {
+      kind: 'DataVisualizationNode',
+      display: 'ActionsTable',
+      source: { kind: 'HogQLQuery', query: 'select event, count() as total from events group by event order by total desc, event' },
+    });
+    const sqlCsv = await exported(sql.short_id);
+    const table = await getApi(w, apiPath(`insights/${sql.id}/?refresh=force_cache`));
+    expect(table.columns).toEqual(['event', 'total']);
+    expect(sqlCsv).toEqual([['event', 'total'], ...(table.result as unknown[][]).map((row) => row.map(String))]);
+    expect(sqlCsv[1]).toEqual(['$pageview', '16']);
+
+    // A trend by browser: the series' event name, the breakdown as a column named by its property, a column per day.
+    const byBrowser = await make('Pageviews by browser', {
+      kind: 'InsightVizNode',
+      source: { ...SOURCES.trends, series: [SOURCES.trends.series[0]], breakdownFilter: { breakdown: '$browser', breakdown_type: 'event' } },
+    });
+    const trendCsv = await exported(byBrowser.short_id);
+    const series = (await getApi(w, apiPath(`insights/${byBrowser.id}/?refresh=force_cache`))).result as { label: string; action: { name?: string } | null; breakdown_value: string; labels: string[]; data: number[] }[];
+    expect(trendCsv).toEqual([
+      ['series', '$browser', ...series[0]!.labels],
+      ...series.map((s) => [s.action?.name ?? s.label, s.breakdown_value, ...s.data.map(String)]),
+    ]);
+    expect(series.map((s) => s.breakdown_value).sort()).toEqual(['Chrome', 'Firefox', 'Safari']);
     expect(problems).toEqual([]);
     await context.close();
   }, TIMEOUT);
