@@ -15,7 +15,9 @@ interface ProjectRow extends TeamBasic {
 export function ProjectsSettings({ project }: { project: string }) {
   const me = useMe();
   const updateMe = useUpdateMe();
-  const projects = useLoad<{ results: ProjectRow[] }>('/api/projects/?limit=1000');
+  // The organization the user is in now (it may not be their first: /api/projects/ lists that one).
+  const collection = `/api/organizations/${me.organization?.id ?? '@current'}/projects/`;
+  const projects = useLoad<{ results: ProjectRow[] }>(`${collection}?limit=1000`);
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [deleting, setDeleting] = useState<ProjectRow | null>(null);
@@ -40,7 +42,7 @@ export function ProjectsSettings({ project }: { project: string }) {
     e.preventDefault();
     setError(null);
     try {
-      const made = await api<ProjectRow>('/api/projects/', { method: 'POST', body: { name: name.trim() } });
+      const made = await api<ProjectRow>(collection, { method: 'POST', body: { name: name.trim() } });
       setName('');
       projects.reload();
       await refreshMe();
