@@ -55,6 +55,7 @@ describe.skipIf(!hasChromium)('people and access in Chromium', () => {
     await expect.poll(() => invitee.page.getByTestId('signup-organization').textContent()).toContain('Analytical Engines');
     expect(await invitee.page.locator('input[name=first_name]').inputValue()).toBe('Grace');
     await invitee.page.locator('input[name=password]').fill(TEAMMATE_PASSWORD);
+    await screenshot(invitee.page, 'settings-invite-signup');
     await invitee.page.getByRole('button', { name: 'Join' }).click();
     await expect.poll(() => invitee.page.getByTestId('signed-in-email').textContent().catch(() => null), { timeout: 15_000 }).toBe(TEAMMATE);
     expect(invitee.page.url()).toContain(`/project/${w.who.projectId}/`);
