@@ -9,18 +9,23 @@
 //   BENCH_EVENTS=<n> (default 200 000), BENCH_ROUNDS=<n> (default 5; the median is reported)
 //   BENCH_SHAPE=posthog-js: posthog-js queue flushes instead (web-events.js, 200 visitors, 10 events
 //   a flush, parsed from their JSON as capture parses them), each from its visitor's address
+//   BENCH_NEW_VISITORS=<n> (posthog-js only; default 5 000): also the first flush of n new visitors,
+//   each from an address never seen before, per visitor: the capture step with the lookup in the
+//   file, the new person's updates and the person row's JSON (what a first sight adds)
 import { existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EventFactory } from './events.js';
 import { WebEventFactory } from './web-events.js';
+import { publicAddressOf } from './events.js';
 import { ROOT, envNumber } from '../lib/harness.js';
 
 const EVENTS = envNumber('BENCH_EVENTS', 200_000, { integer: true });
 const ROUNDS = envNumber('BENCH_ROUNDS', 5, { integer: true });
 const WEB = process.env.BENCH_SHAPE === 'posthog-js';
 const BATCH = WEB ? 10 : 100;
+const NEW_VISITORS = WEB ? envNumber('BENCH_NEW_VISITORS', 5_000, { integer: true }) : 0;
 
 async function load(relative) {
   const file = path.join(ROOT, 'dist', relative);
@@ -102,6 +107,49 @@ for (let round = 0; round < ROUNDS; round++) {
   rows.personOn.push(personPass(b));
 }
 
+// New visitors (posthog-js): each one's first flush, from an address no earlier round used.
+const newVisitor = { off: [], on: [], personOff: [], personOn: [], rowOff: [], rowOn: [] };
+let rowBytes = {};
+let nextAddress = 1_000_000;
+function firstFlushes() {
+  const visitors = new WebEventFactory({ visitors: NEW_VISITORS, seed: 7 + nextAddress, perRequest: BATCH });
+  return visitors.visitors.map(() => {
+    const { body } = visitors.requestBody('phc_bench');
+    const ip = publicAddressOf(nextAddress++);
+    return JSON.parse(gunzipSync(body)).map((e) => Object.assign(captured(e, e.properties.distinct_id), { clientIp: ip }));
+  });
+}
+async function newVisitorCapture(geoip, flushes) {
+  const t = performance.now();
+  for (const flush of flushes) await geoip.apply(1, flush, flush[0].clientIp);
+  return ((performance.now() - t) * 1000) / flushes.length;
+}
+function newVisitorPersons(flushes) {
+  const persons = flushes.map(() => ({}));
+  const t = performance.now();
+  flushes.forEach((flush, i) => {
+    for (const e of flush) applyPersonUpdates(persons[i], e.properties, e.located === true);
+  });
+  const updates = ((performance.now() - t) * 1000) / flushes.length;
+  const t2 = performance.now();
+  let bytes = 0;
+  for (const person of persons) bytes += JSON.stringify(person).length;
+  return { updates, row: ((performance.now() - t2) * 1000) / flushes.length, bytes: bytes / flushes.length };
+}
+for (let round = 0; NEW_VISITORS > 0 && round < ROUNDS; round++) {
+  const a = firstFlushes();
+  const b = firstFlushes();
+  newVisitor.off.push(await newVisitorCapture(off, a));
+  newVisitor.on.push(await newVisitorCapture(on, b));
+  const pa = newVisitorPersons(a);
+  const pb = newVisitorPersons(b);
+  newVisitor.personOff.push(pa.updates);
+  newVisitor.personOn.push(pb.updates);
+  newVisitor.rowOff.push(pa.row);
+  newVisitor.rowOn.push(pb.row);
+  rowBytes = { off: pa.bytes, on: pb.bytes };
+}
+
 const us = (v) => `${v.toFixed(2)} µs`;
 const lines = [
   '## GeoIP cost per event (in process)',
@@ -118,4 +166,17 @@ const lines = [
   `| one JSON encoding of the properties (${sizes.off?.toFixed(0)} → ${sizes.on?.toFixed(0)} bytes) | ${us(median(rows.jsonOff))} | ${us(median(rows.jsonOn))} | ${us(median(rows.jsonOn) - median(rows.jsonOff))} |`,
   `| person property updates | ${us(median(rows.personOff))} | ${us(median(rows.personOn))} | ${us(median(rows.personOn) - median(rows.personOff))} |`,
 ];
+if (NEW_VISITORS > 0) {
+  const row = (label, a, b) => `| ${label} | ${us(median(a))} | ${us(median(b))} | ${us(median(b) - median(a))} |`;
+  lines.push(
+    '',
+    `New visitors: ${NEW_VISITORS.toLocaleString('en')} a round, each one's first flush (${BATCH} events) from an address not seen before; µs per visitor`,
+    '',
+    '| step (per new visitor) | GeoIP off | GeoIP on | added |',
+    '| --- | ---: | ---: | ---: |',
+    row("capture's GeoIP step (the address looked up in the file)", newVisitor.off, newVisitor.on),
+    row('the new person\'s property updates (its first flush)', newVisitor.personOff, newVisitor.personOn),
+    row(`the person row's JSON (${rowBytes.off?.toFixed(0)} → ${rowBytes.on?.toFixed(0)} bytes)`, newVisitor.rowOff, newVisitor.rowOn),
+  );
+}
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -4,7 +4,8 @@
 import type { CapturedEvent } from '../capture/types.js';
 import { plainAddress } from './client-ip.js';
 import type { GeoIpDatabase } from './database.js';
-import { applyClientIp, withLocation, prepareLocation, type PreparedLocation } from './enrich.js';
+import type { GeoLocation } from './location.js';
+import { addLocation, applyClientIp, prepareLocation, type PreparedLocation } from './enrich.js';
 import { RecentMap } from './recent-map.js';
 
 /**
@@ -17,7 +18,8 @@ const CACHED_PLACES = 20_000;
 export class CaptureGeoIp {
   // Two plain Maps each (recent-map.ts): a read is a Map lookup, with no list to reorder.
   private readonly byAddress = new RecentMap<string, { prepared: PreparedLocation | null }>(CACHED_ADDRESSES);
-  private readonly byPlace = new RecentMap<string, PreparedLocation>(CACHED_PLACES);
+  /** Keyed by the database's location object, one per cached record (database.ts). */
+  private readonly byPlace = new RecentMap<GeoLocation, PreparedLocation>(CACHED_PLACES);
 
   constructor(
     /** Null: GeoIP is turned off (events still get `$ip`). */
@@ -70,15 +72,17 @@ export class CaptureGeoIp {
   private prepared(database: GeoIpDatabase, address: string): PreparedLocation | null {
     const location = database.locate(address);
     if (!location) return null;
-    const place = JSON.stringify(location);
-    const prepared = this.byPlace.get(place) ?? prepareLocation(location);
-    this.byPlace.set(place, prepared);
+    let prepared = this.byPlace.get(location);
+    if (prepared === undefined) {
+      prepared = prepareLocation(location);
+      this.byPlace.set(location, prepared);
+    }
     return prepared;
   }
 }
 
 function locate(event: CapturedEvent, prepared: PreparedLocation): void {
-  event.properties = withLocation(event.properties, prepared);
+  addLocation(event.properties, prepared);
   event.located = true;
 }
 

@@ -6,7 +6,22 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Reader } from 'mmdb-lib';
 import { locationOf, type GeoLocation } from './location.js';
+import { RecentMap } from './recent-map.js';
 import { routableVersion } from './reserved-addresses.js';
+
+/**
+ * Locations per record (its pointer in the file): the addresses of one city share its record, so
+ * a new address from a known place costs the tree walk only, and answers the same location object.
+ */
+const CACHED_RECORDS = 20_000;
+
+/** What mmdb-lib's Reader does inside get(): the walk to an address's record pointer (not typed as public). */
+interface TreeWalk {
+  findAddressInTree(address: string): [number | null, number];
+}
+
+/** A record that places nothing. */
+const NOWHERE: GeoLocation = Object.freeze({});
 
 /** One .mmdb file; `serves`: the address family it holds (unknown for an operator's own file). */
 export interface GeoIpFile {
@@ -23,7 +38,7 @@ export function bundledDatabase(): GeoIpFile[] {
   ];
 }
 
-type Loaded = { reader: Reader<Record<string, unknown>> } | { failed: true };
+type Loaded = { reader: Reader<Record<string, unknown>>; locations: RecentMap<number, GeoLocation> } | { failed: true };
 
 interface Source {
   file: GeoIpFile;
@@ -60,18 +75,28 @@ export class GeoIpDatabase {
     await Promise.all(this.sources.map((s) => this.loadSource(s)));
   }
 
-  /** The location of an address in the loaded files (first file that places it), or null. */
+  /**
+   * The location of an address in the loaded files (first file that places it), or null. The same
+   * object for every address of a record while the record stays cached: do not change it.
+   */
   locate(address: string): GeoLocation | null {
     const version = routableVersion(address);
     if (version === 0) return null;
     for (const source of this.sourcesFor(version)) {
       if (!source.loaded || !('reader' in source.loaded)) continue;
       try {
-        if (version === 6 && source.loaded.reader.metadata.ipVersion === 4) continue;
-        const record = source.loaded.reader.get(address);
-        if (!record) continue;
-        const location = locationOf(record);
-        if (Object.keys(location).length > 0) return location;
+        const { reader, locations } = source.loaded;
+        if (version === 6 && reader.metadata.ipVersion === 4) continue;
+        const [pointer] = (reader as unknown as TreeWalk).findAddressInTree(address);
+        if (!pointer) continue;
+        let location = locations.get(pointer);
+        if (location === undefined) {
+          const record = reader.get(address);
+          const read = record ? locationOf(record) : NOWHERE;
+          location = Object.keys(read).length > 0 ? read : NOWHERE;
+          locations.set(pointer, location);
+        }
+        if (location !== NOWHERE) return location;
       } catch {
         // A malformed record is an unknown address, never a failed capture.
       }
@@ -87,7 +112,7 @@ export class GeoIpDatabase {
     if (source.loaded) return Promise.resolve();
     source.loading ??= readFile(source.file.path).then(
       (bytes) => {
-        source.loaded = { reader: new Reader<Record<string, unknown>>(bytes) };
+        source.loaded = { reader: new Reader<Record<string, unknown>>(bytes), locations: new RecentMap(CACHED_RECORDS) };
       },
     ).catch((error: unknown) => {
       source.loaded = { failed: true };

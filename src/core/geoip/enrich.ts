@@ -2,7 +2,7 @@
 // the event has one (ingestion's normalizeEvent), removed for projects that discard IPs (newest
 // PostHog: before any transformation, so those projects get no location either), then the GeoIP
 // transformation: `$geoip_*` on the event (and, from those, on the person: person-location.ts).
-import type { GeoLocation } from './location.js';
+import type { GeoLocation, GEOIP_KEYS } from './location.js';
 
 type Properties = Record<string, unknown>;
 
@@ -33,11 +33,31 @@ export function prepareLocation(location: GeoLocation): PreparedLocation {
 }
 
 /**
- * The event's properties with a prepared location added, as a new object. Not in place: the ten
- * keys added to the object capture normalised (a copy of the sent one, sized to its keys) turn it
- * into a slow-mode object, and every later step that serialises it (the capture log, the insert)
- * then takes V8's slow JSON path, about twice the cost of a fresh object's.
+ * Adds a prepared location to an event's properties, in place, one named store per key locationOf()
+ * can give (location.ts). Not Object.assign() nor a copy: ten keys added that way turned every
+ * posthog-js event's properties into a slow-mode object, whose JSON (the capture log's, the
+ * insert's) took twice as long, and a copy of ~70 keys costs more than the stores (issue 30).
  */
-export function withLocation(properties: Properties, prepared: PreparedLocation): Properties {
-  return { ...properties, ...prepared };
+export function addLocation(properties: Properties, prepared: PreparedLocation): void {
+  const p = prepared as Partial<Record<LocationKey, string | number>>;
+  if (p.$geoip_city_name !== undefined) properties.$geoip_city_name = p.$geoip_city_name;
+  if (p.$geoip_city_confidence !== undefined) properties.$geoip_city_confidence = p.$geoip_city_confidence;
+  if (p.$geoip_subdivision_1_name !== undefined) properties.$geoip_subdivision_1_name = p.$geoip_subdivision_1_name;
+  if (p.$geoip_subdivision_1_code !== undefined) properties.$geoip_subdivision_1_code = p.$geoip_subdivision_1_code;
+  if (p.$geoip_subdivision_2_name !== undefined) properties.$geoip_subdivision_2_name = p.$geoip_subdivision_2_name;
+  if (p.$geoip_subdivision_2_code !== undefined) properties.$geoip_subdivision_2_code = p.$geoip_subdivision_2_code;
+  if (p.$geoip_subdivision_3_name !== undefined) properties.$geoip_subdivision_3_name = p.$geoip_subdivision_3_name;
+  if (p.$geoip_subdivision_3_code !== undefined) properties.$geoip_subdivision_3_code = p.$geoip_subdivision_3_code;
+  if (p.$geoip_country_name !== undefined) properties.$geoip_country_name = p.$geoip_country_name;
+  if (p.$geoip_country_code !== undefined) properties.$geoip_country_code = p.$geoip_country_code;
+  if (p.$geoip_continent_name !== undefined) properties.$geoip_continent_name = p.$geoip_continent_name;
+  if (p.$geoip_continent_code !== undefined) properties.$geoip_continent_code = p.$geoip_continent_code;
+  if (p.$geoip_postal_code !== undefined) properties.$geoip_postal_code = p.$geoip_postal_code;
+  if (p.$geoip_latitude !== undefined) properties.$geoip_latitude = p.$geoip_latitude;
+  if (p.$geoip_longitude !== undefined) properties.$geoip_longitude = p.$geoip_longitude;
+  if (p.$geoip_accuracy_radius !== undefined) properties.$geoip_accuracy_radius = p.$geoip_accuracy_radius;
+  if (p.$geoip_time_zone !== undefined) properties.$geoip_time_zone = p.$geoip_time_zone;
 }
+
+/** Every key a location can have (GEOIP_KEYS and a third subdivision), as addLocation() stores them. */
+export type LocationKey = `$geoip_${(typeof GEOIP_KEYS)[number] | 'subdivision_3_name' | 'subdivision_3_code'}`;

@@ -59,7 +59,8 @@ function readMaxMind(record: Json, put: Put): void {
   put('longitude', at.longitude);
   put('accuracy_radius', at.accuracy_radius);
   put('time_zone', at.time_zone);
-  const subdivisions = Array.isArray(record.subdivisions) ? record.subdivisions : [];
+  // Three at most: MaxMind's files hold two, and capture adds known keys only (enrich.ts).
+  const subdivisions = Array.isArray(record.subdivisions) ? record.subdivisions.slice(0, 3) : [];
   subdivisions.forEach((entry, index) => {
     const subdivision = object(entry);
     put(`subdivision_${index + 1}_code`, subdivision.iso_code);
@@ -98,13 +99,20 @@ function fourDecimals(value: unknown): number | undefined {
 
 const regionNames = new Intl.DisplayNames('en', { type: 'region', fallback: 'none' });
 
+/** Names by code: ICU's answer costs several µs, and there are fewer than 300 codes. */
+const countryNames = new Map<string, string | undefined>();
+
 /** CLDR's English name ("United States", "United Kingdom"); undefined for codes it does not know. */
 function countryName(code: string): string | undefined {
+  if (countryNames.has(code)) return countryNames.get(code);
+  let name: string | undefined;
   try {
-    return regionNames.of(code);
+    name = regionNames.of(code);
   } catch {
-    return undefined;
+    name = undefined;
   }
+  countryNames.set(code, name);
+  return name;
 }
 
 type ContinentCode = keyof typeof continents;
