@@ -1,8 +1,9 @@
 // The signed-in user's own account: PATCH /api/users/@me/ (names, password with PostHog's checks,
 // current organization and project) and signing out of every browser.
-import { ValidationError } from '../../errors.js';
+import { ThrottledError, ValidationError } from '../../errors.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
 import { parseOrganizationId, parseProjectId } from '../access.js';
+import { LoginThrottle } from '../auth/login-throttle.js';
 import { checkPasswordStrength, hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from '../auth/passwords.js';
 import type { Principal } from '../auth/principal.js';
 
@@ -22,9 +23,23 @@ function name(value: unknown, attr: string): string | undefined {
   return value.trim();
 }
 
+/** DRF's CharField: a string, or a number it reads as one. */
+function idText(value: unknown, attr: string): string {
+  if (typeof value !== 'string' && typeof value !== 'number') throw new ValidationError('Not a valid string.', attr, 'invalid');
+  return String(value);
+}
+
+/**
+ * PostHog's UserAuthenticationThrottle (5 a minute): a stolen session or a user:write key must not
+ * guess the current password. Counted per user; a wrong guess counts, a right one is forgiven.
+ */
+const PASSWORD_GUESS_LIMITS = { perAccount: 5, perAddress: Number.MAX_SAFE_INTEGER, windowMs: 60_000, maxLockMs: 60 * 60_000 };
+
 const doesNotExist = (value: unknown, attr: string) => new ValidationError(`Object with id=${String(value)} does not exist.`, attr, 'does_not_exist');
 
 export class AccountSettingsService {
+  private readonly passwordGuesses = new LoginThrottle(PASSWORD_GUESS_LIMITS);
+
   constructor(private readonly repositories: Repositories) {}
 
   /** Applies the change; the caller answers the user as GET @me shows it. */
@@ -59,9 +74,12 @@ export class AccountSettingsService {
       if (typeof current !== 'string' || current === '') {
         throw new ValidationError('This field is required when updating your password.', 'current_password', 'required');
       }
+      const reservation = this.passwordGuesses.reserve(`user:${userId}`, `user:${userId}`);
+      if (reservation.locked) throw new ThrottledError(`Request was throttled. Expected available in ${reservation.minutes * 60} seconds.`);
       if (current.length > MAX_PASSWORD_LENGTH || !(await verifyPassword(current, user.password_hash))) {
         throw new ValidationError('Your current password is incorrect.', 'current_password', 'incorrect_password');
       }
+      reservation.attempt.succeeded();
     }
     checkPasswordStrength(password);
     return password;
@@ -71,12 +89,12 @@ export class AccountSettingsService {
   private async current(principal: Principal, organizationValue: unknown, teamValue: unknown): Promise<{ organizationId: string; projectId: number | null } | null> {
     let project: { id: number; organization_id: string } | undefined;
     if (teamValue !== undefined && teamValue !== null) {
-      const id = parseProjectId(String(teamValue));
+      const id = parseProjectId(idText(teamValue, 'set_current_team'));
       project = id === null ? undefined : await this.repositories.projects.findVisible(principal.userId, id);
       if (!project || (principal.scopedTeams && !principal.scopedTeams.includes(project.id))) throw doesNotExist(teamValue, 'set_current_team');
     }
     if (organizationValue !== undefined && organizationValue !== null) {
-      const id = typeof organizationValue === 'string' ? parseOrganizationId(organizationValue) : null;
+      const id = parseOrganizationId(idText(organizationValue, 'set_current_organization'));
       const organization = id === null ? undefined : await this.repositories.organizations.findForMember(principal.userId, id);
       if (!organization) throw doesNotExist(organizationValue, 'set_current_organization');
       if (project && project.organization_id !== organization.id) {

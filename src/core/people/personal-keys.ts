@@ -33,9 +33,20 @@ function label(value: unknown): string {
   return text;
 }
 
+/**
+ * A key's lists have a budget (a body of 1 MB holds 250,000 ids, each a look-up), and an id
+ * repeated is looked up once.
+ */
+const MAX_LIST_ITEMS = 1000;
+
+function checkListLength(value: readonly unknown[], attr: string): void {
+  if (value.length > MAX_LIST_ITEMS) throw new ValidationError(`Ensure this field has no more than ${MAX_LIST_ITEMS} elements.`, attr, 'max_length');
+}
+
 function scopes(value: unknown): string[] {
   if (value === undefined || value === null) throw new ValidationError('This field is required.', 'scopes', 'required');
   if (!Array.isArray(value) || value.some((s) => typeof s !== 'string')) throw new ValidationError('Expected a list of items.', 'scopes', 'not_a_list');
+  checkListLength(value, 'scopes');
   // An empty list would be a legacy key with every scope: Hoglet asks for them by name ('*').
   if (value.length === 0) throw new ValidationError('At least one scope is required.', 'scopes', 'required');
   const invalid = findInvalidScope(value);
@@ -164,8 +175,9 @@ export class PersonalKeysService {
   private async scopedOrganizations(principal: Principal, value: unknown): Promise<string[] | null> {
     if (value === undefined || value === null) return null;
     if (!Array.isArray(value)) throw new ValidationError('Expected a list of items.', 'scoped_organizations', 'not_a_list');
+    checkListLength(value, 'scoped_organizations');
     const ids: string[] = [];
-    for (const item of value) {
+    for (const item of new Set(value)) {
       const id = typeof item === 'string' ? parseOrganizationId(item) : null;
       if (id === null) throw new ValidationError('Invalid organization UUID', 'scoped_organizations');
       const organization = await this.repositories.organizations.findForMember(principal.userId, id);
@@ -178,8 +190,9 @@ export class PersonalKeysService {
   private async scopedTeams(principal: Principal, value: unknown): Promise<number[] | null> {
     if (value === undefined || value === null) return null;
     if (!Array.isArray(value)) throw new ValidationError('Expected a list of items.', 'scoped_teams', 'not_a_list');
+    checkListLength(value, 'scoped_teams');
     const ids: number[] = [];
-    for (const item of value) {
+    for (const item of new Set(value)) {
       if (!Number.isInteger(item)) throw new ValidationError('A valid integer is required.', 'scoped_teams', 'invalid');
       const project = await this.repositories.projects.findVisible(principal.userId, item as number);
       if (!project) throw new ValidationError('You must be a member of all teams that you are scoping the key to.', 'scoped_teams');

@@ -1,0 +1,122 @@
+// Review of issue 31's people and access routes as an attacker would use them: a key limited to
+// projects reaching organization views (members, invites), lists in a key's ceilings sized to
+// stall the server, guessing the current password through PATCH /api/users/@me/, and a list where
+// set_current_team takes a string or a number.
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MembershipLevel } from '../../src/core/auth/principal.js';
+import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { META_STORES } from '../helpers/stores.js';
+
+const PASSWORD = 'correct horse battery';
+const PROJECT_SCOPED = 'API key with scoped projects are only supported on project-based views.';
+
+interface Browser {
+  session: string;
+  csrf: string;
+}
+
+const cookie = (response: LightMyRequestResponse, name: string) => response.cookies.find((c) => c.name === name)?.value;
+
+describe.each(META_STORES)('people routes under attack on %s', (store) => {
+  let t: TestApp;
+  let alice: Credentials;
+  let bob: Credentials;
+
+  const signIn = async (email: string): Promise<Browser> => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/login/', payload: { email, password: PASSWORD } });
+    expect(response.statusCode, response.body).toBe(200);
+    return { session: cookie(response, 'sessionid')!, csrf: cookie(response, 'csrftoken')! };
+  };
+  const as = (browser: Browser, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+    t.app.inject({ method, url, cookies: { sessionid: browser.session, csrftoken: browser.csrf }, headers: { 'x-csrftoken': browser.csrf }, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+  beforeAll(async () => {
+    t = await createTestApp(store);
+    alice = await t.bootstrap('alice@example.com', { organization: 'A' });
+    bob = await t.bootstrap('bob@example.com', { organization: 'B' });
+    // Alice administers B too, but her project key is limited to A's project.
+    await t.addMember(bob.organizationId, alice.email, MembershipLevel.admin);
+    await t.services.accounts.setPassword(alice.email, PASSWORD);
+  });
+  afterAll(() => t.close());
+
+  it("a key limited to projects is refused on organization views (PostHog's APIScopePermission), its own organization's and others'", async () => {
+    const projectKey = await t.key(alice.email, ['*'], { teams: [alice.projectId] });
+    const bobUuid = (await t.services.repositories.users.findById(bob.userId))!.uuid;
+    for (const organization of [bob.organizationId, alice.organizationId, '@current']) {
+      const base = `/api/organizations/${organization}`;
+      const attempts = [
+        { method: 'GET', url: `${base}/members/` },
+        { method: 'PATCH', url: `${base}/members/${bobUuid}/`, payload: { level: MembershipLevel.member } },
+        { method: 'GET', url: `${base}/members/${bobUuid}/scoped_api_keys/` },
+        { method: 'DELETE', url: `${base}/members/${bobUuid}/` },
+        { method: 'GET', url: `${base}/invites/` },
+        { method: 'POST', url: `${base}/invites/`, payload: { target_email: 'mallory@example.com', level: MembershipLevel.admin } },
+        { method: 'POST', url: `${base}/invites/bulk/`, payload: [{ target_email: 'mallory@example.com' }] },
+      ] as const;
+      for (const attempt of attempts) {
+        const res = await t.request(projectKey, attempt);
+        expect(res.statusCode, `${attempt.method} ${attempt.url}: ${res.body}`).toBe(403);
+        expect(res.json()).toEqual({ type: 'authentication_error', code: 'permission_denied', detail: PROJECT_SCOPED, attr: null });
+      }
+    }
+    // Nothing was changed or made.
+    expect((await t.services.repositories.members.findByUserId(bob.organizationId, bob.userId))?.level).toBe(MembershipLevel.owner);
+    expect(await t.services.repositories.invites.list(bob.organizationId)).toEqual([]);
+    // A key limited to organizations still reaches its own (and only its own).
+    const orgKey = await t.key(alice.email, ['*'], { organizations: [alice.organizationId] });
+    expect((await t.request(orgKey, { method: 'GET', url: `/api/organizations/${alice.organizationId}/members/` })).statusCode).toBe(200);
+    expect((await t.request(orgKey, { method: 'GET', url: `/api/organizations/${bob.organizationId}/members/` })).statusCode).toBe(403);
+  });
+
+  it("a key's ceilings take at most 1000 items, refused before any is looked up, and repeats cost one look-up", async () => {
+    const browser = await signIn(alice.email);
+    const many = await as(browser, 'POST', '/api/personal_api_keys/', { label: 'many', scopes: ['*'], scoped_teams: Array.from({ length: 100_000 }, (_, i) => i + 1) });
+    expect(many.statusCode, many.body).toBe(400);
+    expect(many.json()).toEqual({ type: 'validation_error', code: 'max_length', detail: 'Ensure this field has no more than 1000 elements.', attr: 'scoped_teams' });
+    const orgs = await as(browser, 'POST', '/api/personal_api_keys/', { label: 'many', scopes: ['*'], scoped_organizations: Array(20_000).fill(alice.organizationId) });
+    expect(orgs.statusCode, orgs.body).toBe(400);
+    expect(orgs.json().attr).toBe('scoped_organizations');
+    const scopes = await as(browser, 'POST', '/api/personal_api_keys/', { label: 'many', scopes: Array(100_000).fill('*') });
+    expect(scopes.statusCode, scopes.body).toBe(400);
+    expect(scopes.json().attr).toBe('scopes');
+    const started = Date.now();
+    const repeated = await as(browser, 'POST', '/api/personal_api_keys/', { label: 'repeats', scopes: ['*'], scoped_teams: Array(1000).fill(alice.projectId) });
+    expect(repeated.statusCode, repeated.body).toBe(201);
+    expect(repeated.json().scoped_teams).toEqual([alice.projectId]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // The same limits on a change.
+    const patch = await as(browser, 'PATCH', `/api/personal_api_keys/${repeated.json().id}/`, { scoped_teams: Array(1001).fill(alice.projectId) });
+    expect(patch.statusCode, patch.body).toBe(400);
+    expect(await as(browser, 'DELETE', `/api/personal_api_keys/${repeated.json().id}/`)).toHaveProperty('statusCode', 204);
+  });
+
+  it("guessing the current password through PATCH /api/users/@me/ is throttled (PostHog's UserAuthenticationThrottle, 5 a minute)", async () => {
+    await t.bootstrap('carol@example.com', { organization: 'C' });
+    await t.services.accounts.setPassword('carol@example.com', PASSWORD);
+    const browser = await signIn('carol@example.com');
+    const guess = (current: string) => as(browser, 'PATCH', '/api/users/@me/', { password: 'a new long password', current_password: current });
+    for (let i = 0; i < 5; i++) expect((await guess(`wrong guess ${i}`)).statusCode).toBe(400);
+    const throttled = await guess(PASSWORD);
+    expect(throttled.statusCode, throttled.body).toBe(429);
+    expect(throttled.json()).toMatchObject({ type: 'throttled_error', code: 'throttled', attr: null });
+    // The right password was not taken while throttled: it still signs in.
+    await signIn('carol@example.com');
+    // Other changes of the account are not throttled.
+    expect((await as(browser, 'PATCH', '/api/users/@me/', { first_name: 'Carol' })).statusCode).toBe(200);
+  });
+
+  it('set_current_team is a string or a number (DRF CharField): a list is refused, not read as its text', async () => {
+    const browser = await signIn(alice.email);
+    for (const value of [[alice.projectId], { id: alice.projectId }, true]) {
+      const res = await as(browser, 'PATCH', '/api/users/@me/', { set_current_team: value });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toEqual({ type: 'validation_error', code: 'invalid', detail: 'Not a valid string.', attr: 'set_current_team' });
+    }
+    const organization = await as(browser, 'PATCH', '/api/users/@me/', { set_current_organization: [alice.organizationId] });
+    expect(organization.statusCode, organization.body).toBe(400);
+    expect(organization.json().attr).toBe('set_current_organization');
+    expect((await as(browser, 'PATCH', '/api/users/@me/', { set_current_team: String(alice.projectId) })).statusCode).toBe(200);
+  });
+});
