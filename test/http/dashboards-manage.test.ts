@@ -116,6 +116,21 @@ describe.each(META_STORES)('managing dashboards on %s', (store) => {
     expect((await call('GET', `/insights/${left.id}/`)).deleted).toBe(false);
   });
 
+  it('logs creating, changing and deleting a dashboard under scope "Dashboard", as PostHog does; not its tiles', async () => {
+    const { dashboard } = await board('Logged');
+    await call('PATCH', `/dashboards/${dashboard.id}/`, { name: 'Logged board', pinned: true });
+    await call('PATCH', `/dashboards/${dashboard.id}/`, { deleted: true });
+    const { rows } = await t.services.repositories.activityLog.listForItem(alice.projectId, 'Dashboard', String(dashboard.id), { limit: 10, offset: 0 });
+    // Newest first; the tile layout and removal made by board() left no entry.
+    expect(rows.map((row) => [row.activity, (row.detail as { changes: any[] | null }).changes?.map((c: { field: string; before: unknown; after: unknown }) => [c.field, c.before, c.after]) ?? null])).toEqual([
+      ['deleted', [['deleted', false, true]]],
+      ['updated', [['name', 'Logged', 'Logged board'], ['pinned', false, true]]],
+      ['created', null],
+    ]);
+    expect(rows[0]!.detail).toMatchObject({ name: 'Logged board', type: 'dashboard' });
+    expect(rows.every((row) => row.user_id === alice.userId)).toBe(true);
+  });
+
   it("never duplicates, lays out or deletes another organization's dashboard", async () => {
     const bobs = await call('POST', '/dashboards/', { name: 'Bob secret', filters: { date_from: '-30d' } }, bob);
     const secret = await insightOn(bobs.id, 'Bob insight', bob);

@@ -2,6 +2,7 @@
 // their insights'. Soft-deleted only (PATCH {"deleted": true}); DELETE is refused like insights'.
 import type { JsonObject } from '../../query/nodes/read-json.js';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors.js';
+import { diffChanges, recordActivity, updateActivity, type Change } from '../activity.js';
 import type { RefreshMode } from '../../query/cache/policy.js';
 import type { DashboardChanges, DashboardRow } from '../../storage/meta/repositories/dashboards.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
@@ -19,6 +20,16 @@ import { nowIso } from '../tokens.js';
 import { sortTilesByLayout } from './tile-order.js';
 
 const DASHBOARD_ID = /^[1-9]\d{0,9}$/;
+/** PostHog's scope for a dashboard's entries (its model_activity_signal handler). */
+export const DASHBOARD_ACTIVITY_SCOPE = 'Dashboard';
+/** The dashboard's own fields; tiles are rows of their own, whose layout changes PostHog does not log. */
+const LOGGED_FIELDS = ['name', 'description', 'pinned', 'filters', 'tags', 'deleted'];
+
+function loggedValues(row: DashboardRow): Record<string, unknown> {
+  return { name: row.name, description: row.description, pinned: row.pinned === 1, filters: JSON.parse(row.filters) as unknown, tags: JSON.parse(row.tags) as unknown, deleted: row.deleted === 1 };
+}
+
+const activityDetail = (row: DashboardRow, changes: Change[] | null) => ({ changes, trigger: null, name: row.name, short_id: null, type: 'dashboard' as const });
 
 export interface DashboardInput {
   name?: string | null | undefined;
@@ -88,6 +99,15 @@ export class DashboardsService {
         created_at: now,
         last_accessed_at: null,
       });
+      await recordActivity(repos.activityLog, {
+        organizationId: project.organization_id,
+        projectId: project.id,
+        userId: principal.userId,
+        scope: DASHBOARD_ACTIVITY_SCOPE,
+        itemId: String(row.id),
+        activity: 'created',
+        detail: activityDetail(row, null),
+      });
       const copied = source ? (await repos.dashboards.tilesOfDashboard(project.id, source.id)).filter((tile) => tile.deleted !== 1) : [];
       // A plain duplicate shares the insights: new tiles on the same insights, same places.
       if (!input.duplicate_tiles) {
@@ -151,7 +171,20 @@ export class DashboardsService {
           if (Object.keys(tileChanges).length > 0) await repos.dashboards.updateTile(project.id, id, tile.id, tileChanges);
         }
       }
-      return { ...before, ...changes } as DashboardRow;
+      const after = { ...before, ...changes } as DashboardRow;
+      const logged = diffChanges(DASHBOARD_ACTIVITY_SCOPE, LOGGED_FIELDS, loggedValues(before), loggedValues(after));
+      if (logged.length > 0) {
+        await recordActivity(repos.activityLog, {
+          organizationId: project.organization_id,
+          projectId: project.id,
+          userId: principal.userId,
+          scope: DASHBOARD_ACTIVITY_SCOPE,
+          itemId: String(id),
+          activity: updateActivity(before.deleted === 1, after.deleted === 1),
+          detail: activityDetail(after, logged),
+        });
+      }
+      return after;
     });
     return this.fullView(memberReader(principal, project), row, 'force_cache');
   }
