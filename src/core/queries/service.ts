@@ -211,11 +211,14 @@ export class InsightQueryService {
     ];
     const cohorts = named.length > 0 ? await this.cohorts.resolve(project.id, named) : null;
     // Test-account filters may hold HogQL filters too.
-    const hogql = await parseHogQLExpressions([query, testAccountFilters], project.id);
-    const actionIds = [...kindOf(query).actionIds(query), ...(cohorts?.actionIds ?? []), ...(await this.actionsInHogQL(project, query, hogql))];
+    const inQuery = await parseHogQLExpressions([query, testAccountFilters], project.id);
+    const actionIds = [...kindOf(query).actionIds(query), ...(cohorts?.actionIds ?? []), ...(await this.actionsInHogQL(project, query, inQuery))];
     // The kind's own cleaning, or an is_cleaned_path_exact filter (in the query, test accounts or its actions).
     const cleaning = Boolean(kindOf(query).appliesPathCleaning?.(query)) || mentionsCleanedPath([query, testAccountFilters]);
     const context = await this.definitionsContext(project, testAccountFilters, actionIds, cohorts?.cohorts ?? null, cleaning);
+    // An action's step may hold HogQL filters too: parsed with the query's (the parser caches).
+    const actionSteps = [...context.actions.values()].map((a) => a.steps);
+    const hogql = actionSteps.length > 0 ? await parseHogQLExpressions([query, testAccountFilters, actionSteps], project.id) : inQuery;
     // The types people set: HogQL reads such a property as its type, filters compare by it.
     const overrides = await this.setPropertyTypes(project.id);
     const resolved = {

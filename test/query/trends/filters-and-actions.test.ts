@@ -167,6 +167,12 @@ describe('actions', () => {
     expect(results.map((r: any) => [r.label, r.data])).toEqual([['Any pageview', [3, 0]], ['$pageview', [4, 1]]]);
   });
 
+  it('a step\'s HogQL property filter is read (it is parsed with the query\'s own expressions)', async () => {
+    const id = await createAction('Pricing by HogQL', [{ event: '$pageview', properties: [{ type: 'hogql', key: "properties.$current_url like '%/pricing%'" }] }]);
+    const [item] = await trends(t, who, trendsQuery([{ kind: 'ActionsNode', id }], '2024-01-01', '2024-01-02'));
+    expect(item.data).toEqual([2, 0]);
+  });
+
   it('a deleted or unknown action matches nothing', async () => {
     const id = await createAction('Short-lived', [{ event: '$pageview' }]);
     const patched = await t.request(who.key, { method: 'PATCH', url: `/api/projects/${who.projectId}/actions/${id}/`, payload: { deleted: true } });
