@@ -12,7 +12,7 @@ import { EMPTY_GROUP } from '../../src/query/nodes/read-properties.js';
 import type { PathCleaningRule } from '../../src/query/nodes/schema.js';
 import { kindOf, readInsightQuery } from '../../src/query/runners/registry.js';
 import type { Credentials, TestApp } from './app.js';
-import { runQuery } from './journeys.js';
+import { postBatch, runQuery } from './journeys.js';
 
 export interface PortedCase {
   timezone?: string;
@@ -84,7 +84,7 @@ async function capture(t: TestApp, who: Credentials, c: PortedCase): Promise<voi
     // PostHog's tests write their events directly, with no client address: sent as an import, so
     // capture adds no `$ip` (which would otherwise be one more property to correlate or list).
     const payload = { api_key: who.projectApiToken, historical_migration: true, batch };
-    const res = await t.request(null, { method: 'POST', url: '/batch/', payload });
+    const res = await postBatch(t, payload);
     expect(res.statusCode, res.body).toBe(200);
   }
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
-import { ev, journeys } from '../helpers/journeys.js';
+import { ev, journeys, postBatch } from '../helpers/journeys.js';
 
 export const PASSWORD = 'correct horse battery staple';
 export const SCREENS = '/tmp/hoglet-screens';
@@ -243,7 +243,7 @@ export async function openInsight(w: World, page: Page, kind: Kind): Promise<Loc
 export async function captureNow(w: World, events: { event: string; distinct_id: string; properties?: Record<string, unknown> }[]): Promise<void> {
   const start = Date.now() - events.length * 1000 - 5000;
   const batch = events.map((e, i) => ({ ...e, properties: e.properties ?? {}, timestamp: new Date(start + i * 1000).toISOString() }));
-  const res = await w.t.request(null, { method: 'POST', url: '/batch/', payload: { api_key: w.who.projectApiToken, batch } });
+  const res = await postBatch(w.t, { api_key: w.who.projectApiToken, batch });
   if (res.statusCode !== 200) throw new Error(`capture: ${res.statusCode} ${res.body}`);
 }
 
@@ -274,7 +274,7 @@ export async function getApi(w: World, url: string): Promise<any> {
 
 /** Events with their own timestamps in one /batch/ (throws on anything but 200). */
 export async function captureBatch(w: World, batch: object[]): Promise<void> {
-  const res = await w.t.request(null, { method: 'POST', url: '/batch/', payload: { api_key: w.who.projectApiToken, batch } });
+  const res = await postBatch(w.t, { api_key: w.who.projectApiToken, batch });
   if (res.statusCode !== 200) throw new Error(`capture: ${res.statusCode} ${res.body}`);
 }
 

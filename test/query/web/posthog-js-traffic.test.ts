@@ -236,8 +236,10 @@ describe.skipIf(!executable)('web analytics numbers on posthog-js traffic in Chr
     expect(aliceAd.duration).toBeGreaterThanOrEqual(135);
     expect([aliceBack.isBounce, bobBack.isBounce, aliceAd.isBounce, bobDay1.isBounce]).toEqual([true, true, false, false]);
     expect(bobDay1.start).toBeLessThan(dayPeriod(DAY2).from);
-    // Session ids are UUIDv7 whose time part is the session's start (the page clock ran with the server's).
-    for (const s of sessions) expect(Math.abs(parseInt(s.id.replace(/-/g, '').slice(0, 12), 16) - s.start)).toBeLessThan(5 * SECOND);
+    // Session ids are UUIDv7 whose time part is the session's start (the page clock ran with the
+    // server's): the id is minted when the session begins, its first event stamped when sent, which
+    // a loaded machine delays by seconds; the sessions table's bound allows days.
+    for (const s of sessions) expect(Math.abs(parseInt(s.id.replace(/-/g, '').slice(0, 12), 16) - s.start)).toBeLessThan(60 * SECOND);
     // The $pageleave reports the page it leaves and how long it was shown.
     expect(aliceAd.exit.props).toMatchObject({ $prev_pageview_pathname: '/docs' });
     expect(aliceAd.exit.props.$prev_pageview_duration).toBeGreaterThanOrEqual(40);
