@@ -90,6 +90,14 @@ describe.skipIf(!hasChromium)('managing dashboards and insights in Chromium', ()
       [funnelTile!.id, { x: 0, y: 7, w: 6, h: 5 }],
     ]);
 
+    // The arrow keys on a handle move a tile by a cell; Cancel puts everything back.
+    await page.getByRole('button', { name: 'Edit layout' }).click();
+    await page.getByRole('button', { name: `Move ${w.insights.trends.name}`, exact: true }).press('ArrowRight');
+    await page.getByRole('button', { name: `Resize ${w.insights.funnel.name}`, exact: true }).press('ArrowRight');
+    expect(await cellsOnScreen(page)).toEqual([[trendsTile!.id, '1,0,4,7'], [funnelTile!.id, '0,7,7,5']]);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await cellsOnScreen(page)).toEqual([[trendsTile!.id, '0,0,4,7'], [funnelTile!.id, '0,7,6,5']]);
+
     // A third tile, then removed from the dashboard (its insight stays).
     await w.t.request(w.who.key, { method: 'PATCH', url: apiPath(`insights/${w.insights.stickiness.id}/`), payload: { dashboards: [w.dashboardId, id] } });
     await page.reload();
