@@ -2,7 +2,7 @@
 // AND/OR over groups, each group an AND/OR over criteria (PostHog's CohortFilters shows exactly two
 // levels). Each row kind is one of PostHog's rows: a behaviour, a person property or a cohort,
 // "not" rows being the same leaf with `negation: true`.
-import { takesList, takesValue, valueFor, type Operator } from '../../lib/filters';
+import { takesList, takesValue, valueFor, type Operator } from '../../lib/filters.js';
 
 export type RowKind =
   | 'performed_event' | 'not_performed_event' | 'performed_event_multiple'
