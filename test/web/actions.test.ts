@@ -229,9 +229,30 @@ describe.skipIf(!hasChromium)('actions in Chromium', () => {
     await context.close();
   }, TIMEOUT);
 
+  it('keeps a HogQL filter (made through the API, not edited here) when saved from the page, and counts it as the API does', async () => {
+    const hogql = { key: "properties.$current_url like '%docs%'", type: 'hogql' };
+    const res = await w.t.request(w.who.key, { method: 'POST', url: apiPath('actions/'), payload: { name: 'Docs views', steps: [{ event: '$pageview', properties: [hogql] }] } });
+    expect(res.statusCode).toBe(201);
+    const id = res.json().id as number;
+    expect(await apiCount(id)).toBe(1);
+    const { page, context, problems } = await openPage(w);
+    await page.goto(`${base}/actions/${id}`);
+    const count = page.locator('[data-testid=action-count][data-state=ready]');
+    await expect.poll(() => count.getAttribute('data-value'), { timeout: 15_000 }).toBe('1');
+    await page.getByLabel('Name').fill('Documentation views');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const stored = await getApi(w, apiPath(`actions/${id}/`));
+    expect(stored.name).toBe('Documentation views');
+    expect(stored.steps[0].properties).toEqual([hogql]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, TIMEOUT);
+
   it('deletes the action after a confirmation: PostHog\'s soft delete, gone from the list', async () => {
     const { page, context, problems } = await openPage(w);
     await page.goto(`${base}/actions`);
+    await page.locator('[data-testid=actions-table][data-state=ready]').waitFor();
     const row = page.locator(`tr[data-id="${actionId}"]`);
     await row.getByRole('button', { name: `Delete ${NAME}` }).click();
     await row.getByRole('button', { name: 'Cancel' }).click();

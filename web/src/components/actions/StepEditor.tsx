@@ -28,7 +28,8 @@ export function StepEditor({ project, index, step, onChange, onRemove }: {
 }) {
   const n = index + 1;
   const set = (patch: Partial<ActionStep>) => onChange({ ...step, ...patch });
-  const autocapture = step.event === '$autocapture';
+  // Element fields belong to autocapture; a step saved with them on another event shows them too.
+  const autocapture = step.event === '$autocapture' || !!(step.text || step.href || step.selector || step.tag_name);
   return (
     <li class="series-row action-step" data-testid={`step-${index}`} aria-label={`Match group ${n}`}>
       <div class="series-main">
