@@ -10,7 +10,14 @@ import { onLinkClick } from '../router';
 import type { DashboardFilters, Tile } from '../types';
 import { Freshness, type ResultMeta } from './Freshness';
 import { InsightView } from './InsightView';
+import { AnnotationsContext } from './annotations/context';
 import { Progress } from './Progress';
+
+/** The dashboard this tile is drawn on, from the page's path (/project/:id/dashboard/:dashboardId). */
+const dashboardIdOfPage = (): number | null => {
+  const match = /\/dashboard\/(\d+)/.exec(location.pathname);
+  return match ? Number(match[1]) : null;
+};
 
 export function DashboardTile({ tile, project, filters }: { tile: Tile; project: string; filters: DashboardFilters | null }) {
   const insight = tile.insight!;
@@ -48,7 +55,11 @@ export function DashboardTile({ tile, project, filters }: { tile: Tile; project:
       {calc.running && <Progress since={calc.running.since} label="Calculating" />}
       {calc.error && <p class="error">{calc.error}</p>}
       {calc.running && (result === null || result === undefined) ? null : saved
-        ? <InsightView source={throughDashboard(saved, filters)} result={result} compact projectId={project} />
+        ? (
+          <AnnotationsContext.Provider value={{ projectId: project, insightId: insight.id, dashboardId: dashboardIdOfPage() }}>
+            <InsightView source={throughDashboard(saved, filters)} result={result} compact projectId={project} />
+          </AnnotationsContext.Provider>
+        )
         : <p class="empty">This insight cannot be shown here.</p>}
     </article>
   );

@@ -9,6 +9,7 @@ import { InsightActions } from '../components/insight/InsightActions';
 import { Freshness, type ResultMeta } from '../components/Freshness';
 import { InsightControls } from '../components/InsightControls';
 import { InsightView } from '../components/InsightView';
+import { AnnotationsContext } from '../components/annotations/context';
 import { Progress } from '../components/Progress';
 import { SharePanel } from '../components/SharePanel';
 import { dateRangeProblem } from '../lib/builder';
@@ -186,7 +187,11 @@ export function InsightPage({ project, shortId }: { project: string; shortId: st
           {/* A failed run replaces the chart: the one before answered another question. */}
           {problem
             ? <p class="error insight-error" role="alert" data-testid="insight-error">{problem}</p>
-            : rangeProblem ? <p class="empty">{rangeProblem}</p> : <InsightView source={shown.source} result={shown.result} projectId={project} />}
+            : rangeProblem ? <p class="empty">{rangeProblem}</p> : (
+              <AnnotationsContext.Provider value={{ projectId: project, insightId: insight?.id ?? null, dashboardId: null }}>
+                <InsightView source={shown.source} result={shown.result} projectId={project} />
+              </AnnotationsContext.Provider>
+            )}
         </div>
       )}
     </section>

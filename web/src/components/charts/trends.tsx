@@ -6,6 +6,7 @@ import type { ActorTarget, QueryNode } from '../../types';
 import type { TableModel } from '../DataTable';
 import { DataTable } from '../DataTable';
 import { VizFrame } from '../VizFrame';
+import { AnnotatedChart } from '../annotations/AnnotatedChart';
 import { ChartCanvas } from './ChartCanvas';
 import { cartesian, hoverCursor, pickHandler, type ChartConfig } from './chartjs';
 import { asItems, axisLabels, seriesName, type SeriesItem } from './series';
@@ -87,6 +88,9 @@ export function TrendsView({ source, result, compact, onActors }: ViewProps) {
   }, [result, display, compact]);
 
   if (items.length === 0) return <p class="empty">No data for this range.</p>;
+  // Annotations mark dates, so only charts over time carry them.
+  const timeAxis = !totals && display !== 'ActionsPie' && display !== 'BoldNumber' && display !== 'ActionsTable' && display !== 'WorldMap';
+  const days = items.find((item) => (item.days?.length ?? 0) === labels.length)?.days ?? [];
   const worldMap = display === 'WorldMap';
   const chart = display === 'BoldNumber'
     ? <BoldNumber items={items} names={names} />
@@ -94,7 +98,9 @@ export function TrendsView({ source, result, compact, onActors }: ViewProps) {
       ? <WorldMapTable items={items} onPick={onActors ? (r) => pick(r, 0) : undefined} />
       : display === 'ActionsTable'
       ? <DataTable model={table} caption="Totals" testId="trends-table" onRowClick={onActors ? (r) => pick(r, 0) : undefined} />
-        : <ChartCanvas config={config!} height={compact ? 200 : 320} label={`Trends chart (${display})`} />;
+        : timeAxis
+          ? <AnnotatedChart config={config!} days={days} labels={labels} height={compact ? 200 : 320} label={`Trends chart (${display})`} />
+          : <ChartCanvas config={config!} height={compact ? 200 : 320} label={`Trends chart (${display})`} />;
   return (
     <VizFrame
       chart={chart}
