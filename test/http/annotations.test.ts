@@ -175,6 +175,19 @@ describe.each(META_STORES)('Annotations API on %s', (store) => {
     ]);
   });
 
+  // test_filter_annotations_by_date_range_and_scope
+  it.each([
+    ['project', true],
+    ['organization', true],
+    ['project', false],
+    ['organization', false],
+  ] as const)('a %s annotation inside the range: %s, is listed only then', async (scope, inRange) => {
+    await clear();
+    await create({ content: `Test annotation - ${scope} scope`, scope, date_marker: inRange ? '2023-01-01T10:30:00Z' : '2023-01-01T09:00:00Z' });
+    const body = await list(`?date_from=2023-01-01T10:00:00%2B00:00&date_to=2023-01-01T11:00:00%2B00:00&scope=${scope}`);
+    expect(body.results.map((a) => [a.content, a.scope])).toEqual(inRange ? [[`Test annotation - ${scope} scope`, scope]] : []);
+  });
+
   it('searches the content (every word, any case) and pages with limit/offset (default limit 1000)', async () => {
     await clear();
     for (let i = 1; i <= 5; i++) await create({ content: `Release ${i} of the app`, scope: 'project', date_marker: `2024-0${i}-01T00:00:00Z` });
