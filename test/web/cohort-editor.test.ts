@@ -98,6 +98,8 @@ describe.skipIf(!hasChromium)('cohort editor in Chromium', () => {
     truth = await counted(id);
     expect(truth.cohort.count).toBe(2); // u2, u3
     expect(truth.cohort.filters.properties.values[1].values[0]).toMatchObject({ value: 'performed_event_multiple', operator: 'gte', operator_value: 2 });
+    // What was not touched is saved back as it was (the negated behaviour included).
+    expect(truth.cohort.filters.properties.values[0]).toEqual(stored.filters.properties.values[0]);
     await expect.poll(async () => (await tableRows(page.getByTestId('cohort-persons'))).map((r) => r.cells[1]).sort()).toEqual(truth.ids);
     await screenshot(page, 'cohort-editor-saved');
 
@@ -119,6 +121,11 @@ describe.skipIf(!hasChromium)('cohort editor in Chromium', () => {
     expect(second.cohort.filters.properties.values[0].values[0]).toEqual({ type: 'cohort', key: 'id', value: Number(id), negation: false });
     expect(second.cohort.count).toBe(1); // u3
     expect(await count.getAttribute('data-value')).toBe('1');
+
+    // Opened again, the criterion names the cohort, not its id.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Group 1 criterion 1 cohort', exact: true }).inputValue()).toBe('Pro or buyers');
+    await page.getByRole('button', { name: 'Cancel' }).click();
 
     // Delete after a confirmation: PostHog's PATCH {deleted: true}; the list no longer has it.
     await page.getByRole('button', { name: 'Delete' }).click();

@@ -1,8 +1,8 @@
 // A cohort's editor: name, description, and either its criteria (groups of criteria, each matched
 // with AND/OR, the groups too) or, for a static cohort, a CSV of people. Nothing incomplete is
 // sent; the API's 400 is shown beside the field it names.
-import { useMemo, useState } from 'preact/hooks';
-import { ApiError } from '../../api';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api, ApiError } from '../../api';
 import { listCohorts, saveCohort, type Cohort } from '../../lib/cohorts';
 import type { Option } from '../../lib/definitions';
 import { CriterionRow } from './CriterionRow';
@@ -33,6 +33,21 @@ export function CohortEditor({ project, cohort, onSaved, onCancel }: {
   const [shown, setShown] = useState<Map<string, string>>(new Map());
   const [serverError, setServerError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+
+  // Saved criteria name cohorts and actions by id: the rows show their names.
+  const [names, setNames] = useState({ cohorts: new Map<string, string>(), actions: new Map<string, string>() });
+  useEffect(() => {
+    if (!cohort) return;
+    const controller = new AbortController();
+    Promise.all([
+      listCohorts(project, controller.signal),
+      api<{ results: { id: number; name: string }[] }>(`/api/projects/${project}/actions/?limit=500`, { signal: controller.signal }),
+    ]).then(([cohorts, actions]) => setNames({
+      cohorts: new Map(cohorts.results.map((c) => [String(c.id), c.name || `Cohort ${c.id}`])),
+      actions: new Map(actions.results.map((a) => [String(a.id), a.name])),
+    })).catch(() => { /* ids stay shown */ });
+    return () => controller.abort();
+  }, [project, cohort?.id]);
 
   const cohortOptions = useMemo(() => async (search: string, signal: AbortSignal): Promise<Option[]> => {
     const page = await listCohorts(project, signal);
@@ -119,6 +134,7 @@ export function CohortEditor({ project, cohort, onSaved, onCancel }: {
                     name={`Group ${g + 1} criterion ${i + 1}`}
                     criterion={c}
                     cohorts={cohortOptions}
+                    names={names}
                     problems={(field) => fieldError(`${g}.${i}.${field}`)}
                     onChange={(next) => setGroup({ ...group, criteria: group.criteria.map((x, k) => (k === i ? next : x)) })}
                     onRemove={() => setGroup({ ...group, criteria: group.criteria.filter((_, k) => k !== i) })}

@@ -16,6 +16,8 @@ export interface RowProps {
   name: string;
   criterion: Criterion;
   cohorts: (search: string, signal: AbortSignal) => Promise<Option[]>;
+  /** Names of the project's cohorts and actions by id, for criteria read from a saved cohort. */
+  names: { cohorts: Map<string, string>; actions: Map<string, string> };
   /** Problems by field (key, value, time_value, operator_value, seq_time_value). */
   problems: (field: string) => string | undefined;
   onChange: (next: Criterion) => void;
@@ -26,7 +28,7 @@ function Problem({ text, id }: { text: string | undefined; id: string }) {
   return text ? <span class="error field-error" role="alert" id={id}>{text}</span> : null;
 }
 
-export function CriterionRow({ project, name, criterion: c, cohorts, problems, onChange, onRemove }: RowProps) {
+export function CriterionRow({ project, name, criterion: c, cohorts, names, problems, onChange, onRemove }: RowProps) {
   const set = (patch: Partial<Criterion>) => onChange({ ...c, ...patch });
   const idOf = (field: string) => `${name.replace(/\W+/g, '-')}-${field}-error`;
   const invalid = (field: string) => (problems(field) ? { 'aria-invalid': true, 'aria-describedby': idOf(field) } : {});
@@ -69,7 +71,7 @@ export function CriterionRow({ project, name, criterion: c, cohorts, problems, o
       {isBehaviour(c.kind) && (
         <>
           <span {...invalid('key')}>
-            <Combobox label={`${name} event`} placeholder="event or action" value={c.keyLabel} load={seriesOptions(project, false)}
+            <Combobox label={`${name} event`} placeholder="event or action" value={c.eventType === 'actions' ? names.actions.get(c.key) ?? c.keyLabel : c.keyLabel} load={seriesOptions(project, false)}
               onPick={(o) => {
                 const [kind, ...rest] = o.value.split(':');
                 const key = rest.join(':') || o.value;
@@ -129,7 +131,7 @@ export function CriterionRow({ project, name, criterion: c, cohorts, problems, o
       {isCohort(c.kind) && (
         <>
           <span {...invalid('value')}>
-            <Combobox label={`${name} cohort`} placeholder="cohort" value={c.keyLabel || (c.cohortId ? `Cohort ${c.cohortId}` : '')} load={cohorts}
+            <Combobox label={`${name} cohort`} placeholder="cohort" value={c.keyLabel || names.cohorts.get(c.cohortId) || (c.cohortId ? `Cohort ${c.cohortId}` : '')} load={cohorts}
               onPick={(o) => set({ cohortId: o.value, keyLabel: o.label })} />
           </span>
           <Problem text={problems('value')} id={idOf('value')} />

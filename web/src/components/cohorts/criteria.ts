@@ -98,7 +98,7 @@ function readLeaf(leaf: Record<string, unknown>): Criterion {
     return {
       ...c,
       kind: (negation ? 'not_performed_event' : behaviour) as RowKind,
-      key: text(leaf.key), keyLabel: text(leaf.key), eventType: leaf.event_type === 'actions' ? 'actions' : 'events',
+      key: text(leaf.key), keyLabel: leaf.event_type === 'actions' ? `Action ${text(leaf.key)}` : text(leaf.key), eventType: leaf.event_type === 'actions' ? 'actions' : 'events',
       timeValue: text(leaf.time_value, '30'), timeInterval: text(leaf.time_interval, 'day'),
       seqTimeValue: text(leaf.seq_time_value, '30'), seqTimeInterval: text(leaf.seq_time_interval, 'day'),
       countOperator: text(leaf.operator, 'exact'), count: text(leaf.operator_value, '5'),
