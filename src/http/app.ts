@@ -26,6 +26,7 @@ import { memberRoutes } from './routes/members.js';
 import { personalApiKeyRoutes } from './routes/personal-api-keys.js';
 import { insightRoutes } from './routes/insights.js';
 import { personRoutes } from './routes/persons.js';
+import { groupRoutes } from './routes/groups.js';
 import { projectRoutes } from './routes/projects.js';
 import { queryRoutes } from './routes/queries.js';
 import { sdkConfigRoutes } from './routes/sdk-config.js';
@@ -124,6 +125,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   featureFlagRoutes(app, services);
   definitionRoutes(app, services);
   personRoutes(app, services);
+  groupRoutes(app, services);
   queryRoutes(app, services);
   insightRoutes(app, services);
   dashboardRoutes(app, services);
