@@ -107,6 +107,25 @@ describe.each(META_STORES)('people routes under attack on %s', (store) => {
     expect((await as(browser, 'PATCH', '/api/users/@me/', { first_name: 'Carol' })).statusCode).toBe(200);
   });
 
+  it('ids PostgreSQL cannot hold answer 400 or 404, not 500: scoped_teams past int4, a NUL in a key id or a member email filter', async () => {
+    const browser = await signIn(alice.email);
+    for (const id of [2 ** 31, 2 ** 40, 1e300]) {
+      const res = await as(browser, 'POST', '/api/personal_api_keys/', { label: 'big', scopes: ['*'], scoped_teams: [id] });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toEqual({ type: 'validation_error', code: 'invalid_input', detail: 'You must be a member of all teams that you are scoping the key to.', attr: 'scoped_teams' });
+    }
+    const made = await as(browser, 'POST', '/api/personal_api_keys/', { label: 'nul', scopes: ['*'] });
+    const id = `${made.json().id}%00`;
+    for (const [method, url] of [['GET', `/api/personal_api_keys/${id}/`], ['PATCH', `/api/personal_api_keys/${id}/`], ['POST', `/api/personal_api_keys/${id}/roll/`], ['DELETE', `/api/personal_api_keys/${id}/`]] as const) {
+      const res = await as(browser, method, url, method === 'PATCH' ? { label: 'x' } : undefined);
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(404);
+    }
+    expect((await as(browser, 'DELETE', `/api/personal_api_keys/${made.json().id}/`)).statusCode).toBe(204);
+    const filtered = await as(browser, 'GET', `/api/organizations/${alice.organizationId}/members/?email=alice%00@example.com`);
+    expect(filtered.statusCode, filtered.body).toBe(200);
+    expect(filtered.json().results).toEqual([]);
+  });
+
   it('set_current_team is a string or a number (DRF CharField): a list is refused, not read as its text', async () => {
     const browser = await signIn(alice.email);
     for (const value of [[alice.projectId], { id: alice.projectId }, true]) {

@@ -26,6 +26,8 @@ export class MembersService {
 
   async list(principal: Principal, organizationParam: string, query: MemberListQuery) {
     const organization = await this.access.organization(principal, organizationParam);
+    // No email holds a NUL, and PostgreSQL refuses one in a parameter.
+    if (query.email?.includes('\u0000')) return [];
     const rows = await this.repositories.members.list(organization.id, { email: query.email, oldestFirst: query.order === 'joined_at' });
     return rows.map(memberView);
   }

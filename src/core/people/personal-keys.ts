@@ -4,7 +4,7 @@
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.js';
 import type { PersonalApiKey } from '../../storage/meta/repositories/api-keys.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
-import { parseOrganizationId } from '../access.js';
+import { parseOrganizationId, parseProjectId } from '../access.js';
 import { detail, diffChanges, recordActivity, type Change } from '../activity.js';
 import type { KeyAuthenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
@@ -23,6 +23,8 @@ export interface KeyInput {
 }
 
 const KEY_ACCESS_DENIED = 'This action does not support Personal API Key access';
+/** Key ids are UUIDs (v7): anything else names no key, and never reaches the store (PostgreSQL refuses a NUL). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function label(value: unknown): string {
   if (value === undefined || value === null) throw new ValidationError('This field is required.', 'label', 'required');
@@ -167,7 +169,7 @@ export class PersonalKeysService {
   }
 
   private async find(principal: Principal, id: string): Promise<PersonalApiKey> {
-    const key = await this.repositories.apiKeys.findForUser(principal.userId, id);
+    const key = UUID.test(id) ? await this.repositories.apiKeys.findForUser(principal.userId, id.toLowerCase()) : undefined;
     if (!key) throw new NotFoundError();
     return key;
   }
@@ -194,7 +196,8 @@ export class PersonalKeysService {
     const ids: number[] = [];
     for (const item of new Set(value)) {
       if (!Number.isInteger(item)) throw new ValidationError('A valid integer is required.', 'scoped_teams', 'invalid');
-      const project = await this.repositories.projects.findVisible(principal.userId, item as number);
+      // A project id past PostgreSQL's integer names no project (and must not reach the store).
+      const project = parseProjectId(String(item)) === null ? undefined : await this.repositories.projects.findVisible(principal.userId, item as number);
       if (!project) throw new ValidationError('You must be a member of all teams that you are scoping the key to.', 'scoped_teams');
       ids.push(item as number);
     }
