@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)('annotations in Chromium', () => {
     await context.close();
   }, TIMEOUT);
 
-  it('a project annotation edited from its popover shows on the insight page with the new text', async () => {
+  it('a click on a date label opens its form; a project annotation edited from its popover shows with the new text', async () => {
     const created = await w.t.request(w.who.key, {
       method: 'POST',
       url: `/api/projects/${w.who.projectId}/annotations/`,
@@ -100,6 +100,13 @@ describe.skipIf(!hasChromium)('annotations in Chromium', () => {
     await badge.waitFor();
     // 09:30 on the 5th is in the 5th's bucket.
     expect(await strip.locator('button').nth(4).getAttribute('data-testid')).toBe('annotation-badge');
+    // A click on a date label of the x axis opens that date's form.
+    const slot = await strip.locator('button').nth(5).boundingBox();
+    const canvas = await page.locator('.insight-view canvas').boundingBox();
+    await page.mouse.click(slot!.x + slot!.width / 2, canvas!.y + canvas!.height - 8);
+    await page.getByRole('dialog', { name: 'Annotations on 6-Jan-2024' }).getByTestId('annotation-form').waitFor();
+    await page.getByRole('dialog', { name: 'Annotations on 6-Jan-2024' }).getByRole('button', { name: 'Close' }).click();
+
     await badge.click();
     const panel = page.getByTestId('annotation-panel');
     await panel.getByRole('button', { name: 'Edit' }).click();

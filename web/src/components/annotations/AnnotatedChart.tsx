@@ -38,7 +38,12 @@ function WithAnnotations({ config, days, labels, height, label }: AnnotatedChart
   // the viewport so a dashboard tile's overflow cannot cut them.
   const [hover, setHover] = useState<{ index: number; at: DOMRect } | null>(null);
   const [open, setOpen] = useState<{ index: number; at: DOMRect } | null>(null);
-  const marks = useRef<AnnotationMarks>({ marked: new Set(), onLayout: (positions) => setXs(positions), chart: null });
+  const strip = useRef<HTMLDivElement>(null);
+  const openAt = (index: number) => {
+    const button = strip.current?.children[index];
+    if (button) setOpen({ index, at: button.getBoundingClientRect() });
+  };
+  const marks = useRef<AnnotationMarks>({ marked: new Set(), onLayout: (positions) => setXs(positions), onDate: openAt, chart: null });
   const plugin = useMemo(() => annotationMarksPlugin(marks.current), []);
   const withPlugin = useMemo(() => ({ ...config, plugins: [...((config as any).plugins ?? []), plugin] }), [config]);
 
@@ -61,7 +66,7 @@ function WithAnnotations({ config, days, labels, height, label }: AnnotatedChart
   return (
     <div class="annotated-chart">
       <ChartCanvas config={withPlugin} height={height} label={label} />
-      <div class="annotation-strip" data-testid="annotation-strip" onMouseLeave={() => setHover(null)}>
+      <div class="annotation-strip" data-testid="annotation-strip" ref={strip} onMouseLeave={() => setHover(null)}>
         {xs.map((x, i) => {
           const here = buckets.get(i);
           return (

@@ -1,5 +1,6 @@
 // A Chart.js plugin of Hoglet's: a dashed line up from the x axis at each annotated bucket, and
-// the x positions of every bucket handed to the strip of badges drawn under the axis.
+// the x positions of every bucket handed to the strip of badges drawn under the axis; a click on
+// a date label opens that date's annotations.
 import type { Chart, Plugin } from 'chart.js';
 
 export interface AnnotationMarks {
@@ -7,6 +8,8 @@ export interface AnnotationMarks {
   marked: Set<number>;
   /** Told the canvas x of each bucket, and the chart area's left and right, after each layout. */
   onLayout: (xs: number[], left: number, right: number) => void;
+  /** A click on a date under the chart (the x axis labels): the bucket's index. */
+  onDate: (index: number) => void;
   chart: Chart | null;
 }
 
@@ -42,6 +45,18 @@ export function annotationMarksPlugin(marks: AnnotationMarks): Plugin {
         ctx.stroke();
       }
       ctx.restore();
+    },
+    afterEvent(chart, args) {
+      const event = args.event;
+      const scale = chart.scales.x;
+      if (event.type !== 'click' || !scale || event.x === null || event.y === null) return;
+      if (event.y <= chart.chartArea.bottom || event.x < chart.chartArea.left - 20 || event.x > chart.chartArea.right + 20) return;
+      const count = chart.data.labels?.length ?? 0;
+      let nearest = -1;
+      for (let i = 0; i < count; i++) {
+        if (nearest < 0 || Math.abs(scale.getPixelForValue(i) - event.x) < Math.abs(scale.getPixelForValue(nearest) - event.x)) nearest = i;
+      }
+      if (nearest >= 0) queueMicrotask(() => marks.onDate(nearest));
     },
     beforeDestroy() {
       marks.chart = null;
