@@ -13,6 +13,8 @@ import { InsightPage } from './pages/InsightPage';
 import { InsightsList } from './pages/InsightsList';
 import { LoginPage } from './pages/Login';
 import { PersonPage } from './pages/PersonPage';
+import { GroupsPage } from './pages/GroupsPage';
+import { GroupPage } from './pages/GroupPage';
 import { PersonsPage } from './pages/PersonsPage';
 import { CohortsPage } from './pages/CohortsPage';
 import { CohortPage } from './pages/CohortPage';
@@ -82,6 +84,10 @@ function page(route: Route) {
       return <Shell project={route.project} section="persons"><PersonsPage project={route.project} /></Shell>;
     case 'person':
       return <Shell project={route.project} section="persons"><PersonPage project={route.project} id={route.id} /></Shell>;
+    case 'groups':
+      return <Shell project={route.project} section="groups"><GroupsPage project={route.project} index={route.index} /></Shell>;
+    case 'group':
+      return <Shell project={route.project} section="groups"><GroupPage key={`${route.index}-${route.key}`} project={route.project} index={route.index} groupKey={route.key} /></Shell>;
     case 'cohorts':
       return <Shell project={route.project} section="cohorts"><CohortsPage project={route.project} /></Shell>;
     case 'cohort':

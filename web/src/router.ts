@@ -12,6 +12,8 @@ export type Route =
   | { name: 'events'; project: string }
   | { name: 'persons'; project: string }
   | { name: 'person'; project: string; id: string }
+  | { name: 'groups'; project: string; index: number | null }
+  | { name: 'group'; project: string; index: number; key: string }
   | { name: 'cohorts'; project: string }
   | { name: 'cohort'; project: string; id: string }
   | { name: 'settings'; project: string }
@@ -54,6 +56,7 @@ export function match(pathname: string, search: string): Route {
     return extra ? { name: 'definition', project: b, kind: d, id: extra } : { name: 'data-management', project: b, kind: d };
   }
   if (a === 'project' && b && c === 'data-management' && !d) return { name: 'data-management', project: b, kind: 'events' };
+  if (a === 'project' && b && c === 'groups' && d && /^[0-4]$/.test(d) && extra !== undefined && parts.length === 5) return { name: 'group', project: b, index: Number(d), key: extra };
   if (a === 'project' && b && extra === undefined) {
     if (c === 'insights' && !d) return { name: 'insights', project: b };
     if (c === 'insights' && d === 'new') return { name: 'insight-new', project: b };
@@ -65,6 +68,7 @@ export function match(pathname: string, search: string): Route {
     if (c === 'events' && !d) return { name: 'events', project: b };
     if (c === 'persons' && !d) return { name: 'persons', project: b };
     if (c === 'person' && d) return { name: 'person', project: b, id: d };
+    if (c === 'groups' && (!d || /^[0-4]$/.test(d))) return { name: 'groups', project: b, index: d ? Number(d) : null };
     if (c === 'cohorts' && !d) return { name: 'cohorts', project: b };
     if (c === 'cohorts' && d) return { name: 'cohort', project: b, id: d };
     if (c === 'settings' && !d) return { name: 'settings', project: b };
