@@ -115,6 +115,17 @@ async function changesOf(repos: Repositories, teamId: number, body: Record<strin
   return changes;
 }
 
+/** Each word of a search is one more LIKE: a budget keeps the statement small (SQLite's depth is 1000). */
+const MAX_SEARCH_WORDS = 50;
+
+/** The search's distinct words (DRF's SearchFilter splits on spaces and commas), at most MAX_SEARCH_WORDS. */
+function searchWords(search: string | undefined): string | undefined {
+  if (!search) return undefined;
+  const words = [...new Set(search.split(/[\s,]+/).filter(Boolean))];
+  if (words.length > MAX_SEARCH_WORDS) throw new ValidationError(`Ensure search has no more than ${MAX_SEARCH_WORDS} words.`, 'search', 'max_length');
+  return words.join(' ');
+}
+
 function listFilter(query: AnnotationListQuery) {
   let scope = query.scope || undefined;
   if (scope === 'insight') scope = 'dashboard_item';
@@ -132,7 +143,7 @@ function listFilter(query: AnnotationListQuery) {
   const dateFrom = date(query.date_from, 'date_from');
   const dateTo = date(query.date_to, 'date_to');
   if (dateFrom && dateTo && dateFrom > dateTo) throw new ValidationError('Invalid date range: date_from must be before date_to', null);
-  return { scope, search: query.search, dateFrom, dateTo };
+  return { scope, search: searchWords(query.search), dateFrom, dateTo };
 }
 
 export class AnnotationsService {
@@ -149,7 +160,10 @@ export class AnnotationsService {
 
   async list(principal: Principal, projectParam: string, query: AnnotationListQuery, page: { limit: number; offset: number }) {
     const { reach } = await this.reach(principal, projectParam);
-    const { count, rows } = await this.repositories.annotations.list(reach, listFilter(query), page);
+    const filter = listFilter(query);
+    // No content holds a NUL (it is refused on write), and PostgreSQL refuses one in a parameter.
+    if (filter.search?.includes('\u0000')) return { count: 0, results: [] };
+    const { count, rows } = await this.repositories.annotations.list(reach, filter, page);
     return { count, results: rows.map(annotationView) };
   }
 

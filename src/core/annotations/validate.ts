@@ -33,6 +33,7 @@ export function dateMarkerView(stored: string | null): string | null {
 export function checkContent(value: unknown): string | null {
   if (value === null) return null;
   if (typeof value !== 'string') throw new ValidationError('Not a valid string.', 'content', 'invalid');
+  if (value.includes('\u0000')) throw new ValidationError('Null characters are not allowed.', 'content', 'null_characters_not_allowed');
   if (value.length > CONTENT_MAX_LENGTH) {
     throw new ValidationError(`Ensure this field has no more than ${CONTENT_MAX_LENGTH} characters.`, 'content', 'max_length');
   }
