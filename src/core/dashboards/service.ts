@@ -15,7 +15,7 @@ import { checkDashboardFilters, MAX_JSON_DEPTH } from '../insights/query-of.js';
 import { jsonDepth } from '../json-depth.js';
 import type { InsightInput } from '../insights/input.js';
 import { memberReader, type InsightReader, type InsightsService } from '../insights/service.js';
-import { CAN_EDIT, EVERYONE_IN_PROJECT_CAN_EDIT } from '../insights/view.js';
+import { CAN_EDIT, CAN_VIEW, EVERYONE_IN_PROJECT_CAN_EDIT } from '../insights/view.js';
 import { nowIso } from '../tokens.js';
 import { sortTilesByLayout } from './tile-order.js';
 
@@ -45,7 +45,7 @@ export interface DashboardInput {
   duplicate_tiles?: boolean | undefined;
 }
 
-function parseDashboardId(text: string): number {
+export function parseDashboardId(text: string): number {
   if (!DASHBOARD_ID.test(text) || Number(text) > 2 ** 31 - 1) throw new NotFoundError();
   return Number(text);
 }
@@ -73,7 +73,8 @@ export class DashboardsService {
     const project = await this.access.project(principal, projectParam);
     const { count, rows } = await this.repositories.dashboards.listLive(project.id, search, page);
     const users = await this.usersOf(project.organization_id, rows);
-    return { count, results: rows.map((row) => this.basicView(row, users)) };
+    const shared = await this.repositories.sharing.sharedDashboardIds(project.id, rows.map((row) => row.id));
+    return { count, results: rows.map((row) => this.basicView(row, users, shared.has(row.id))) };
   }
 
   async create(principal: Principal, projectParam: string, input: DashboardInput) {
@@ -149,6 +150,16 @@ export class DashboardsService {
     return this.fullView(memberReader(principal, project), row, refresh, override);
   }
 
+  /**
+   * The dashboard a sharing token opens, read-only: its tiles through its stored filters, no
+   * user's details, no overrides. Any other dashboard is 404.
+   */
+  async getShared(reader: InsightReader, idParam: string, refresh: RefreshMode) {
+    const row = await this.repositories.dashboards.findById(reader.project.id, parseDashboardId(idParam));
+    if (!row || row.deleted === 1 || row.id !== reader.sharedDashboardId) throw new NotFoundError();
+    return this.fullView(reader, row, refresh);
+  }
+
   async update(principal: Principal, projectParam: string, idParam: string, input: DashboardInput) {
     const project = await this.access.project(principal, projectParam);
     const id = parseDashboardId(idParam);
@@ -201,25 +212,25 @@ export class DashboardsService {
     return new Map(users.map((u) => [u.id, userView(u)]));
   }
 
-  /** PostHog's DashboardBasicSerializer. */
-  private basicView(row: DashboardRow, users: Map<number, ReturnType<typeof userView>>) {
+  /** PostHog's DashboardBasicSerializer; read through a link (`viewer`), no user is shown. */
+  private basicView(row: DashboardRow, users: Map<number, ReturnType<typeof userView>>, isShared: boolean, viewer = false) {
     return {
       id: row.id,
       name: row.name,
       description: row.description,
       pinned: row.pinned === 1,
       created_at: row.created_at,
-      created_by: row.created_by === null ? null : (users.get(row.created_by) ?? null),
+      created_by: row.created_by === null || viewer ? null : (users.get(row.created_by) ?? null),
       last_accessed_at: row.last_accessed_at,
       last_viewed_at: null,
-      is_shared: false,
+      is_shared: isShared,
       deleted: row.deleted === 1,
       creation_mode: 'default',
       tags: JSON.parse(row.tags) as string[],
       restriction_level: row.restriction_level,
       effective_restriction_level: row.restriction_level,
-      effective_privilege_level: CAN_EDIT,
-      user_access_level: 'editor',
+      effective_privilege_level: viewer ? CAN_VIEW : CAN_EDIT,
+      user_access_level: viewer ? 'viewer' : 'editor',
       // PostHog: "v1" only for dashboards restricted the old way (above everyone-can-edit).
       access_control_version: row.restriction_level > EVERYONE_IN_PROJECT_CAN_EDIT ? 'v1' : 'v2',
       last_refresh: null,
@@ -234,7 +245,9 @@ export class DashboardsService {
    * fields are always empty.
    */
   private async fullView(reader: InsightReader, row: DashboardRow, refresh: RefreshMode, filtersOverride: JsonObject | null = null) {
-    const users = await this.usersOf(reader.project.organization_id, [row]);
+    const viewer = reader.sharedDashboardId !== null;
+    const users = viewer ? new Map() : await this.usersOf(reader.project.organization_id, [row]);
+    const isShared = viewer || (await this.repositories.sharing.sharedDashboardIds(row.team_id, [row.id])).has(row.id);
     const live = [];
     for (const tile of await this.repositories.dashboards.tilesOfDashboard(row.team_id, row.id)) {
       if (tile.deleted === 1) continue;
@@ -263,7 +276,7 @@ export class DashboardsService {
     }
     const persisted = JSON.parse(row.filters) as Record<string, unknown>;
     return {
-      ...this.basicView(row, users),
+      ...this.basicView(row, users, isShared, viewer),
       filters: { ...persisted, ...filtersOverride },
       variables: {},
       persisted_filters: Object.keys(persisted).length > 0 ? persisted : null,

@@ -37,8 +37,10 @@ export interface InsightReader {
   project: ProjectRow;
   userId: number | null;
   isAdmin: boolean;
-  /** Set for a sharing token: the one insight it opens. */
-  sharedInsightId: number | null;
+  /** Set for a sharing token: the insights it opens (an insight's link: that one; a dashboard's: its tiles'). */
+  sharedInsightIds: readonly number[] | null;
+  /** A dashboard's link: its insights are always seen through its filters. */
+  sharedDashboardId: number | null;
 }
 
 export interface Page {
@@ -82,7 +84,7 @@ export function insightActivityDetail(row: InsightRow, changes: Change[] | null)
 
 /** The reader for a member's key in a project already resolved for them. */
 export function memberReader(principal: Principal, project: VisibleProjectRow): InsightReader {
-  return { project, userId: principal.userId, isAdmin: project.membership_level >= MembershipLevel.admin, sharedInsightId: null };
+  return { project, userId: principal.userId, isAdmin: project.membership_level >= MembershipLevel.admin, sharedInsightIds: null, sharedDashboardId: null };
 }
 
 export class InsightsService {
@@ -105,13 +107,13 @@ export class InsightsService {
   }
 
   async list(reader: InsightReader, params: InsightListParams & { basic: boolean; refresh: RefreshMode }, page: Page): Promise<{ count: number; results: object[] }> {
-    const filter = reader.sharedInsightId === null ? params.filter : { ...params.filter, ids: [reader.sharedInsightId] };
+    const filter = reader.sharedInsightIds === null ? params.filter : { ...params.filter, ids: [...reader.sharedInsightIds] };
     const { count, rows } = await this.repositories.insights.list(reader.project.id, filter, params.order, page);
     const context = await this.viewContext(reader, rows);
     if (params.basic) return { count, results: rows.map((row) => basicInsightView(row, context)) };
     // A list of several rows never waits for calculations (listRefreshMode): rows are read side by side.
     const mode = listRefreshMode(params.refresh, rows.length);
-    const outcomes = await Promise.all(rows.map((row) => this.resultOf(reader, row, mode, null)));
+    const outcomes = await Promise.all(rows.map((row) => this.resultOf(reader, row, mode, reader.sharedDashboardId)));
     return { count, results: rows.map((row, i) => insightView(row, context, outcomes[i]!)) };
   }
 
@@ -164,7 +166,7 @@ export class InsightsService {
 
   async get(reader: InsightReader, idParam: string, options: { refresh: RefreshMode; fromDashboard: number | null; clientQueryId?: string | undefined }) {
     const row = await this.findLive(reader, idParam);
-    return this.show(reader, row, options.refresh, options.fromDashboard, options.clientQueryId);
+    return this.show(reader, row, options.refresh, reader.sharedDashboardId ?? options.fromDashboard, options.clientQueryId);
   }
 
   async update(principal: Principal, projectParam: string, idParam: string, input: InsightInput) {
@@ -252,7 +254,7 @@ export class InsightsService {
   async findLive(reader: InsightReader, idParam: string): Promise<InsightRow> {
     const row = await this.find(this.repositories, reader.project.id, idParam);
     if (!row || row.deleted === 1) throw new NotFoundError();
-    if (reader.sharedInsightId !== null && row.id !== reader.sharedInsightId) throw new NotFoundError();
+    if (reader.sharedInsightIds !== null && !reader.sharedInsightIds.includes(row.id)) throw new NotFoundError();
     return row;
   }
 
@@ -311,7 +313,7 @@ export class InsightsService {
 
   private async viewContext(reader: InsightReader, rows: readonly InsightRow[]): Promise<InsightViewContext> {
     const ids = rows.map((r) => r.id);
-    const shared = reader.sharedInsightId !== null;
+    const shared = reader.sharedInsightIds !== null;
     // A shared view shows no user, so none is read.
     const userIds = shared ? [] : rows.flatMap((r) => [r.created_by, r.last_modified_by]).filter((id): id is number => id !== null);
     const [users, tiles, lastViewed] = await Promise.all([

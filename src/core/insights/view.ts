@@ -11,6 +11,8 @@ import { NO_HOGQL } from '../queries/service.js';
 export const EVERYONE_IN_PROJECT_CAN_EDIT = 21;
 /** Dashboard.PrivilegeLevel.CAN_EDIT. */
 export const CAN_EDIT = 37;
+/** Dashboard.PrivilegeLevel.CAN_VIEW. */
+export const CAN_VIEW = 21;
 /** What PostHog's shared view reports: Dashboard.RestrictionLevel.ONLY_COLLABORATORS_CAN_EDIT ... */
 const SHARED_RESTRICTION_LEVEL = 37;
 /** ... and Dashboard.PrivilegeLevel.CAN_VIEW. */

@@ -1,20 +1,24 @@
 // Dashboards under /api/projects/:project_id/dashboards/ (and the environments spelling): list
-// (with ?search=), create, retrieve with tiles, update (soft delete included). DELETE is refused like insights'.
+// (with ?search=), create, retrieve with tiles, update (soft delete included), sharing by link
+// (the insights' sharing configurations; a dashboard's token opens its retrieve, read-only). DELETE
+// is refused like insights'.
 import { Type } from 'typebox';
 import { ValidationError } from '../../errors.js';
-import { parseRefreshMode } from '../../query/cache/policy.js';
+import { parseRefreshMode, sharedRefreshMode } from '../../query/cache/policy.js';
 import type { Services } from '../../services.js';
-import { principalOf } from '../auth.js';
+import { principalOf, sharingTokenOf } from '../auth.js';
 import type { HogletApp } from '../hoglet-app.js';
 import { limitOffsetEnvelope, parseLimitOffset } from '../pagination.js';
 import { errorResponses, NoBody, Paginated } from '../schemas/common.js';
 import { Dashboard, DashboardBasic, DashboardListQuery, DashboardWriteBody } from '../schemas/dashboard.js';
+import { SharingConfiguration, SharingWriteBody } from '../schemas/insight.js';
 
 const CollectionParams = Type.Object({ project_id: Type.String() });
 const ItemParams = Type.Object({ project_id: Type.String(), id: Type.String() });
 const RetrieveQuery = Type.Object({
   refresh: Type.Optional(Type.String({ description: 'refresh mode for the tiles: force_cache (default), blocking, ...' })),
   filters_override: Type.Optional(Type.String({ description: 'JSON {date_from, date_to, properties}: the tiles seen through these filters, this answer only' })),
+  sharing_access_token: Type.Optional(Type.String({ description: "read a shared dashboard without a key (its stored filters only)" })),
 });
 
 /** `?filters_override=` as the object it spells (400 when it is not JSON). */
@@ -28,7 +32,7 @@ function filtersOverrideOf(text: string | undefined): unknown {
 }
 
 function mountDashboardRoutes(app: HogletApp, services: Services, prefix: string, tag: string) {
-  const { dashboards } = services;
+  const { dashboards, sharing } = services;
   const siteUrl = services.config.siteUrl;
   const collection = `${prefix}/:project_id/dashboards/`;
   const item = `${prefix}/:project_id/dashboards/:id/`;
@@ -53,10 +57,15 @@ function mountDashboardRoutes(app: HogletApp, services: Services, prefix: string
   });
 
   app.get(item, {
-    config: { scope: 'dashboard:read' },
+    config: { scope: 'dashboard:read', sharingToken: true },
     schema: { tags, params: ItemParams, querystring: RetrieveQuery, response: { 200: Dashboard, ...errorResponses } },
-    handler: (request) => {
+    handler: async (request) => {
       const { query } = request;
+      const token = sharingTokenOf(request);
+      if (token !== null) {
+        const reader = await sharing.readerForToken(token, request.params.project_id);
+        return dashboards.getShared(reader, request.params.id, sharedRefreshMode(parseRefreshMode(query.refresh, 'force_cache')));
+      }
       return dashboards.get(principalOf(request), request.params.project_id, request.params.id, parseRefreshMode(query.refresh, 'force_cache'), filtersOverrideOf(query.filters_override));
     },
   });
@@ -65,6 +74,24 @@ function mountDashboardRoutes(app: HogletApp, services: Services, prefix: string
     config: { scope: 'dashboard:write' },
     schema: { tags, params: ItemParams, body: DashboardWriteBody, response: { 200: Dashboard, ...errorResponses } },
     handler: (request) => dashboards.update(principalOf(request), request.params.project_id, request.params.id, request.body),
+  });
+
+  app.get(`${item}sharing/`, {
+    config: { scope: 'sharing_configuration:read' },
+    schema: { tags, params: ItemParams, response: { 200: SharingConfiguration, ...errorResponses } },
+    handler: (request) => sharing.getDashboard(principalOf(request), request.params.project_id, request.params.id),
+  });
+
+  app.patch(`${item}sharing/`, {
+    config: { scope: 'sharing_configuration:write' },
+    schema: { tags, params: ItemParams, body: SharingWriteBody, response: { 200: SharingConfiguration, ...errorResponses } },
+    handler: (request) => sharing.updateDashboard(principalOf(request), request.params.project_id, request.params.id, request.body),
+  });
+
+  app.post(`${item}sharing/refresh/`, {
+    config: { scope: 'sharing_configuration:write' },
+    schema: { tags, params: ItemParams, response: { 200: SharingConfiguration, ...errorResponses } },
+    handler: (request) => sharing.refreshDashboard(principalOf(request), request.params.project_id, request.params.id),
   });
 
   // PostHog's ForbidDestroyModel: 405 with no body; PATCH {"deleted": true} instead.

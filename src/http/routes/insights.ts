@@ -21,6 +21,7 @@ import { AnyObject, ErrorBody, errorResponses, NoBody, Paginated } from '../sche
 import {
   Insight, InsightBasic, InsightListItem, InsightListQuery, InsightRetrieveQuery, InsightWriteBody, SharingConfiguration, SharingWriteBody, ViewedBody,
 } from '../schemas/insight.js';
+import { Dashboard } from '../schemas/dashboard.js';
 
 const CollectionParams = Type.Object({ project_id: Type.String() });
 const ItemParams = Type.Object({ project_id: Type.String(), id: Type.String() });
@@ -205,14 +206,14 @@ function mountInsightRoutes(app: HogletApp, services: Services, prefix: string, 
   });
 }
 
-/** `/shared/<token>.json`: what the app's shared page draws. */
-const SharedInsight = Type.Object({ type: Type.Literal('scene'), insight: Insight });
+/** `/shared/<token>.json`: what the app's shared page draws, an insight or a dashboard. */
+const SharedInsight = Type.Object({ type: Type.Literal('scene'), insight: Type.Optional(Insight), dashboard: Type.Optional(Dashboard) });
 
 export function insightRoutes(app: HogletApp, services: Services): void {
   mountInsightRoutes(app, services, '/api/projects', 'insights');
   mountInsightRoutes(app, services, '/api/environments', 'insights (environment paths)');
 
-  // A shared insight: `/shared/<token>` is the app's page drawing it, `/shared/<token>.json` the
+  // A shared insight or dashboard: `/shared/<token>` is the app's page drawing it, `/shared/<token>.json` the
   // JSON it draws from (and embeds use); no key, the token is the whole credential.
   app.get('/shared/:token', {
     schema: { tags: ['sharing'], params: Type.Object({ token: Type.String() }), response: { 200: SharedInsight, ...errorResponses } },
@@ -221,7 +222,11 @@ export function insightRoutes(app: HogletApp, services: Services): void {
       const path = request.params.token;
       if (!path.endsWith('.json')) return sendAppPage(reply, { embeddable: true });
       const reader = await services.sharing.readerForToken(path.slice(0, -'.json'.length), null);
-      const insight = await services.insights.get(reader, String(reader.sharedInsightId), { refresh: sharedRefreshMode('force_cache'), fromDashboard: null });
+      const refresh = sharedRefreshMode('force_cache');
+      if (reader.sharedDashboardId !== null) {
+        return { type: 'scene' as const, dashboard: await services.dashboards.getShared(reader, String(reader.sharedDashboardId), refresh) };
+      }
+      const insight = await services.insights.get(reader, String(reader.sharedInsightIds![0]), { refresh, fromDashboard: null });
       return { type: 'scene' as const, insight };
     },
   });

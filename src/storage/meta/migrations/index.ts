@@ -14,6 +14,7 @@ import * as m0011 from './0011_project_secret_tokens.js';
 import * as m0012 from './0012_members_invites_keys.js';
 import * as m0013 from './0013_definition_metadata.js';
 import * as m0014 from './0014_annotations.js';
+import * as m0015 from './0015_dashboard_sharing.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts_and_projects': m0001,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_members_invites_keys': m0012,
   '0013_definition_metadata': m0013,
   '0014_annotations': m0014,
+  '0015_dashboard_sharing': m0015,
 };

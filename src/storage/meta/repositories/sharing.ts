@@ -4,7 +4,7 @@ import type { MetaSchema, SharingConfigurationsTable } from '../schema.js';
 export type SharingRow = Selectable<SharingConfigurationsTable>;
 
 /**
- * Sharing configurations of insights; a token names at most one configuration anywhere. Reads and
+ * Sharing configurations of insights and dashboards; a token names at most one configuration anywhere. Reads and
  * writes by id take the project too; only a token (itself the credential) is looked up alone.
  */
 export class SharingRepository {
@@ -27,6 +27,34 @@ export class SharingRepository {
   async insertForInsight(row: Omit<SharingRow, 'id'> & { insight_id: number }): Promise<SharingRow> {
     await this.db.insertInto('sharing_configurations').values(row).onConflict((oc) => oc.columns(['team_id', 'insight_id']).doNothing()).execute();
     return (await this.forInsight(row.team_id, row.insight_id))!;
+  }
+
+  forDashboard(teamId: number, dashboardId: number): Promise<SharingRow | undefined> {
+    return this.db
+      .selectFrom('sharing_configurations')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('dashboard_id', '=', dashboardId)
+      .executeTakeFirst();
+  }
+
+  /** Creates the dashboard's configuration, or returns the one a concurrent request created first. */
+  async insertForDashboard(row: Omit<SharingRow, 'id'> & { dashboard_id: number }): Promise<SharingRow> {
+    await this.db.insertInto('sharing_configurations').values(row).onConflict((oc) => oc.columns(['team_id', 'dashboard_id']).doNothing()).execute();
+    return (await this.forDashboard(row.team_id, row.dashboard_id))!;
+  }
+
+  /** Which of these dashboards are shared now (PostHog's `is_shared`). */
+  async sharedDashboardIds(teamId: number, dashboardIds: readonly number[]): Promise<Set<number>> {
+    if (dashboardIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('sharing_configurations')
+      .select('dashboard_id')
+      .where('team_id', '=', teamId)
+      .where('dashboard_id', 'in', [...dashboardIds])
+      .where('enabled', '=', 1)
+      .execute();
+    return new Set(rows.map((r) => r.dashboard_id!));
   }
 
   async update(teamId: number, id: number, changes: Partial<Pick<SharingRow, 'enabled' | 'access_token'>>): Promise<void> {
