@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { exitOnFatalErrors } from './fatal-errors.js';
 import { buildApp } from './http/app.js';
+import { serverLoggerOptions } from './http/log-redaction.js';
 import { localUrl } from './local-url.js';
 import { createServices } from './services.js';
 import { announceServerAddress } from './storage/events/owner-lock.js';
@@ -22,7 +23,7 @@ export async function serve(config: Config): Promise<RunningServer> {
   exitOnFatalErrors({
     log: (error, what) => (app ? app.log.fatal({ err: error }, what) : process.stderr.write(`hoglet: ${what}: ${String(error)}\n`)),
   });
-  app = await buildApp(services, { logger: { level: config.logLevel } });
+  app = await buildApp(services, { logger: serverLoggerOptions(config.logLevel) });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const url = localUrl(config.host, typeof address === 'object' && address ? address.port : config.port);
