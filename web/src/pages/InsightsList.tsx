@@ -7,6 +7,7 @@ import { insightName, kindName } from '../lib/query';
 import { useApi } from '../lib/useApi';
 import { onLinkClick } from '../router';
 import { useDebouncedSearch } from '../components/SearchBox';
+import { Onboarding } from '../components/Onboarding';
 import { useMe } from '../session';
 import type { Insight, Page } from '../types';
 
@@ -33,6 +34,8 @@ export function InsightsList({ project }: { project: string }) {
   })}`;
   const list = useApi<Page<Insight>>(path);
   const recent = useApi<Insight[]>(`/api/projects/${project}/insights/my_last_viewed/`);
+  // An empty project shows how to send its first event (PostHog's onboarding).
+  const projectInfo = useApi<{ api_token: string; ingested_event: boolean }>(`/api/projects/${project}/`);
   const [knownTags, setKnownTags] = useState<string[]>([]);
   useEffect(() => {
     const seen = new Set(knownTags);
@@ -58,6 +61,7 @@ export function InsightsList({ project }: { project: string }) {
         <h1>Insights</h1>
         <a class="button primary" href={`/project/${project}/insights/new`} onClick={onLinkClick}>New insight</a>
       </div>
+      {projectInfo.data && !projectInfo.data.ingested_event && <Onboarding project={project} token={projectInfo.data.api_token} />}
       {(recent.data?.length ?? 0) > 0 && (
         <nav class="recent" aria-label="Recently viewed">
           <span class="muted">Recently viewed:</span>
