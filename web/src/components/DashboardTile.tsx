@@ -1,6 +1,7 @@
 // One dashboard tile: its insight drawn small from the result the dashboard answered (computed
 // through the dashboard's filters), when that was computed, and a background calculation's
-// progress when the answer started one.
+// progress when the answer started one. Read-only (a shared dashboard's page, no session): the name
+// links nowhere, no calculation is followed, no annotations or people are asked for.
 import { useEffect, useState } from 'preact/hooks';
 import { throughDashboard } from '../lib/dashboardFilters';
 import { insightName, viewSourceOf } from '../lib/query';
@@ -19,7 +20,7 @@ const dashboardIdOfPage = (): number | null => {
   return match ? Number(match[1]) : null;
 };
 
-export function DashboardTile({ tile, project, filters }: { tile: Tile; project: string; filters: DashboardFilters | null }) {
+export function DashboardTile({ tile, project, filters, readOnly = false }: { tile: Tile; project: string; filters: DashboardFilters | null; readOnly?: boolean }) {
   const insight = tile.insight!;
   const saved = viewSourceOf(insight);
   const calc = useCalculation(project);
@@ -28,7 +29,7 @@ export function DashboardTile({ tile, project, filters }: { tile: Tile; project:
   useEffect(() => {
     setLanded(null);
     const status = insight.query_status;
-    if (status?.id && !status.complete) {
+    if (!readOnly && status?.id && !status.complete) {
       calc.follow(status.id, (body) => setLanded({
         result: viewResultOf(saved, body.results, body),
         meta: { lastRefresh: body.last_refresh ?? null, isCached: false, cacheTargetAge: body.cache_target_age ?? null },
@@ -49,12 +50,17 @@ export function DashboardTile({ tile, project, filters }: { tile: Tile; project:
   return (
     <article class={`card tile${layout ? ' placed' : ''}`} style={style as any} data-testid="dashboard-tile" data-insight={insight.short_id} aria-busy={!!calc.running}>
       <header class="tile-head">
-        <a href={`/project/${project}/insights/${insight.short_id}`} onClick={onLinkClick}>{insightName(insight)}</a>
+        {readOnly
+          ? <span class="tile-name">{insightName(insight)}</span>
+          : <a href={`/project/${project}/insights/${insight.short_id}`} onClick={onLinkClick}>{insightName(insight)}</a>}
         <Freshness meta={meta} refreshing={!!calc.running} testId="tile-computed" />
       </header>
       {calc.running && <Progress since={calc.running.since} label="Calculating" />}
+      {readOnly && insight.query_status?.id && !insight.query_status.complete && <p class="muted" role="status">Calculating…</p>}
       {calc.error && <p class="error">{calc.error}</p>}
-      {calc.running && (result === null || result === undefined) ? null : saved
+      {calc.running && (result === null || result === undefined) ? null : saved && readOnly
+        ? <InsightView source={throughDashboard(saved, filters)} result={result} compact />
+        : saved
         ? (
           <AnnotationsContext.Provider value={{ projectId: project, insightId: insight.id, dashboardId: dashboardIdOfPage() }}>
             <InsightView source={throughDashboard(saved, filters)} result={result} compact projectId={project} />

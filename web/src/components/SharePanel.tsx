@@ -1,5 +1,6 @@
-// Public sharing of an insight: the switch (PATCH …/sharing/ {enabled}) and, when on, the link
-// anyone can open without signing in.
+// Public sharing of an insight or a whole dashboard: the switch (PATCH …/sharing/ {enabled}) and,
+// when on, the link anyone can open without signing in, and a new link (POST …/sharing/refresh/)
+// that stops the old one working.
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { CopyButton } from './CopyButton';
@@ -7,8 +8,9 @@ import { Popover } from './Popover';
 
 interface Sharing { enabled: boolean; access_token: string | null; created_at?: string | null }
 
-export function SharePanel({ project, insightId, onClose }: { project: string; insightId: number; onClose: () => void }) {
-  const path = `/api/projects/${project}/insights/${insightId}/sharing/`;
+export function SharePanel({ project, insightId, dashboardId, onClose }: { project: string; insightId?: number; dashboardId?: number; onClose: () => void }) {
+  const what = dashboardId !== undefined ? 'dashboard' : 'insight';
+  const path = `/api/projects/${project}/${what}s/${dashboardId ?? insightId}/sharing/`;
   const [sharing, setSharing] = useState<Sharing | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -33,6 +35,18 @@ export function SharePanel({ project, insightId, onClose }: { project: string; i
     }
   };
 
+  const rotate = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setSharing(await api<Sharing>(`${path}refresh/`, { method: 'POST' }));
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   // Only the server's answer names the token that works (enabling may issue a new one).
   const link = !busy && sharing?.enabled && sharing.access_token ? `${location.origin}/shared/${sharing.access_token}` : null;
   return (
@@ -42,7 +56,7 @@ export function SharePanel({ project, insightId, onClose }: { project: string; i
         <div class="stack">
           <label class="check">
             <input type="checkbox" name="share-enabled" checked={sharing.enabled} disabled={busy} onChange={(e) => toggle((e.currentTarget as HTMLInputElement).checked)} />
-            Share publicly: anyone with the link can see this insight
+            Share publicly: anyone with the link can see this {what}
           </label>
           {link && (
             <div class="copy-row">
@@ -50,6 +64,7 @@ export function SharePanel({ project, insightId, onClose }: { project: string; i
               <CopyButton text={link} label="Copy link" />
             </div>
           )}
+          {link && <button type="button" disabled={busy} onClick={rotate} title="The current link stops working at once">Reset link</button>}
         </div>
       )}
       {error && <p class="error" role="alert">{error}</p>}

@@ -29,7 +29,7 @@ export function DashboardPage({ project, id }: { project: string; id: string }) 
   const [actionError, setActionError] = useState<string | null>(null);
   /** The cells being laid out (Edit layout); null when not editing. */
   const [layoutDraft, setLayoutDraft] = useState<Map<number, Cell> | null>(null);
-  const [panel, setPanel] = useState<'duplicate' | 'delete' | { share: Tile } | null>(null);
+  const [panel, setPanel] = useState<'duplicate' | 'delete' | 'share' | { share: Tile } | null>(null);
 
   // The filters to lay over the stored ones, when the draft means something else.
   const wire = draft && persisted !== undefined ? wireOf(draft, persisted) : null;
@@ -130,6 +130,7 @@ export function DashboardPage({ project, id }: { project: string; id: string }) 
             <>
               <button type="button" disabled={dashboard.loading || busy} onClick={refresh}>Refresh</button>
               <button type="button" disabled={!d || tiles.length === 0} onClick={() => setLayoutDraft(cellsOf(tiles))}>Edit layout</button>
+              <button type="button" disabled={!d} aria-expanded={panel === 'share'} onClick={() => setPanel(panel === 'share' ? null : 'share')}>Share</button>
               <button type="button" disabled={!d} aria-expanded={panel === 'duplicate'} onClick={() => setPanel(panel === 'duplicate' ? null : 'duplicate')}>Duplicate</button>
               <button type="button" class="danger" disabled={!d} aria-expanded={panel === 'delete'} onClick={() => setPanel(panel === 'delete' ? null : 'delete')}>Delete</button>
             </>
@@ -141,6 +142,7 @@ export function DashboardPage({ project, id }: { project: string; id: string }) 
         {d && panel === 'delete' && (
           <ConfirmDelete what="dashboard" name={d.name || 'Untitled'} detail="Its insights stay in Insights." onConfirm={remove} onClose={() => setPanel(null)} />
         )}
+        {d && panel === 'share' && <SharePanel project={project} dashboardId={d.id} onClose={() => setPanel(null)} />}
         {panel && typeof panel === 'object' && (
           <SharePanel project={project} insightId={panel.share.insight!.id} onClose={() => setPanel(null)} />
         )}
