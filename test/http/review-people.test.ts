@@ -126,6 +126,24 @@ describe.each(META_STORES)('people routes under attack on %s', (store) => {
     expect(filtered.json().results).toEqual([]);
   });
 
+  it('an organization holds at most 1000 invites: past them a 400, all of a bulk or none; deleting one makes room', async () => {
+    const owner = await t.bootstrap('inviter@example.com', { organization: 'Inviting' });
+    const url = `/api/organizations/${owner.organizationId}/invites/`;
+    for (let batch = 0; batch < 50; batch++) {
+      const made = await t.request(owner.key, { method: 'POST', url: `${url}bulk/`, payload: Array.from({ length: 20 }, (_, i) => ({ target_email: `invitee${batch * 20 + i}@example.com` })) });
+      expect(made.statusCode, made.body).toBe(201);
+    }
+    const over = await t.request(owner.key, { method: 'POST', url, payload: { target_email: 'one-more@example.com' } });
+    expect(over.statusCode, over.body).toBe(400);
+    expect(over.json()).toEqual({ type: 'validation_error', code: 'max_length', detail: 'An organization can have at most 1000 invites. Delete some before inviting more.', attr: null });
+    // A new invite for an email already invited replaces its old one, so it still fits.
+    expect((await t.request(owner.key, { method: 'POST', url, payload: { target_email: 'invitee0@example.com', level: MembershipLevel.admin } })).statusCode).toBe(201);
+    const list = await t.request(owner.key, { method: 'GET', url: `${url}?limit=1` });
+    expect(list.json().count).toBe(1000);
+    expect((await t.request(owner.key, { method: 'DELETE', url: `${url}${list.json().results[0].id}/` })).statusCode).toBe(204);
+    expect((await t.request(owner.key, { method: 'POST', url, payload: { target_email: 'one-more@example.com' } })).statusCode).toBe(201);
+  });
+
   it('set_current_team is a string or a number (DRF CharField): a list is refused, not read as its text', async () => {
     const browser = await signIn(alice.email);
     for (const value of [[alice.projectId], { id: alice.projectId }, true]) {

@@ -13,6 +13,8 @@ import { checkLevel } from './levels.js';
 import { inviteView, isInviteExpired, maskEmailAddress, userBasicView } from './views.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Any member may invite and invites stay until used or deleted: an organization's are bounded. */
+export const MAX_INVITES_PER_ORGANIZATION = 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface InviteInput {
@@ -82,6 +84,10 @@ export class InvitesService {
         // A new invite replaces the email's earlier ones, as PostHog's does.
         await repos.invites.deleteForEmail(organization.id, invite.target_email);
         await repos.invites.insert(invite);
+      }
+      // Counted after the new ones replaced their emails' old ones; past the budget none is kept.
+      if ((await repos.invites.list(organization.id)).length > MAX_INVITES_PER_ORGANIZATION) {
+        throw new ValidationError(`An organization can have at most ${MAX_INVITES_PER_ORGANIZATION} invites. Delete some before inviting more.`, null, 'max_length');
       }
     });
     return invites;
