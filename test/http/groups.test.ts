@@ -42,6 +42,20 @@ describe.each(META_STORES)('groups API on %s', (store) => {
     expect(body.map((g: any) => [g.group_type, g.group_type_index, g.name_singular, g.name_plural])).toEqual([['organization', 0, null, null], ['project', 1, null, null]]);
   });
 
+  it('names group types with PATCH update_metadata (group:write), kept across a project PATCH; an unknown index is a 404', async () => {
+    const patch = (payload: unknown, who = alice) => t.request(who.key, { method: 'PATCH', url: `/api/projects/${alice.projectId}/groups_types/update_metadata/`, payload: payload as object });
+    const res = await patch([{ group_type_index: 0, name_singular: 'Company', name_plural: 'Companies' }]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().map((g: any) => [g.group_type_index, g.name_singular, g.name_plural])).toEqual([[0, 'Company', 'Companies'], [1, null, null]]);
+    expect((await t.request(alice.key, { method: 'PATCH', url: `/api/projects/${alice.projectId}/`, payload: { name: 'Renamed' } })).statusCode).toBe(200);
+    expect((await get('/groups_types/')).body[0]).toMatchObject({ name_singular: 'Company', name_plural: 'Companies' });
+    expect((await patch([{ group_type_index: 3, name_plural: 'x' }])).statusCode).toBe(404);
+    expect((await patch([{ group_type_index: 0, name_plural: 'x' }], bob)).statusCode).toBe(404);
+    const readOnly = await t.key('alice@example.com', ['group:read']);
+    expect((await t.request(readOnly, { method: 'PATCH', url: `/api/projects/${alice.projectId}/groups_types/update_metadata/`, payload: [{ group_type_index: 0, name_plural: 'x' }] })).statusCode).toBe(403);
+    await patch([{ group_type_index: 0, name_singular: null, name_plural: null }]);
+  });
+
   it('lists the groups of a type newest first, searches key and properties, and needs the index', async () => {
     const list = await get('/groups/?group_type_index=0');
     expect(list.status, JSON.stringify(list.body)).toBe(200);

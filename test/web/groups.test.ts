@@ -55,6 +55,12 @@ describe.skipIf(!hasChromium)('groups in Chromium', () => {
     expect(searched.results.map((g: any) => g.group_key)).toEqual(['acme']);
     await expect.poll(async () => (await tableRows(page.locator('[data-testid="groups-table"][data-search="enterprise"]'))).map((r) => r.key)).toEqual(['acme']);
 
+    // Display names set through PostHog's update_metadata name the tabs.
+    const named = await w.t.request(w.who.key, { method: 'PATCH', url: `${base}/groups_types/update_metadata/`, payload: [{ group_type_index: 0, name_singular: 'Company', name_plural: 'Companies' }] });
+    expect(named.statusCode).toBe(200);
+    await page.reload();
+    await expect.poll(() => tabs.evaluateAll((as) => as.map((a) => a.textContent))).toEqual(['Companies', 'team']);
+
     await tabs.filter({ hasText: 'team' }).click();
     await page.waitForURL(`${w.base}/project/${w.who.projectId}/groups/1`);
     await expect.poll(async () => (await tableRows(table)).map((r) => r.key)).toEqual(['acme-growth']);

@@ -5,6 +5,7 @@
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { readInsightQuery } from '../../query/runners/registry.js';
 import type { Json } from '../../query/nodes/read-json.js';
+import type { Repositories } from '../../storage/meta/repositories/index.js';
 import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
 import type { AccessResolver } from '../access.js';
 import type { Principal } from '../auth/principal.js';
@@ -49,16 +50,37 @@ export class GroupsService {
     private readonly access: AccessResolver,
     private readonly queries: InsightQueryService,
     private readonly groupTypesOf: (teamId: number) => Promise<readonly { group_type: string; group_type_index: number }[]>,
+    private readonly repositories: Repositories,
   ) {}
 
   async types(principal: Principal, projectParam: string) {
     const project = await this.access.project(principal, projectParam);
     const rows = await this.groupTypesOf(project.id);
-    // Hoglet keeps no display names: PostHog's null means "use the group type itself".
+    // Display names live in the project's settings (null: PostHog's "use the group type itself").
+    const names = namesIn(project);
     return rows.map((r) => ({
-      group_type: r.group_type, group_type_index: r.group_type_index, name_singular: null, name_plural: null,
+      group_type: r.group_type, group_type_index: r.group_type_index,
+      name_singular: names[r.group_type_index]?.name_singular ?? null, name_plural: names[r.group_type_index]?.name_plural ?? null,
       detail_dashboard: null, default_columns: null, created_at: iso((r as { created_at?: string }).created_at ?? ''),
     }));
+  }
+
+  /** PostHog's update_metadata: each row names a known type's index and sets its display names. */
+  async updateMetadata(principal: Principal, projectParam: string, body: unknown) {
+    const project = await this.access.project(principal, projectParam);
+    if (!Array.isArray(body)) throw new ValidationError('Expected a list of group types.', null, 'not_a_list');
+    const known = new Set((await this.groupTypesOf(project.id)).map((r) => r.group_type_index));
+    const changes = body.map((row, i) => readNames(row, i, known));
+    await this.repositories.transaction(async (repos) => {
+      const row = await repos.projects.findById(project.id);
+      if (!row) throw new NotFoundError();
+      const settings = JSON.parse(row.settings) as Record<string, unknown>;
+      const names = { ...(settings.group_type_names as Record<string, unknown> | undefined) };
+      for (const { index, ...change } of changes) names[index] = { ...(names[index] as object | undefined), ...change };
+      settings.group_type_names = names;
+      await repos.projects.update(row.id, row.organization_id, { settings: JSON.stringify(settings) });
+    });
+    return this.types(principal, projectParam);
   }
 
   /** One page, newest first; `offset` comes from the cursor. */
@@ -127,6 +149,27 @@ export class GroupsService {
     const outcome = await this.queries.runInProject(project, node);
     return outcome.results as unknown[][];
   }
+}
+
+type Names = { name_singular?: string | null; name_plural?: string | null };
+
+function namesIn(project: ProjectRow): Record<string, Names> {
+  const stored = (JSON.parse(project.settings) as Record<string, unknown>).group_type_names;
+  return stored && typeof stored === 'object' ? (stored as Record<string, Names>) : {};
+}
+
+function readNames(row: unknown, i: number, known: Set<number>): Names & { index: number } {
+  const item = (row && typeof row === 'object' ? row : {}) as Record<string, unknown>;
+  const index = item.group_type_index;
+  if (typeof index !== 'number' || !known.has(index)) throw new NotFoundError();
+  const out: Names & { index: number } = { index };
+  for (const field of ['name_singular', 'name_plural'] as const) {
+    if (!(field in item)) continue;
+    const value = item[field];
+    if (value !== null && (typeof value !== 'string' || value.length > 400)) throw new ValidationError('Ensure this field has no more than 400 characters.', `${i}.${field}`);
+    out[field] = value === '' ? null : (value as string | null);
+  }
+  return out;
 }
 
 function groupView(index: number, row: unknown[]): GroupView {

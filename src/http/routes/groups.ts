@@ -47,6 +47,12 @@ function mountGroupRoutes(app: HogletApp, groups: GroupsService, siteUrl: string
     handler: (request) => groups.types(principalOf(request), request.params.project_id),
   });
 
+  app.patch(`${prefix}/:project_id/groups_types/update_metadata/`, {
+    config: { scope: 'group:write' },
+    schema: { tags, summary: 'Display names of group types: a list of {group_type_index, name_singular, name_plural}', params: Params, body: Type.Array(Type.Object({ group_type_index: Type.Integer(), name_singular: Type.Optional(Nullable(Type.String({ maxLength: 400 }))), name_plural: Type.Optional(Nullable(Type.String({ maxLength: 400 }))) }), { maxItems: 5 }), response: { 200: Type.Array(GroupType), ...errorResponses } },
+    handler: (request) => groups.updateMetadata(principalOf(request), request.params.project_id, request.body),
+  });
+
   app.get(`${prefix}/:project_id/groups/`, {
     config: { scope: 'group:read' },
     schema: { tags, summary: 'Groups of one type (?group_type_index=), newest first, 100 a page (?cursor=), ?search= over key and properties', params: Params, querystring: ListQuery, response: { 200: GroupPage, ...errorResponses } },
@@ -81,7 +87,7 @@ function mountGroupRoutes(app: HogletApp, groups: GroupsService, siteUrl: string
 
 export function groupRoutes(app: HogletApp, services: Services): void {
   const { organizations, projects, users } = services.repositories;
-  const groups = new GroupsService(new AccessResolver(organizations, projects, users), services.queries, services.groupTypesOf);
+  const groups = new GroupsService(new AccessResolver(organizations, projects, users), services.queries, services.groupTypesOf, services.repositories);
   mountGroupRoutes(app, groups, services.config.siteUrl, '/api/projects', 'groups');
   mountGroupRoutes(app, groups, services.config.siteUrl, '/api/environments', 'groups (environment paths)');
 }
