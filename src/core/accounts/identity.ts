@@ -25,6 +25,33 @@ export function userView(user: UserViewFields) {
 
 export type UserView = ReturnType<typeof userView>;
 
+/** The user columns a repository joins beside a row as its creator (`u.id as creator_id`, ...). */
+export interface CreatorColumns {
+  creator_id: number | null;
+  creator_uuid: string | null;
+  creator_distinct_id: string | null;
+  creator_first_name: string | null;
+  creator_last_name: string | null;
+  creator_email: string | null;
+  creator_is_email_verified: number | null;
+  creator_hedgehog_config: string | null;
+}
+
+/** PostHog's `created_by` from a row that joined its creator; null when there is none. */
+export function creatorView(row: CreatorColumns): UserView | null {
+  if (row.creator_id === null) return null;
+  return userView({
+    id: row.creator_id,
+    uuid: row.creator_uuid!,
+    distinct_id: row.creator_distinct_id!,
+    first_name: row.creator_first_name!,
+    last_name: row.creator_last_name!,
+    email: row.creator_email!,
+    is_email_verified: row.creator_is_email_verified!,
+    hedgehog_config: row.creator_hedgehog_config,
+  });
+}
+
 function basicOrganizationView(org: MemberOrganization) {
   return {
     id: org.id,

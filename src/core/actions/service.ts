@@ -1,6 +1,6 @@
 // Action use cases: list, create, read, update (soft delete and restore included), and the read
 // the query engine uses to expand an action into its steps.
-import { userView } from '../accounts/identity.js';
+import { creatorView } from '../accounts/identity.js';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../errors.js';
 import type { ActionChanges, ActionWithCreatorRow } from '../../storage/meta/repositories/actions.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
@@ -41,20 +41,6 @@ export interface Page {
 function parseActionId(text: string): number {
   if (!ACTION_ID.test(text) || Number(text) > 2 ** 31 - 1) throw new NotFoundError();
   return Number(text);
-}
-
-function creatorView(row: ActionWithCreatorRow) {
-  if (row.creator_id === null) return null;
-  return userView({
-    id: row.creator_id,
-    uuid: row.creator_uuid!,
-    distinct_id: row.creator_distinct_id!,
-    first_name: row.creator_first_name!,
-    last_name: row.creator_last_name!,
-    email: row.creator_email!,
-    is_email_verified: row.creator_is_email_verified!,
-    hedgehog_config: row.creator_hedgehog_config,
-  });
 }
 
 /** PostHog's ActionSerializer output. */

@@ -4,7 +4,7 @@ import { MethodNotAllowedError, NotFoundError, ValidationError } from '../../err
 import type { AnnotationChanges, AnnotationReach, AnnotationWithLinksRow } from '../../storage/meta/repositories/annotations.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
 import type { AccessResolver } from '../access.js';
-import { userView } from '../accounts/identity.js';
+import { creatorView } from '../accounts/identity.js';
 import { detail, diffChanges, recordActivity, updateActivity } from '../activity.js';
 import type { Principal } from '../auth/principal.js';
 import { nowIso } from '../tokens.js';
@@ -36,20 +36,6 @@ export interface AnnotationListQuery {
 function parseId(text: string): number {
   if (!/^[1-9]\d{0,9}$/.test(text) || Number(text) > 2 ** 31 - 1) throw new NotFoundError();
   return Number(text);
-}
-
-function creatorView(row: AnnotationWithLinksRow) {
-  if (row.creator_id === null) return null;
-  return userView({
-    id: row.creator_id,
-    uuid: row.creator_uuid!,
-    distinct_id: row.creator_distinct_id!,
-    first_name: row.creator_first_name!,
-    last_name: row.creator_last_name!,
-    email: row.creator_email!,
-    is_email_verified: row.creator_is_email_verified!,
-    hedgehog_config: row.creator_hedgehog_config,
-  });
 }
 
 /** PostHog's AnnotationSerializer output. */
