@@ -144,6 +144,22 @@ describe.each(META_STORES)('people routes under attack on %s', (store) => {
     expect((await t.request(owner.key, { method: 'POST', url, payload: { target_email: 'one-more@example.com' } })).statusCode).toBe(201);
   });
 
+  it('two owners demoting each other at once leave one owner (the last-owner rule holds under concurrency)', async () => {
+    for (let round = 0; round < 6; round++) {
+      const first = await t.bootstrap(`first${round}@example.com`, { organization: `Race ${round}` });
+      await t.addMember(first.organizationId, `second${round}@example.com`, MembershipLevel.owner);
+      const second = await t.key(`second${round}@example.com`, ['*']);
+      const uuidOf = async (email: string) => (await t.services.repositories.users.findByEmail(email))!.uuid;
+      const url = (email: string) => `/api/organizations/${first.organizationId}/members/${email}/`;
+      const [a, b] = await Promise.all([
+        t.request(first.key, { method: 'PATCH', url: url(await uuidOf(`second${round}@example.com`)), payload: { level: MembershipLevel.admin } }),
+        t.request(second, { method: 'PATCH', url: url(await uuidOf(`first${round}@example.com`)), payload: { level: MembershipLevel.admin } }),
+      ]);
+      const owners = await t.services.repositories.members.countOwners(first.organizationId, MembershipLevel.owner);
+      expect(owners, `round ${round}: ${a.statusCode} ${b.statusCode}`).toBeGreaterThanOrEqual(1);
+    }
+  });
+
   it('set_current_team is a string or a number (DRF CharField): a list is refused, not read as its text', async () => {
     const browser = await signIn(alice.email);
     for (const value of [[alice.projectId], { id: alice.projectId }, true]) {

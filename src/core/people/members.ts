@@ -42,6 +42,7 @@ export class MembersService {
     assertMayEditMember(actors, level);
     if (level === undefined || level === target.level) return memberView(target);
     await this.repositories.transaction(async (repos) => {
+      await repos.members.lockOrganization(organization.id);
       if (target.level === MembershipLevel.owner && (await repos.members.countOwners(organization.id, MembershipLevel.owner)) <= 1) {
         throw new ValidationError('The organization must keep at least one owner.', 'level');
       }
@@ -56,6 +57,7 @@ export class MembersService {
     const target = await this.target(principal, organization.id, userUuid);
     assertMayEditMember(this.actors(principal, organization.membership_level, target));
     await this.repositories.transaction(async (repos) => {
+      await repos.members.lockOrganization(organization.id);
       if (target.level === MembershipLevel.owner && (await repos.members.countOwners(organization.id, MembershipLevel.owner)) <= 1) {
         throw new ValidationError("Cannot remove the organization's last owner. Make another member owner first.", null);
       }

@@ -61,6 +61,14 @@ export class MembersRepository {
     return (await this.base(organizationId).where('u.email', '=', email).executeTakeFirst()) !== undefined;
   }
 
+  /**
+   * Inside a transaction: holds the organization's row until it ends, so two changes of its owners
+   * run one after the other (PostgreSQL's READ COMMITTED would let both count the same owners).
+   */
+  async lockOrganization(organizationId: string): Promise<void> {
+    await this.db.updateTable('organizations').set({ id: organizationId }).where('id', '=', organizationId).execute();
+  }
+
   async countOwners(organizationId: string, ownerLevel: number): Promise<number> {
     const row = await this.db
       .selectFrom('organization_memberships')
