@@ -126,6 +126,19 @@ describe.each(META_STORES)('people routes under attack on %s', (store) => {
     expect(filtered.json().results).toEqual([]);
   });
 
+  it("a member lists only invites at or below their own level: an admin's invite id (its signup link) stays hidden", async () => {
+    const owner = await t.bootstrap('levels-owner@example.com', { organization: 'Levels' });
+    const member = await t.bootstrap('levels-member@example.com', { organization: 'Levels member home' });
+    await t.addMember(owner.organizationId, member.email, MembershipLevel.member);
+    const url = `/api/organizations/${owner.organizationId}/invites/`;
+    for (const [email, level] of [['new-admin@example.com', MembershipLevel.admin], ['new-member@example.com', MembershipLevel.member]] as const) {
+      expect((await t.request(owner.key, { method: 'POST', url, payload: { target_email: email, level } })).statusCode).toBe(201);
+    }
+    const seen = (key: string) => t.request(key, { method: 'GET', url }).then((r) => r.json().results.map((i: { target_email: string }) => i.target_email).sort());
+    expect(await seen(owner.key)).toEqual(['new-admin@example.com', 'new-member@example.com']);
+    expect(await seen(member.key)).toEqual(['new-member@example.com']);
+  });
+
   it('an organization holds at most 1000 invites: past them a 400, all of a bulk or none; deleting one makes room', async () => {
     const owner = await t.bootstrap('inviter@example.com', { organization: 'Inviting' });
     const url = `/api/organizations/${owner.organizationId}/invites/`;

@@ -51,7 +51,9 @@ export class InvitesService {
 
   async list(principal: Principal, organizationParam: string) {
     const organization = await this.access.organization(principal, organizationParam);
-    const invites = await this.repositories.invites.list(organization.id);
+    // An invite's id is its signup link: a member sees only invites at or below their own level,
+    // or they could sign up as the admin someone else was invited to be.
+    const invites = (await this.repositories.invites.list(organization.id)).filter((invite) => invite.level <= organization.membership_level);
     return this.views(organization.id, invites);
   }
 
