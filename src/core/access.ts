@@ -18,9 +18,18 @@ export class AccessResolver {
     private readonly users: UsersRepository,
   ) {}
 
-  /** `@current` is the user's first organization, as far as the key may reach. */
+  /**
+   * `@current` is the user's current organization (PostHog's `current_organization`, set by
+   * PATCH /api/users/@me/) while they are still its member and the key reaches it; else their
+   * first organization the key reaches.
+   */
   async organization(principal: Principal, idParam: string): Promise<MemberOrganization> {
     if (idParam === CURRENT) {
+      const current = (await this.users.findById(principal.userId))?.current_organization_id ?? null;
+      if (current !== null && (!principal.scopedOrganizations || principal.scopedOrganizations.includes(current))) {
+        const organization = await this.organizations.findForMember(principal.userId, current);
+        if (organization) return organization;
+      }
       const { rows } = await this.organizations.listForMember(principal.userId, principal.scopedOrganizations, {
         limit: 1,
         offset: 0,

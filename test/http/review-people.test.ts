@@ -126,6 +126,23 @@ describe.each(META_STORES)('people routes under attack on %s', (store) => {
     expect(filtered.json().results).toEqual([]);
   });
 
+  it("@current names the user's current organization (set by PATCH /api/users/@me/), not their first", async () => {
+    const browser = await signIn(alice.email);
+    const currentId = async () => {
+      const response = await as(browser, 'GET', '/api/organizations/@current/');
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().id;
+    };
+    expect(await currentId()).toBe(alice.organizationId);
+    const moved = await as(browser, 'PATCH', '/api/users/@me/', { set_current_organization: bob.organizationId });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await currentId()).toBe(bob.organizationId);
+    const members = await as(browser, 'GET', '/api/organizations/@current/members/');
+    expect(members.json().results.map((m: { user: { email: string } }) => m.user.email).sort()).toEqual(['alice@example.com', 'bob@example.com']);
+    expect((await as(browser, 'PATCH', '/api/users/@me/', { set_current_organization: alice.organizationId })).statusCode).toBe(200);
+    expect(await currentId()).toBe(alice.organizationId);
+  });
+
   it("a member lists only invites at or below their own level: an admin's invite id (its signup link) stays hidden", async () => {
     const owner = await t.bootstrap('levels-owner@example.com', { organization: 'Levels' });
     const member = await t.bootstrap('levels-member@example.com', { organization: 'Levels member home' });
