@@ -2,7 +2,7 @@
 import { NotFoundError } from '../../errors.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
 import type { MemberOrganization } from '../../storage/meta/repositories/organizations.js';
-import type { UserRow } from '../../storage/meta/repositories/users.js';
+import type { CreatorColumns, UserRow } from '../../storage/meta/repositories/users.js';
 import type { AccessResolver } from '../access.js';
 import type { Principal } from '../auth/principal.js';
 import { basicProjectView } from '../projects/view.js';
@@ -24,18 +24,6 @@ export function userView(user: UserViewFields) {
 }
 
 export type UserView = ReturnType<typeof userView>;
-
-/** The user columns a repository joins beside a row as its creator (`u.id as creator_id`, ...). */
-export interface CreatorColumns {
-  creator_id: number | null;
-  creator_uuid: string | null;
-  creator_distinct_id: string | null;
-  creator_first_name: string | null;
-  creator_last_name: string | null;
-  creator_email: string | null;
-  creator_is_email_verified: number | null;
-  creator_hedgehog_config: string | null;
-}
 
 /** PostHog's `created_by` from a row that joined its creator; null when there is none. */
 export function creatorView(row: CreatorColumns): UserView | null {

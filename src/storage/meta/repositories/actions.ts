@@ -1,19 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ActionsTable, MetaSchema } from '../schema.js';
+import type { CreatorColumns } from './users.js';
 
 export type ActionRow = Selectable<ActionsTable>;
 
 /** An action with the columns of its creator (all null when there is none any more). */
-export interface ActionWithCreatorRow extends ActionRow {
-  creator_id: number | null;
-  creator_uuid: string | null;
-  creator_distinct_id: string | null;
-  creator_first_name: string | null;
-  creator_last_name: string | null;
-  creator_email: string | null;
-  creator_is_email_verified: number | null;
-  creator_hedgehog_config: string | null;
-}
+export interface ActionWithCreatorRow extends ActionRow, CreatorColumns {}
 
 export type ActionChanges = Partial<
   Pick<

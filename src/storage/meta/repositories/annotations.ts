@@ -3,23 +3,16 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AnnotationsTable, MetaSchema } from '../schema.js';
 import { anyContains } from './like.js';
+import type { CreatorColumns } from './users.js';
 
 export type AnnotationRow = Selectable<AnnotationsTable>;
 
 /** An annotation with its insight's and dashboard's names and its creator's columns. */
-export interface AnnotationWithLinksRow extends AnnotationRow {
+export interface AnnotationWithLinksRow extends AnnotationRow, CreatorColumns {
   insight_short_id: string | null;
   insight_name: string | null;
   insight_derived_name: string | null;
   dashboard_name: string | null;
-  creator_id: number | null;
-  creator_uuid: string | null;
-  creator_distinct_id: string | null;
-  creator_first_name: string | null;
-  creator_last_name: string | null;
-  creator_email: string | null;
-  creator_is_email_verified: number | null;
-  creator_hedgehog_config: string | null;
 }
 
 export type AnnotationChanges = Partial<

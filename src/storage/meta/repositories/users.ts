@@ -4,6 +4,18 @@ import type { MetaSchema, UsersTable } from '../schema.js';
 
 export type UserRow = Selectable<UsersTable>;
 
+/** A user's columns joined beside another row as its creator (`u.id as creator_id`, ...); all null when there is none. */
+export interface CreatorColumns {
+  creator_id: number | null;
+  creator_uuid: string | null;
+  creator_distinct_id: string | null;
+  creator_first_name: string | null;
+  creator_last_name: string | null;
+  creator_email: string | null;
+  creator_is_email_verified: number | null;
+  creator_hedgehog_config: string | null;
+}
+
 // Read by every insight view (its creators): compiled once (compiled-once.ts).
 const FIND_MEMBERS = compiledOnce((db: Kysely<MetaSchema>, organizationId: string, ids: readonly number[]) =>
   db
