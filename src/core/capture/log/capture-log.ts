@@ -101,9 +101,14 @@ export class CaptureLog {
     // Serialising may throw on content (the group commit then finds the request that holds it).
     const frame = encodeFrame(JSON.stringify({ seq, items } satisfies LoggedBatch));
     const active = await this.segmentFor(frame.length, seq);
-    let written = 0;
-    while (written < frame.length) written += (await active.handle.write(frame, written)).bytesWritten;
-    await active.handle.datasync();
+    try {
+      let written = 0;
+      while (written < frame.length) written += (await active.handle.write(frame, written)).bytesWritten;
+      await active.handle.datasync();
+    } catch (error) {
+      await this.dropTornAppend(active);
+      throw error;
+    }
     active.bytes += frame.length;
     active.lastSeq = seq;
     this.nextSeq = seq + 1;
@@ -153,6 +158,24 @@ export class CaptureLog {
       await syncDirectory(this.directory);
     }
     return this.active;
+  }
+
+  /**
+   * A failed append (a full disk writes part of a frame, then ENOSPC) must not stay in front of
+   * the next one: reading stops at a torn frame, so a record acknowledged after it would be lost
+   * at the next start. Cut the segment back to its last whole record (shrinking needs no space);
+   * failing that, end the segment there (its torn tail is then its last bytes) and start another.
+   */
+  private async dropTornAppend(active: ActiveSegment): Promise<void> {
+    try {
+      await active.handle.truncate(active.bytes);
+    } catch {
+      await active.handle.close().catch(() => {});
+      this.active = null;
+      // A segment without a whole record would be opened again under the same name: remove it.
+      if (active.bytes === 0) await fsp.rm(active.file, { force: true }).catch(() => {});
+      else this.closed.push({ file: active.file, lastSeq: active.lastSeq });
+    }
   }
 
   private async deleteInserted(seq: number): Promise<void> {
