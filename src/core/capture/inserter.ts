@@ -42,6 +42,11 @@ interface Queued extends LoggedBatch {
 const DAY_US = 86_400_000_000;
 /** Pauses between attempts while the store refuses everything. */
 const RETRY_PAUSES_MS = [100, 250, 500, 1_000, 2_000, 5_000];
+/**
+ * The store has taken nothing for this long (a full disk, a server down): reads no longer wait for
+ * capture, since the next retry is seconds away; they answer at once with what is stored.
+ */
+const READS_STOP_WAITING_AFTER_MS = 1_000;
 
 export class CaptureInserter {
   private queue: Queued[] = [];
@@ -56,6 +61,8 @@ export class CaptureInserter {
   private stopping = false;
   /** The last write failed through the store's fault; the next attempt waits. */
   private retrying = false;
+  /** When the store began failing every write (null while writes get through). */
+  private failingSince: number | null = null;
   private wake: (() => void) | null = null;
 
   constructor(
@@ -104,14 +111,19 @@ export class CaptureInserter {
     return { acknowledged: this.acknowledgedSeq, inserted: this.insertedSeq };
   }
 
-  /** Resolves once everything acknowledged so far is inserted, or after `timeoutMs`. */
+  /** Resolves once everything acknowledged so far is inserted, or after `timeoutMs`; at once while the store is down. */
   visible(timeoutMs: number): Promise<void> {
     const seq = this.acknowledgedSeq;
-    if (this.insertedSeq >= seq) return Promise.resolve();
+    if (this.insertedSeq >= seq || this.storeDown()) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, timeoutMs);
       this.waiters.push({ seq, resolve: () => (clearTimeout(timer), resolve()) });
     });
+  }
+
+  /** Whether the store has failed every write for a while: reads then answer without waiting. */
+  storeDown(): boolean {
+    return this.failingSince !== null && Date.now() - this.failingSince >= READS_STOP_WAITING_AFTER_MS;
   }
 
   /** Whether acknowledged events of the project on UTC days fromDay..toDay (yyyy-mm-dd) are not yet inserted. */
@@ -184,6 +196,7 @@ export class CaptureInserter {
     for (let attempt = 0; ; attempt++) {
       const { left, cause } = await this.writeInOrder(pending, chunkItems);
       this.retrying = left.length > 0;
+      this.failingSince = left.length === 0 || left.length < pending.length ? null : (this.failingSince ?? Date.now());
       if (left.length === 0) return true;
       this.options.onProblem?.('the event store did not take acknowledged events; retrying (they are safe in the capture log)', cause);
       // Pauses grow only while nothing gets through.
