@@ -32,6 +32,8 @@ export async function serve(config: Config): Promise<RunningServer> {
   app.log.info(`Hoglet is listening on ${url} (health: ${url}/_health, API docs: ${url}/api/schema/swagger-ui/)`);
   // Off the request path: the first located event then finds the GeoIP database in memory.
   void services.geoip?.preload();
+  // Events past a project's retention are removed soon after start, then every hour.
+  services.eventRetention.start();
   if (services.captureReplayed > 0) app.log.info(`inserting ${services.captureReplayed} acknowledged events from the capture log`);
 
   let stopping: Promise<void> | null = null;

@@ -6,6 +6,10 @@ import { AccessResolver } from './core/access.js';
 import { ActionsService } from './core/actions/service.js';
 import { AnnotationsService } from './core/annotations/service.js';
 import { CohortCalculator } from './core/cohorts/calculation.js';
+import { EventRetentionJob } from './core/retention/event-retention.js';
+import { EventRetentionStatus } from './core/retention/status.js';
+import { EventRetentionStore } from './storage/events/retention-repository.js';
+import { EventRetentionRunsRepository } from './storage/meta/repositories/event-retention.js';
 import { CohortDefinitions } from './core/cohorts/definitions.js';
 import { CohortsService } from './core/cohorts/service.js';
 import { FlagDefinitions } from './core/flags/definitions.js';
@@ -105,6 +109,9 @@ export interface Services {
   captureStatus(): Promise<CaptureStatus>;
   readonly projectTokens: ProjectTokens;
   readonly demo: DemoDataRunner;
+  /** Removes events older than each project's retention (serve() starts it; tests run it by hand). */
+  readonly eventRetention: EventRetentionJob;
+  readonly eventRetentionStatus: EventRetentionStatus;
   /** Throws when a store is unreachable. */
   ping(): Promise<void>;
   /** Finishes accepted work (pending inserts, demo data), then closes the stores. */
@@ -285,6 +292,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const insights = new InsightsService(repositories, access, queries, results);
   const cohortCalculator = new CohortCalculator(repositories.cohorts, queries, onBackgroundError);
   const cohorts = new CohortsService(repositories, access, cohortCalculator, new StaticMembers(new StaticCohortsRepository(events), queries), () => flagDefinitionsCache.clear());
+  const retentionRuns = new EventRetentionRunsRepository(meta.db);
+  const eventRetention = new EventRetentionJob({
+    store: new EventRetentionStore(events),
+    runs: retentionRuns,
+    markChanged: (marks, at) => repositories.queryCache.markWritten(marks, at),
+    mayRun: () => writerLease.holds(),
+    onError: (error) => onBackgroundError(new Error('event retention', { cause: error })),
+  });
   const authenticatorOptions = options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {};
   return {
     config,
@@ -325,12 +340,15 @@ export async function createServices(config: Config, options: ServiceOptions = {
     },
     projectTokens: tokens,
     demo,
+    eventRetention,
+    eventRetentionStatus: new EventRetentionStatus(access, retentionRuns),
     ping: async () => {
       await meta.ping();
       await events.ping();
     },
     close: async () => {
       await demo.stop();
+      await eventRetention.stop();
       await cohortCalculator.stop();
       await capture.drain();
       await pipeline.close();

@@ -28,6 +28,7 @@ import { insightRoutes } from './routes/insights.js';
 import { personRoutes } from './routes/persons.js';
 import { groupRoutes } from './routes/groups.js';
 import { projectRoutes } from './routes/projects.js';
+import { eventRetentionRoutes } from './routes/event-retention.js';
 import { queryRoutes } from './routes/queries.js';
 import { sdkConfigRoutes } from './routes/sdk-config.js';
 import { sdkStaticRoutes } from './routes/sdk-static.js';
@@ -119,6 +120,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   inviteRoutes(app, services);
   personalApiKeyRoutes(app, services);
   projectRoutes(app, services);
+  eventRetentionRoutes(app, services);
   actionRoutes(app, services);
   annotationRoutes(app, services);
   await cohortRoutes(app, services);

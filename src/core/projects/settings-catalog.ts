@@ -68,6 +68,9 @@ export const PROJECT_SETTINGS = {
   has_completed_onboarding_for: json(null),
   surveys_opt_in: bool(null),
   heatmaps_opt_in: bool(null),
+  // Hoglet's own (PostHog keeps events by plan, not by a project setting): whole months of events
+  // kept before the current one, older ones removed by the retention job; null keeps everything.
+  event_retention_months: { kind: 'integer', default: null, nullable: true, min: 1, max: 1200 },
 } as const satisfies Record<string, SettingSpec>;
 
 export type ProjectSettingName = keyof typeof PROJECT_SETTINGS;

@@ -380,6 +380,14 @@ export interface PropertyDefinitionsTable {
   updated_by: number | null;
 }
 
+export interface EventRetentionRunsTable {
+  team_id: number;
+  /** ISO 8601 UTC: events before it were removed. */
+  cutoff: string;
+  ran_at: string;
+  events_removed: number;
+}
+
 export interface MetaSchema {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -389,6 +397,7 @@ export interface MetaSchema {
   organization_invites: OrganizationInvitesTable;
   personal_api_keys: PersonalApiKeysTable;
   projects: ProjectsTable;
+  event_retention_runs: EventRetentionRunsTable;
   activity_log: ActivityLogTable;
   actions: ActionsTable;
   annotations: AnnotationsTable;

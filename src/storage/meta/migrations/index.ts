@@ -15,6 +15,7 @@ import * as m0012 from './0012_members_invites_keys.js';
 import * as m0013 from './0013_definition_metadata.js';
 import * as m0014 from './0014_annotations.js';
 import * as m0015 from './0015_dashboard_sharing.js';
+import * as m0016 from './0016_event_retention_runs.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts_and_projects': m0001,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013_definition_metadata': m0013,
   '0014_annotations': m0014,
   '0015_dashboard_sharing': m0015,
+  '0016_event_retention_runs': m0016,
 };
