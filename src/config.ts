@@ -40,6 +40,8 @@ export interface Config {
   readonly captureTrustProxy: TrustProxy;
   /** GeoIP at capture: the bundled DB-IP City Lite, the operator's .mmdb files, or off. */
   readonly geoipDatabase: GeoIpDatabaseSetting;
+  /** Lets remote scrapers read GET /metrics with `Authorization: Bearer <token>`; null: loopback only. */
+  readonly metricsToken: string | null;
 }
 
 export type GeoIpDatabaseSetting = 'bundled' | 'off' | readonly string[];
@@ -198,6 +200,14 @@ function parseGeoIpDatabase(raw: string): GeoIpDatabaseSetting {
   return Object.freeze(files.map((file) => path.resolve(file)));
 }
 
+/** A bearer secret for GET /metrics: long enough not to be guessed, no spaces. */
+function parseMetricsToken(raw: string): string {
+  if (!/^\S{16,}$/.test(raw)) {
+    throw new ConfigError('HOGLET_METRICS_TOKEN must be at least 16 characters without spaces');
+  }
+  return raw;
+}
+
 function parseLogLevel(raw: string, source: string): LogLevel {
   const level = raw.toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
@@ -227,6 +237,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   const captureLogDir = nonEmpty(env.HOGLET_CAPTURE_LOG_DIR);
   const trustProxy = nonEmpty(env.HOGLET_TRUST_PROXY);
   const geoipDatabase = nonEmpty(env.HOGLET_GEOIP_DATABASE);
+  const metricsToken = nonEmpty(env.HOGLET_METRICS_TOKEN);
   return Object.freeze({
     dataDir,
     port: portFlag ? parsePort(portFlag, '--port') : portEnv ? parsePort(portEnv, 'PORT') : 8000,
@@ -253,5 +264,6 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     trustProxy: trustProxy ? parseTrustProxy(trustProxy) : false,
     captureTrustProxy: trustProxy ? parseTrustProxy(trustProxy) : DEFAULT_CAPTURE_TRUSTED_PROXIES,
     geoipDatabase: geoipDatabase ? parseGeoIpDatabase(geoipDatabase) : 'bundled',
+    metricsToken: metricsToken ? parseMetricsToken(metricsToken) : null,
   });
 }

@@ -20,7 +20,13 @@ describe('configuration', () => {
       trustProxy: false,
       captureTrustProxy: 'loopback,uniquelocal',
       geoipDatabase: 'bundled',
+      metricsToken: null,
     });
+  });
+
+  it('reads the metrics token and refuses a short one', () => {
+    expect(loadConfig({}, { HOGLET_METRICS_TOKEN: ' scrape-me-0123456789 ' }).metricsToken).toBe('scrape-me-0123456789');
+    for (const bad of ['short', 'has a space in it 0123']) expect(() => loadConfig({}, { HOGLET_METRICS_TOKEN: bad }), bad).toThrow(/HOGLET_METRICS_TOKEN/);
   });
 
   it('reads the query connections and parser workers and refuses unusable counts', () => {

@@ -9,6 +9,7 @@ import type { ErrorBody as ErrorBodyShape } from '../errors.js';
 import type { Services } from '../services.js';
 import { installAuth } from './auth.js';
 import { installErrorHandling } from './error-handler.js';
+import { installServerErrorLog } from './server-error-log.js';
 import type { HogletApp } from './hoglet-app.js';
 import { RouteIndex } from './route-index.js';
 import { actionRoutes } from './routes/actions.js';
@@ -20,6 +21,7 @@ import { dashboardRoutes } from './routes/dashboards.js';
 import { definitionRoutes } from './routes/definitions.js';
 import { healthRoutes } from './routes/health.js';
 import { identityRoutes } from './routes/identity.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { accountRoutes } from './routes/account.js';
 import { inviteRoutes } from './routes/invites.js';
 import { memberRoutes } from './routes/members.js';
@@ -77,6 +79,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const routes = new RouteIndex();
   routes.attach(app);
   installErrorHandling(app, routes, BODY_LIMIT_BYTES);
+  installServerErrorLog(app);
   await app.register(cookie);
   installAuth(app, services.authenticator, services.sessions, services.projects.secretTokens);
 
@@ -113,6 +116,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.get('/api/schema/', { schema: { hide: true } }, () => app.swagger());
 
   healthRoutes(app, services);
+  metricsRoutes(app, services);
   sessionRoutes(app, services);
   identityRoutes(app, services);
   accountRoutes(app, services);

@@ -13,6 +13,7 @@ import {
   UnsupportedMediaTypeError,
 } from '../errors.js';
 import { isStoreUnavailable } from '../storage/unavailable.js';
+import { noteServerError } from './server-error-log.js';
 import type { RouteIndex } from './route-index.js';
 import { toValidationError, type SchemaFailure } from './validation-errors.js';
 
@@ -58,14 +59,13 @@ export function installErrorHandling(app: FastifyInstance, routes: RouteIndex, b
       if (apiError instanceof ThrottledError) reply.header('retry-after', String(apiError.retryAfterSeconds));
       if (apiError instanceof ServiceUnavailableError) {
         reply.header('retry-after', String(apiError.retryAfterSeconds));
-        request.log.warn({ err: apiError.cause ?? apiError, reqId: request.id }, 'answered 503');
+        noteServerError(request, apiError.cause ?? apiError);
       }
       if (apiError instanceof MethodNotAllowedError && apiError.withoutBody) return reply.code(405).send();
       return reply.code(apiError.status).send(apiError.toBody());
     }
-    // Internal errors and anything unexpected: the cause is logged, never sent.
-    const code = error instanceof InternalError ? error.code : 'unhandled';
-    request.log.error({ err: error, code, reqId: request.id }, error instanceof InternalError ? 'internal error' : 'unhandled error');
+    // Internal errors and anything unexpected: the cause is logged (server-error-log.ts), never sent.
+    noteServerError(request, error, error instanceof InternalError ? error.code : 'unhandled');
     return reply.code(500).send(INTERNAL_ERROR_BODY);
   });
 

@@ -6,6 +6,7 @@
 // Reads can wait for it: `visible()` resolves once everything acknowledged before the call is
 // inserted, so a query started after a 200 sees the events it acknowledged.
 import { ServiceUnavailableError } from '../../errors.js';
+import { capturedEvents } from '../../metrics/registry.js';
 import type { WriteFailure } from '../../storage/events/write-failure.js';
 import { writeFindingCulprits } from './culprit-search.js';
 import type { TeamEvents } from './event-writer.js';
@@ -216,7 +217,7 @@ export class CaptureInserter {
   private async writeInOrder(items: Entry[], chunkItems: number): Promise<{ left: Entry[]; cause: unknown }> {
     for (let start = 0; start < items.length; start += chunkItems) {
       const chunk = items.slice(start, start + chunkItems);
-      const search = await writeFindingCulprits(chunk, { write: (part) => this.write(part.map((p) => p.item)), classify: this.options.classify });
+      const search = await writeFindingCulprits(chunk, { write: (part) => this.writeCounted(part), classify: this.options.classify });
       // Parts that failed through the store's fault, or refusals while nothing at all was stored
       // (a store that refuses everything is down), are written again after a pause.
       const again = new Set([...search.failed.flatMap((f) => f.items), ...(search.stored ? [] : search.suspects.map((s) => s.item))]);
@@ -231,10 +232,17 @@ export class CaptureInserter {
     return { left: [], cause: null };
   }
 
+  /** One write to the store; its events count as inserted once it succeeds. */
+  private async writeCounted(part: Entry[]): Promise<void> {
+    await this.write(part.map((p) => p.item));
+    capturedEvents.inserted.inc(part.reduce((sum, p) => sum + p.item.events.length, 0));
+  }
+
   /** Keeps refused events in the log's refused/ directory; false if even that failed. */
   private async setAside(seq: number, item: TeamEvents, error: unknown): Promise<boolean> {
     try {
       const file = await this.log.setAside(seq, item, error);
+      capturedEvents.setAside.inc(item.events.length);
       this.options.onProblem?.(
         `the event store refused ${item.events.length} acknowledged event(s) of project ${item.teamId}; set aside in ${file} (\`hoglet capture reinsert\` inserts them again)`,
         error,

@@ -1,5 +1,6 @@
 // Capture use case: decode the request, find the project by its token, normalise the events and
 // wait for the group commit that stores them. Demo data and imports enter through `ingest`.
+import { capturedEvents } from '../../metrics/registry.js';
 import type { CaptureGeoIp } from '../geoip/capture-geoip.js';
 import { decodeCaptureRequest, type CaptureRequestInput } from './decode.js';
 import { DecodeBudget } from './decode-budget.js';
@@ -50,6 +51,7 @@ export class CaptureService {
       const clientIp = payload.historicalMigration ? null : (options.clientIp ?? null);
       await this.geoip?.apply(teamId, events, clientIp);
       await this.committer.submit({ teamId, events });
+      capturedEvents.acknowledged.inc(events.length);
     } finally {
       reservation.release();
     }
@@ -60,7 +62,8 @@ export class CaptureService {
     this.writerLease?.assertHeld();
     // A sender in this process keeps its own pace: it waits for the inserts rather than being refused.
     await this.backlog?.waitForRoom();
-    return this.committer.submit({ teamId, events });
+    await this.committer.submit({ teamId, events });
+    capturedEvents.acknowledged.inc(events.length);
   }
 
   /** Waits for everything accepted so far to be written (graceful shutdown). */

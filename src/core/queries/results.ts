@@ -22,6 +22,7 @@ import type { QueryContext } from '../../query/context.js';
 import { definitionsOf } from '../../query/cache/context-key.js';
 import type { InsightQuery } from '../../query/nodes/schema.js';
 import { kindOf } from '../../query/runners/registry.js';
+import { queryCacheReads } from '../../metrics/registry.js';
 import type { CachedEntry, QueryCacheRepository, QueryStatusRow } from '../../storage/meta/repositories/query-cache.js';
 import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
 import { BackgroundQueue } from './background-queue.js';
@@ -173,8 +174,12 @@ export class QueryResults {
     if (cached && (mode === 'force_cache' || (await this.isFresh(cached, request.query, mode === 'lazy_async')))) {
       const response = await this.parse(cached);
       // Replaced between the two reads by another process: calculate rather than show nothing.
-      if (response) return { response, isCached: true, cacheKey: key, queryStatus: null };
+      if (response) {
+        queryCacheReads.hit.inc();
+        return { response, isCached: true, cacheKey: key, queryStatus: null };
+      }
     }
+    if (mode !== 'force_blocking' && mode !== 'force_async') queryCacheReads.miss.inc();
     if (mode === 'force_cache') return { response: null, isCached: false, cacheKey: key, queryStatus: null };
     if (mode === 'blocking' || mode === 'force_blocking') {
       return { response: await this.calculate(resolved, request.clientQueryId, false), isCached: false, cacheKey: key, queryStatus: null };

@@ -28,6 +28,7 @@ import { ruleProblem } from '../../query/runners/paths/read.js';
 import { mentionsCleanedPath } from '../../query/filters/cleaned-path.js';
 import type { ActorsRequest } from '../../query/actors/read.js';
 import { ValidationError } from '../../errors.js';
+import { timeQuery } from '../../metrics/registry.js';
 import type { FunnelsQuery } from '../../query/nodes/schema.js';
 import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
 import type { PropertyType } from '../../query/catalog/property-type.js';
@@ -102,7 +103,7 @@ export class InsightQueryService {
     // HogQL expressions in the query make the engine's refusals the user's fault (400s).
     const run = this.executor.start(project.id, clientQueryId, options.signal, { userWritten: context.hogql !== undefined });
     const started = performance.now();
-    const output = await kindOf(query).run(query, context, run);
+    const output = await timeQuery(query.kind, () => kindOf(query).run(query, context, run));
     const { results, hasMore, timings: kindTimings, ...extra } = output;
     return {
       results,

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
 import type { CaptureRequestInput } from '../../core/capture/decode.js';
 import { clientAddress, proxyTrust } from '../../core/geoip/client-ip.js';
+import { countCaptureRequest } from '../../metrics/registry.js';
 import type { HogletApp } from '../hoglet-app.js';
 
 /** PostHog's Rust capture takes up to 20 MB on /batch/; Hoglet allows that on every path. */
@@ -68,6 +69,9 @@ export function toInput(request: FastifyRequest): CaptureRequestInput {
 export async function captureRoutes(app: HogletApp, services: Services): Promise<void> {
   const trusted = proxyTrust(services.config.captureTrustProxy);
   await sdkScope(app, (scope) => {
+    scope.addHook('onResponse', async (request, reply) => {
+      if (request.method !== 'OPTIONS') countCaptureRequest(reply.statusCode);
+    });
     for (const path of PATHS) {
       const defaultEventName = path === '/engage' ? '$identify' : undefined;
       const handler = async (request: FastifyRequest, reply: FastifyReply) => {

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
 import type { HogletApp } from '../hoglet-app.js';
+import { noteServerError } from '../server-error-log.js';
 
 /** What capture holds outside the event store: events waiting, and events set aside for an operator. */
 const CaptureStatus = Type.Object({
@@ -36,7 +37,7 @@ export function healthRoutes(app: HogletApp, services: Services): void {
         await services.ping();
         return { status: 'ok', ...(capture ? { capture } : {}), flag_subjects: services.flagSources.subjects.warmUp.status() };
       } catch (error) {
-        request.log.error({ err: error }, 'health check failed');
+        noteServerError(request, error);
         return reply.code(503).send({ status: 'unavailable', ...(capture ? { capture } : {}) });
       }
     },

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import { ServiceUnavailableError, ThrottledError } from '../../errors.js';
 import { FairQueue } from '../../fair-queue.js';
+import { insertSeconds } from '../../metrics/registry.js';
 import { sessionParamsStatement } from './session-params.js';
 
 /** Every analytical read gets a time limit, even when the caller forgets to give one. */
@@ -290,7 +291,9 @@ export class EventStore {
       // An object given for a String column is stored as its JSON text (EventRow.properties).
       clickhouse_settings: { input_format_json_read_objects_as_strings: 1 },
     });
+    const timer = insertSeconds.startTimer({ table });
     await (lane.turns ? lane.turns.run(run, () => this.drain(lane.client)) : run());
+    timer();
   }
 
   /**
