@@ -104,6 +104,8 @@ export interface TableRef {
   readonly teamId?: number;
   /** HogQL's `SAMPLE size OFFSET offset`, on the events table only (printer/sample.ts). */
   readonly sample?: TableSample;
+  /** Columns the guard's SELECT * leaves out that the query reads (the events' MATERIALIZED property columns). */
+  readonly materialized?: readonly string[];
 }
 
 /** A ratio ClickHouse's SAMPLE takes, exact: whole numbers as decimal text (0.1 is 1/10). */

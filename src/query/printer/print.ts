@@ -172,7 +172,9 @@ class Printer {
     if (item.kind === 'numbers') return this.numbers(item);
     const guard = `team_id = ${this.teamParam(item)}`;
     const sampled = item.sample ? this.sample(item, item.sample) : undefined;
-    return `(SELECT * FROM ${this.tableName(item)} WHERE ${guard}${sampled ? ` AND ${sampled}` : ''}) AS ${quoteIdentifier(item.alias)}`;
+    // SELECT * leaves MATERIALIZED columns out: the ones the query reads are named.
+    const columns = ['*', ...(item.materialized ?? []).map(quoteIdentifier)].join(', ');
+    return `(SELECT ${columns} FROM ${this.tableName(item)} WHERE ${guard}${sampled ? ` AND ${sampled}` : ''}) AS ${quoteIdentifier(item.alias)}`;
   }
 
   /** SAMPLE on the events table: its rows by ClickHouse's rule for `SAMPLE BY cityHash64(distinct_id)`, inside the guard. */

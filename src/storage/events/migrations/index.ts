@@ -6,6 +6,7 @@ import { eventsPersonsGroups } from './0001_events_persons_groups.js';
 import { fsyncParts } from './0002_fsync_parts.js';
 import { staticCohortPeople } from './0003_static_cohort_people.js';
 import { sessions } from './0004_sessions.js';
+import { materializedProperties } from './0005_materialized_properties.js';
 
 export interface EventStoreMigration {
   version: number;
@@ -15,7 +16,7 @@ export interface EventStoreMigration {
   backfill?(store: EventStore, ddl: Ddl): Promise<void>;
 }
 
-export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople, sessions];
+export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople, sessions, materializedProperties];
 
 export async function migrateEventStore(store: EventStore): Promise<number[]> {
   const d = new Ddl(store.layout);
