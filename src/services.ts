@@ -20,6 +20,8 @@ import { AccountsService } from './core/accounts/service.js';
 import { IdentityService } from './core/accounts/identity.js';
 import { KeyAuthenticator } from './core/auth/authenticator.js';
 import { PersonsService } from './core/persons/service.js';
+import { PersonDeletionService } from './core/persons/deletion.js';
+import { PersonDeletionsRepository } from './storage/events/person-deletions.js';
 import { LoginThrottle, type LoginThrottleLimits } from './core/auth/login-throttle.js';
 import { CaptureWriterLease, DEFAULT_LEASE_TIMING } from './core/capture/writer-lease.js';
 import { SessionService } from './core/auth/sessions.js';
@@ -81,6 +83,8 @@ export interface Services {
   readonly flagDefinitions: FlagDefinitions;
   /** The persons resource (list, one person) for the web app and API clients. */
   readonly persons: PersonsService;
+  /** Deleting persons (and their events) as PostHog's person API does. */
+  readonly personDeletions: PersonDeletionService;
   /** Event and property definitions, computed from stored events and persons. */
   readonly definitions: DefinitionsService;
   /** A project's group types as capture numbered them. */
@@ -315,6 +319,15 @@ export async function createServices(config: Config, options: ServiceOptions = {
     featureFlags: new FeatureFlagsService(repositories, access, () => flagDefinitionsCache.clear()),
     flagDefinitions: new FlagDefinitions(repositories.featureFlags),
     persons: new PersonsService(access, queries, executor),
+    personDeletions: new PersonDeletionService(access, repositories, personsRepository, new PersonDeletionsRepository(events), {
+      settled: async () => {
+        await pipeline.committer.drain();
+        await captureSettled();
+      },
+      betweenWrites: (work) => writer.between(work),
+      written: (writes) => flagSubjects?.rememberWritten(writes),
+      ingest: (teamId, captured) => capture.ingest(teamId, captured),
+    }),
     definitions: new DefinitionsService(access, new DefinitionsRepository(events, config.queryTimeoutSeconds), repositories),
     // Read on capture's own lane (no read barrier there), so it waits for capture itself.
     groupTypesOf: async (teamId) => {

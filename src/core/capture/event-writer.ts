@@ -42,7 +42,34 @@ export class EventWriter {
     private readonly onPersonsMerged: (merges: PersonMerge[]) => Promise<void> = async () => {},
   ) {}
 
-  async write(items: readonly TeamEvents[]): Promise<void> {
+  /** Writes and `between` work run one at a time, in the order asked. */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  write(items: readonly TeamEvents[]): Promise<void> {
+    return this.inTurn(() => this.writeNow(items));
+  }
+
+  /**
+   * Runs `work` while no write runs (a person deletion), then forgets cached person state: the
+   * next write reads what `work` stored instead of what memory held before it.
+   */
+  between<T>(work: () => Promise<T>): Promise<T> {
+    return this.inTurn(async () => {
+      try {
+        return await work();
+      } finally {
+        this.forget();
+      }
+    });
+  }
+
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(work);
+    this.turn = run.catch(() => {});
+    return run;
+  }
+
+  private async writeNow(items: readonly TeamEvents[]): Promise<void> {
     const writes: PersonWrites = { persons: [], distinctIds: [], overrides: [], groups: [], groupTypes: [] };
     const rows: EventRow[] = [];
     const days: StoredDays[] = [];

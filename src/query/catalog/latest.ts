@@ -39,13 +39,15 @@ export function latestGroups(index: number, columns: readonly VersionedColumn[],
 /**
  * Each distinct id a merge moved (`override_distinct_id`) and the person it now belongs to
  * (`override_person_id`): prefixed names, so a user's `USING (distinct_id)` beside this join is
- * not ambiguous.
+ * not ambiguous. A deleted person's ids lose theirs (tombstones): events sent under them later
+ * belong to the new person they make.
  */
 export function latestOverrides(): Select {
   return select({
     select: [alias(field('distinct_id'), 'override_distinct_id'), latest('person_id', 'override_person_id')],
     from: table('person_distinct_id_overrides', 'o'),
     groupBy: [field('distinct_id')],
+    having: eq(call('argMax', field('is_deleted'), field('version')), constant(false)),
   });
 }
 

@@ -17,6 +17,7 @@ export function eventsWithResolvedPersons(database: string): string {
       FROM ${database}.${TABLES.personDistinctIdOverrides}
       WHERE team_id = {team:UInt64}
       GROUP BY distinct_id
+      HAVING NOT argMax(is_deleted, version)
     ) AS o ON e.distinct_id = o.distinct_id
     WHERE e.team_id = {team:UInt64}`;
 }

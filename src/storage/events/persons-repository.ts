@@ -58,6 +58,17 @@ export class PersonsRepository {
     );
   }
 
+  /**
+   * The latest row of each of these distinct ids, deleted ones too (is_deleted true, person_id the
+   * deleted person): a deleted id's next person takes a version above its tombstone and a new id.
+   */
+  async distinctIdsWithTombstones(teamId: number, distinctIds: readonly string[]): Promise<DistinctIdRow[]> {
+    if (distinctIds.length === 0) return [];
+    const rows = await readInChunks(distinctIds, (ids) =>
+      this.read<DistinctIdRow>(this.latestMappings('AND distinct_id IN {ids:Array(String)}', '', true), { team: teamId, ids }));
+    return this.numeric(rows).map((row) => ({ ...row, is_deleted: Boolean(row.is_deleted) }));
+  }
+
   /** Every distinct id currently pointing at one of these persons (needed to move them on a merge). */
   async distinctIdsOfPersons(teamId: number, personIds: readonly string[]): Promise<DistinctIdRow[]> {
     if (personIds.length === 0) return [];
@@ -68,9 +79,9 @@ export class PersonsRepository {
 
   // Aggregates get names of their own: ClickHouse would read `argMax(x, version) AS version`
   // as an aggregate inside an aggregate.
-  private latestMappings(rowFilter: string, latestFilter: string): string {
+  private latestMappings(rowFilter: string, latestFilter: string, withTombstones = false): string {
     return `SELECT {team:UInt64} AS team_id, distinct_id, toString(latest_person) AS person_id, latest_version AS version,
-              false AS is_deleted
+              latest_deleted AS is_deleted
        FROM (
          SELECT distinct_id, argMax(person_id, version) AS latest_person, max(version) AS latest_version,
                 argMax(is_deleted, version) AS latest_deleted
@@ -78,7 +89,7 @@ export class PersonsRepository {
          WHERE team_id = {team:UInt64} ${rowFilter}
          GROUP BY distinct_id
        )
-       WHERE NOT latest_deleted ${latestFilter}`;
+       WHERE ${withTombstones ? 'true' : 'NOT latest_deleted'} ${latestFilter}`;
   }
 
   async persons(teamId: number, personIds: readonly string[]): Promise<PersonRow[]> {

@@ -21,7 +21,10 @@ interface PersonState {
   version: number;
 }
 
-/** A distinct id's person (null: known to have none) and the version of that mapping. */
+/**
+ * A distinct id's person (null: known to have none) and the version of that mapping. A null person
+ * with a stored version is a deleted one's id: its next person gets a new id (personUuid's reborn).
+ */
 interface Mapping {
   personId: string | null;
   version: number;
@@ -93,7 +96,8 @@ export class PersonProcessor {
   private async processEvent(batch: TeamBatch, event: CapturedEvent): Promise<string> {
     const { teamId } = batch;
     if (event.properties.$process_person_profile === false) {
-      return this.mapping(teamId, event.distinctId)?.personId ?? personUuid(teamId, event.distinctId);
+      const mapping = this.mapping(teamId, event.distinctId);
+      return mapping?.personId ?? this.newPersonId(teamId, event.distinctId, mapping);
     }
     const mergeKey = MERGE_EVENTS[event.event];
     const other = mergeKey === undefined ? undefined : event.properties[mergeKey];
@@ -184,7 +188,7 @@ export class PersonProcessor {
 
   private createPerson(batch: TeamBatch, distinctId: string, timestampUs: number): PersonState {
     const person: PersonState = {
-      id: personUuid(batch.teamId, distinctId),
+      id: this.newPersonId(batch.teamId, distinctId, this.mapping(batch.teamId, distinctId)),
       properties: {},
       isIdentified: false,
       createdAtUs: timestampUs,
@@ -194,6 +198,11 @@ export class PersonProcessor {
     batch.dirty.set(person.id, person);
     this.attach(batch, distinctId, person);
     return person;
+  }
+
+  /** The id of a distinct id's first person, or of its next one after a deletion. */
+  private newPersonId(teamId: number, distinctId: string, mapping: Mapping | undefined): string {
+    return mapping && mapping.personId === null && mapping.version >= 0 ? personUuid(teamId, distinctId, mapping.version) : personUuid(teamId, distinctId);
   }
 
   private personOf(teamId: number, distinctId: string): PersonState | undefined {
@@ -224,9 +233,9 @@ export class PersonProcessor {
       return personId === undefined || (personId !== null && !this.persons.has(key(teamId, personId)));
     });
     if (missing.length === 0) return;
-    const rows: DistinctIdRow[] = await this.repository.distinctIds(teamId, missing);
+    const rows: DistinctIdRow[] = await this.repository.distinctIdsWithTombstones(teamId, missing);
     const found = new Map(rows.map((row) => [row.distinct_id, row]));
-    const personIds = [...new Set(rows.map((row) => row.person_id))].filter((id) => !this.persons.has(key(teamId, id)));
+    const personIds = [...new Set(rows.filter((row) => !row.is_deleted).map((row) => row.person_id))].filter((id) => !this.persons.has(key(teamId, id)));
     for (const person of await this.repository.persons(teamId, personIds)) {
       this.persons.set(key(teamId, person.id), {
         id: person.id,
@@ -238,7 +247,7 @@ export class PersonProcessor {
     }
     for (const id of missing) {
       const row = found.get(id);
-      const known = row && this.persons.has(key(teamId, row.person_id));
+      const known = row && !row.is_deleted && this.persons.has(key(teamId, row.person_id));
       this.mappings.set(key(teamId, id), known ? { personId: row.person_id, version: row.version } : { personId: null, version: row?.version ?? -1 });
     }
   }

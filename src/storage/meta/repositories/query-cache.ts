@@ -62,6 +62,11 @@ export class QueryCacheRepository {
     });
   }
 
+  /** Drops every calculated result of a project (a person deletion may change any of them). */
+  async forgetTeam(teamId: number): Promise<void> {
+    await this.db.deleteFrom('query_cache').where('team_id', '=', teamId).execute();
+  }
+
   /** Entries and the bytes of their responses (the cache's budget). */
   async usage(): Promise<{ entries: number; bytes: number }> {
     const row = await this.db

@@ -1,0 +1,83 @@
+// Deleting persons (PostHog's person delete and bulk_delete, issue 32). A person goes as PostHog's
+// do: a tombstone row (is_deleted, version + 100) for the person and for each of its distinct ids,
+// so every read that takes the latest version stops seeing them at once; the older rows, which
+// hold the properties, go by a lightweight DELETE (masked at once, the bytes gone at the parts'
+// next merge). A distinct id's tombstone also ends its merge override, so events sent later under
+// it belong to the new person they make. With delete_events, the events of the person's ids (and
+// their uuid index rows and sessions) go by lightweight DELETE as well.
+import type { EventStore, QueryOptions } from './event-store.js';
+import type { DistinctIdRow, PersonRow } from './persons-repository.js';
+import { Ddl, TABLES } from './tables.js';
+
+/** PostHog's gap: a tombstone outranks any version capture could have written meanwhile. */
+export const TOMBSTONE_VERSION_STEP = 100;
+
+/** Deleting a large person's events may run long: far past a query's time limit. */
+const OPTIONS: QueryOptions = { timeoutSeconds: 3600 };
+
+export interface DeletedPersons {
+  persons: PersonRow[];
+  distinctIds: DistinctIdRow[];
+  overrides: DistinctIdRow[];
+}
+
+export class PersonDeletionsRepository {
+  private readonly ddl: Ddl;
+
+  constructor(private readonly store: EventStore) {
+    this.ddl = new Ddl(store.layout);
+  }
+
+  private local(table: string): string {
+    return `${this.ddl.db}.${this.ddl.storageName(table)}`;
+  }
+
+  /** The tombstones of these persons and of every distinct id now pointing at them. */
+  tombstones(persons: readonly PersonRow[], mappings: readonly DistinctIdRow[]): DeletedPersons {
+    const personRows = persons.map((p) => ({ ...p, properties: '{}', version: p.version + TOMBSTONE_VERSION_STEP, is_deleted: true }));
+    const idRows = mappings.map((m) => ({ ...m, version: m.version + TOMBSTONE_VERSION_STEP, is_deleted: true }));
+    return { persons: personRows, distinctIds: idRows, overrides: idRows };
+  }
+
+  /** Writes the tombstones, then takes out the older rows of those persons (their properties). */
+  async write(teamId: number, rows: DeletedPersons): Promise<void> {
+    await this.store.insert(TABLES.persons, rows.persons, { lane: 'persons' });
+    await this.store.insert(TABLES.personDistinctIds, rows.distinctIds, { lane: 'persons' });
+    await this.store.insert(TABLES.personDistinctIdOverrides, rows.overrides, { lane: 'persons' });
+    if (rows.persons.length === 0) return;
+    await this.command(
+      `DELETE FROM ${this.local(TABLES.persons)}${this.ddl.onCluster}
+       WHERE team_id = {team:UInt64} AND id IN {ids:Array(UUID)} AND NOT is_deleted`,
+      { team: teamId, ids: rows.persons.map((p) => p.id) },
+    );
+  }
+
+  /**
+   * Every event of these distinct ids or persons: their sessions first (found through the events),
+   * then the uuid index rows (a re-sent event is stored again), then the events.
+   */
+  async deleteEvents(teamId: number, distinctIds: readonly string[], personIds: readonly string[]): Promise<void> {
+    if (distinctIds.length === 0 && personIds.length === 0) return;
+    const params = { team: teamId, dids: distinctIds, pids: personIds };
+    const theirs = 'team_id = {team:UInt64} AND (distinct_id IN {dids:Array(String)} OR person_id IN {pids:Array(UUID)})';
+    await this.command(
+      `DELETE FROM ${this.local(TABLES.sessions)}${this.ddl.onCluster}
+       WHERE team_id = {team:UInt64} AND session_id IN (
+         SELECT \`$session_id\` FROM ${this.local(TABLES.events)} WHERE ${theirs} AND \`$session_id\` != '')`,
+      params,
+    );
+    await this.command(
+      `DELETE FROM ${this.local(TABLES.eventUuids)}${this.ddl.onCluster}
+       WHERE team_id = {team:UInt64} AND uuid IN (SELECT uuid FROM ${this.local(TABLES.events)} WHERE ${theirs})`,
+      params,
+    );
+    await this.command(`DELETE FROM ${this.local(TABLES.events)}${this.ddl.onCluster} WHERE ${theirs}`, params);
+  }
+
+  private command(sql: string, params: Record<string, unknown>): Promise<void> {
+    // One node waits until the rows are masked (reads exclude them when this returns); a cluster's
+    // other replicas catch up in the background.
+    const sync = this.store.layout.cluster ? '1' : '2';
+    return this.store.command(sql, params, { ...OPTIONS, settings: { lightweight_deletes_sync: sync, mutations_sync: sync } });
+  }
+}
