@@ -2,35 +2,20 @@
 // clients send /batch/ requests, then freed. Every acknowledged event ends in the store, none is
 // set aside, and while the disk is full queries answer (uncached) or say 503, never 500. Mounting
 // needs root (CI runs as root); elsewhere the test is skipped with a notice.
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
 import { createServices, type Services } from '../src/services.js';
+import { fillDisk, mountSmallDisk } from './helpers/small-disk.js';
 
-const MOUNT_MB = 64;
 /** Left free once full: room for the capture log's appends and a few parts, not for every insert. */
 const LEAVE_BYTES = 1_600_000;
-const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'hoglet-full-disk-'));
-
-/** Mounts a small tmpfs, or says why it cannot (not root, no mount, a ClickHouse server in use). */
-function mountSmallDisk(): string | null {
-  if ((process.env.HOGLET_TEST_CLICKHOUSE_URL ?? process.env.CLICKHOUSE_URL)?.trim()) return 'the events live on a ClickHouse server, not on a disk this test can fill';
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${MOUNT_MB}m`, 'tmpfs', mountPoint], { stdio: 'pipe' });
-    return null;
-  } catch (error) {
-    return `cannot mount a tmpfs here (${String((error as { stderr?: Buffer }).stderr ?? error).trim()})`;
-  }
-}
-
-const whyNot = mountSmallDisk();
-if (whyNot) console.warn(`test/full-disk.test.ts skipped: ${whyNot}`);
+const disk = mountSmallDisk('test/full-disk.test.ts', 64);
+const mountPoint = disk.mountPoint;
 
 let services: Services;
 let app: FastifyInstance;
@@ -40,21 +25,6 @@ let projectId: number;
 const problems: string[] = [];
 const filler = path.join(mountPoint, 'filler');
 
-/** Fills the filesystem, then gives back `leave` bytes: room for capture-log appends, not for ClickHouse parts. */
-function fillDisk(leave: number): void {
-  const chunk = Buffer.alloc(1024 * 1024, 1);
-  const fd = fs.openSync(filler, 'w');
-  let written = 0;
-  try {
-    for (;;) written += fs.writeSync(fd, chunk);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.truncateSync(filler, Math.max(0, written - leave));
-}
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function batch(events: number) {
@@ -63,7 +33,7 @@ function batch(events: number) {
   return { uuids, send: () => app.inject({ method: 'POST', url: '/batch/', payload: body }) };
 }
 
-describe.skipIf(whyNot !== null)('a full disk', () => {
+describe.skipIf(disk.skipReason !== null)('a full disk', () => {
   beforeAll(async () => {
     const config = loadConfig({ dataDir: path.join(mountPoint, 'data') }, {});
     services = await createServices(config, { onBackgroundError: (error) => problems.push(String(error)) });
@@ -77,8 +47,7 @@ describe.skipIf(whyNot !== null)('a full disk', () => {
     fs.rmSync(filler, { force: true });
     await app?.close();
     await services?.close();
-    execFileSync('umount', [mountPoint]);
-    fs.rmSync(mountPoint, { recursive: true, force: true });
+    disk.release();
   }, 60_000);
 
   it('loses no acknowledged event, sets none aside, and answers queries or 503 meanwhile', async () => {
@@ -88,7 +57,7 @@ describe.skipIf(whyNot !== null)('a full disk', () => {
     acknowledged.push(...warmUp.uuids);
 
     // Room for some parts, not for all: inserts succeed until it is gone, then every one fails.
-    fillDisk(LEAVE_BYTES);
+    fillDisk(filler, LEAVE_BYTES);
     const statuses = new Map<number, number>();
     const send = async (waves: number) => {
       for (let wave = 0; wave < waves; wave++) {

@@ -33,10 +33,13 @@ export interface ServerProcess {
   exited: Promise<unknown>;
 }
 
-/** `hoglet serve` on a data directory, once `/_health` answers; `nodeArgs` go to node itself. */
-export async function startServer(dataDir: string, port: number, nodeArgs: string[] = []): Promise<ServerProcess> {
+/**
+ * `hoglet serve` on a data directory, once `/_health` answers; `nodeArgs` go to node itself.
+ * Its log (stderr) goes to the test's output, or to `child.stderr` with `stderr: 'pipe'`.
+ */
+export async function startServer(dataDir: string, port: number, nodeArgs: string[] = [], options: { stderr?: 'inherit' | 'pipe' } = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve', '--data-dir', dataDir, '--port', String(port), '--log-level', 'warn'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', options.stderr ?? 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const deadline = Date.now() + 30_000;
