@@ -5,6 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { CopyButton } from '../components/CopyButton';
+import { num } from '../lib/format';
 import { PropertyFilters } from '../components/PropertyFilters';
 import { complete, readFilters, type PropertyFilter } from '../lib/filters';
 import { useUpdateMe, withTeamName } from '../session';
@@ -19,6 +20,7 @@ interface Project {
   test_account_filters: PropertyFilter[];
   test_account_filters_default_checked: boolean | null;
   path_cleaning_filters: { alias: string; regex: string }[] | null;
+  event_retention_months: number | null;
 }
 
 function zones(current: string): string[] {
@@ -56,6 +58,7 @@ export function SettingsPage({ project }: { project: string }) {
       <TimezoneSection project={p} save={save} />
       <TestAccountsSection project={p} projectId={project} save={save} />
       <PathCleaningSection project={p} save={save} />
+      <RetentionSection project={p} path={path} save={save} />
     </section>
   );
 }
@@ -232,6 +235,52 @@ function PathCleaningSection({ project, save }: { project: Project; save: Save }
         </div>
       ))}
       <button type="button" class="link-button" onClick={() => setRules([...rules, { alias: '', regex: '' }])}>+ Add rule</button>
+    </Section>
+  );
+}
+
+/** GET <project>/event_retention/: what the setting keeps now and what the retention job last removed. */
+interface RetentionStatus {
+  event_retention_months: number | null;
+  keeps_events_from: string | null;
+  last_run: { cutoff: string; ran_at: string; events_removed: number } | null;
+}
+
+/** A day in UTC, as the retention job cuts: "1 Nov 2025". */
+const utcDay = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const utcTime = (iso: string) => new Date(iso).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+
+function RetentionSection({ project, path, save }: { project: Project; path: string; save: Save }) {
+  const [months, setMonths] = useState(project.event_retention_months === null ? '' : String(project.event_retention_months));
+  const [status, setStatus] = useState<RetentionStatus | null>(null);
+  const load = () => api<RetentionStatus>(`${path}event_retention/`).then(setStatus, () => setStatus(null));
+  useEffect(() => void load(), [path]);
+  const onSave = async () => {
+    const text = months.trim();
+    // Sent as typed (no browser limits on the field): the server says why a value is refused.
+    await save({ event_retention_months: text === '' ? null : Number(text) });
+    await load();
+  };
+  const run = status?.last_run;
+  return (
+    <Section
+      title="Data retention"
+      testId="settings-retention"
+      description="Events older than the current month and this many months before it are removed for good, a whole month at a time, within the hour. Empty keeps every event."
+      onSave={onSave}
+    >
+      <div class="inline">
+        <input type="number" name="event-retention-months" aria-label="Months of events kept" placeholder="Keep everything" value={months} onInput={(e) => setMonths((e.currentTarget as HTMLInputElement).value)} />
+        <span>months before the current one</span>
+      </div>
+      <p class="muted" data-testid="retention-keeps">
+        {status?.keeps_events_from ? `Keeps events from ${utcDay(status.keeps_events_from)} (UTC) on.` : 'Keeps every event.'}
+      </p>
+      {run && (
+        <p class="muted" data-testid="retention-last-run" data-removed={run.events_removed}>
+          {`Last checked ${utcTime(run.ran_at)} UTC. ${num(run.events_removed)} events from before ${utcDay(run.cutoff)} removed.`}
+        </p>
+      )}
     </Section>
   );
 }
