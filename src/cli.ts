@@ -6,6 +6,7 @@ import { parseScopeList } from './core/scopes.js';
 import { localUrl } from './local-url.js';
 import { ApiError } from './errors.js';
 import { createAccountServices, type AccountServices } from './services.js';
+import { HOGLET_VERSION } from './version.js';
 
 /** A command that could not do what was asked; printed without a stack trace. */
 class CliFailure extends Error {}
@@ -49,7 +50,22 @@ async function readPasswordFromStdin(): Promise<string> {
 
 const program = new Command('hoglet')
   .description('Hoglet: a PostHog-compatible product-analytics server in one process')
+  // Answered by printVersion below (commander's own would not read --data-dir); listed here for --help.
+  .version(HOGLET_VERSION, '-V, --version', "print Hoglet's version (with --data-dir, also that directory's migration levels)")
   .showHelpAfterError();
+
+/** `hoglet --version [--data-dir D]`: the version, and with a data directory its migration levels. */
+async function printVersion(args: string[]): Promise<void> {
+  const flags = new Command('hoglet').option('-V, --version').addOption(dataDirOption()).parse(args, { from: 'user' }).opts<ConfigFlags>();
+  print(HOGLET_VERSION);
+  if (flags.dataDir === undefined && process.env.HOGLET_DATA_DIR === undefined) return;
+  const { collectDataStatus } = await import('./status/data-status.js');
+  const status = await collectDataStatus(loadConfig(flags));
+  const { migrations: m } = status;
+  print(`metadata migration level:    ${m.metadata ?? 'none'} (this version: ${m.current.metadata})`);
+  print(`event store migration level: ${m.events ?? 'none'} (this version: ${m.current.events})`);
+  for (const why of status.unread) process.stderr.write(`could not read ${why}\n`);
+}
 
 program
   .command('serve')
@@ -273,6 +289,19 @@ capture
   });
 
 program
+  .command('status')
+  .description('what a data directory holds: sizes on disk, events and persons per project, migration levels, the capture log (safe beside a running server)')
+  .option('--json', 'print one JSON object')
+  .addOption(dataDirOption())
+  .option('--port <port>', 'port of a running server, when it announced none (env PORT, default 8000)')
+  .action(async (flags: CommonFlags) => {
+    const { collectDataStatus } = await import('./status/data-status.js');
+    const { formatDataStatus } = await import('./status/format.js');
+    const status = await collectDataStatus(loadConfig(flags));
+    print(flags.json ? JSON.stringify(status) : formatDataStatus(status));
+  });
+
+program
   .command('migrate')
   .description('apply metadata migrations and exit (serve does this too)')
   .addOption(dataDirOption())
@@ -282,7 +311,10 @@ program
   });
 
 try {
-  await program.parseAsync(process.argv);
+  const args = process.argv.slice(2);
+  // Options before any command: `--version` with or without `--data-dir D`, in either order.
+  if (args[0]?.startsWith('-') && (args.includes('--version') || args.includes('-V'))) await printVersion(args);
+  else await program.parseAsync(process.argv);
 } catch (error) {
   const message =
     error instanceof ApiError || error instanceof ConfigError || error instanceof CliFailure

@@ -20,6 +20,7 @@ import { captureRoutes } from './routes/capture.js';
 import { dashboardRoutes } from './routes/dashboards.js';
 import { definitionRoutes } from './routes/definitions.js';
 import { healthRoutes } from './routes/health.js';
+import { dataStatusRoutes } from './routes/data-status.js';
 import { identityRoutes } from './routes/identity.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { accountRoutes } from './routes/account.js';
@@ -117,6 +118,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   healthRoutes(app, services);
   metricsRoutes(app, services);
+  dataStatusRoutes(app, services);
   sessionRoutes(app, services);
   identityRoutes(app, services);
   accountRoutes(app, services);

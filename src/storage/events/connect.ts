@@ -1,10 +1,11 @@
 // Opens the event store the configuration asks for and brings its schema up to date.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createClient, type ClickHouseClient, type ClickHouseClientConfigOptions as ClientOptions } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
 import type { EventStoreConfig } from '../../config.js';
 import { DEFAULT_QUERY_CONCURRENCY, EventStore, type EventStoreClients } from './event-store.js';
-import { claimEventStore } from './owner-lock.js';
+import { claimEventStore, eventStoreOwner } from './owner-lock.js';
 import { migrateEventStore } from './migrations/index.js';
 import { repairSessions, repairUuidIndex } from './uuid-repair.js';
 
@@ -45,6 +46,28 @@ export async function openEventStore(config: EventStoreConfig): Promise<EventSto
     throw error;
   }
   return store;
+}
+
+/** The embedded store was left by a process that died: its next owner must be the server, which repairs it. */
+export class EventStoreLeftOpenError extends Error {}
+
+/**
+ * The store as it is, to read (`hoglet status`): no migration, no repair. The embedded directory is
+ * claimed while open (chDB allows one process); a lock left by a dead process is left in place, so
+ * the server that opens the directory next still knows to repair it.
+ */
+export function openEventStoreForReading(config: EventStoreConfig): EventStore {
+  const layout = { database: config.database, cluster: config.cluster, embedded: config.clickhouseUrl === null };
+  if (config.clickhouseUrl) {
+    const client = serverClient(config.clickhouseUrl);
+    return new EventStore({ query: client, ingest: client, queryConcurrency: 1 }, layout);
+  }
+  if (existsSync(join(config.chdbPath, 'owner.pid')) && eventStoreOwner(config.chdbPath) === null) {
+    throw new EventStoreLeftOpenError(`the event store in ${config.chdbPath} was left open by a process that stopped without closing it; start the server once (it repairs the store)`);
+  }
+  const { release } = claimEventStore(config.chdbPath);
+  const client = embeddedClient(config.chdbPath);
+  return new EventStore({ query: [client], ingest: client }, layout, release);
 }
 
 function serverClient(url: string): ClickHouseClient {
