@@ -4,7 +4,10 @@
 // hold the properties, go by a lightweight DELETE (masked at once, the bytes gone at the parts'
 // next merge). A distinct id's tombstone also ends its merge override, so events sent later under
 // it belong to the new person they make. With delete_events, the events of the person's ids (and
-// their uuid index rows and sessions) go by lightweight DELETE as well.
+// their uuid index rows and sessions) go by lightweight DELETE as well. A masked row's bytes stay
+// in its part until a merge rewrites it, and a month's fully merged part may not be merged again:
+// so each deletion also asks ClickHouse to rewrite the parts it masked (APPLY DELETED MASK, a
+// background mutation), after which the rows are physically gone (docs/operating.md).
 import type { EventStore, QueryOptions } from './event-store.js';
 import type { DistinctIdRow, PersonRow } from './persons-repository.js';
 import { Ddl, TABLES } from './tables.js';
@@ -50,6 +53,7 @@ export class PersonDeletionsRepository {
        WHERE team_id = {team:UInt64} AND id IN {ids:Array(UUID)} AND NOT is_deleted`,
       { team: teamId, ids: rows.persons.map((p) => p.id) },
     );
+    await this.rewriteMasked(TABLES.persons, []);
   }
 
   /**
@@ -60,6 +64,11 @@ export class PersonDeletionsRepository {
     if (distinctIds.length === 0 && personIds.length === 0) return;
     const params = { team: teamId, dids: distinctIds, pids: personIds };
     const theirs = 'team_id = {team:UInt64} AND (distinct_id IN {dids:Array(String)} OR person_id IN {pids:Array(UUID)})';
+    const partitions = await this.store.query<{ partition: string }>(
+      `SELECT DISTINCT _partition_id AS partition FROM ${this.local(TABLES.events)} WHERE ${theirs}`,
+      params,
+      OPTIONS,
+    );
     await this.command(
       `DELETE FROM ${this.local(TABLES.sessions)}${this.ddl.onCluster}
        WHERE team_id = {team:UInt64} AND session_id IN (
@@ -72,6 +81,20 @@ export class PersonDeletionsRepository {
       params,
     );
     await this.command(`DELETE FROM ${this.local(TABLES.events)}${this.ddl.onCluster} WHERE ${theirs}`, params);
+    await this.rewriteMasked(TABLES.events, partitions.map((row) => row.partition));
+    await this.rewriteMasked(TABLES.eventUuids, []);
+    await this.rewriteMasked(TABLES.sessions, []);
+  }
+
+  /**
+   * Asks ClickHouse to rewrite the parts holding masked rows (in these partitions, or all), in the
+   * background: the statement returns at once, the mutation runs in the engine's pool.
+   */
+  private async rewriteMasked(table: string, partitions: readonly string[]): Promise<void> {
+    const clauses = partitions.length === 0 ? [''] : partitions.filter((p) => /^\d{6}$/.test(p)).map((p) => ` IN PARTITION ID '${p}'`);
+    for (const clause of clauses) {
+      await this.store.command(`ALTER TABLE ${this.local(table)}${this.ddl.onCluster} APPLY DELETED MASK${clause}`, {}, { ...OPTIONS, settings: { mutations_sync: '0' } });
+    }
   }
 
   private command(sql: string, params: Record<string, unknown>): Promise<void> {
