@@ -150,8 +150,20 @@ describe.each(META_STORES)('GET /metrics on %s', (store) => {
       expect(logged).toHaveLength(1);
       expect(logged[0]).toMatchObject({ level: 50, msg: 'answered 500', method: 'GET', route: '/api/projects/:id/', status: 500, code: 'unhandled' });
       expect(logged[0].err.message).toBeTruthy();
+      // A 503 (the store is unavailable: retry later) at warn, once, with its cause.
+      const health = await app.inject({ method: 'GET', url: '/_health' });
+      expect(health.statusCode).toBe(503);
+      // Other warnings of that request (what /_health could not read) are lines of their own; no error line.
+      const ofHealth = lines.map((line) => JSON.parse(line)).filter((line) => line.reqId === health.headers['x-request-id']);
+      expect(ofHealth.filter((line) => line.level >= 50)).toEqual([]);
+      const answered = ofHealth.filter((line) => line.msg === 'answered 503');
+      expect(answered).toHaveLength(1);
+      expect(answered[0]).toMatchObject({ level: 40, route: '/_health', status: 503 });
+      expect(answered[0].err.message).toBeTruthy();
       const after = parseMetrics((await app.inject({ method: 'GET', url: '/metrics' })).body);
-      expect(value(after, 'hoglet_http_server_errors_total{status="500"}') - value(before, 'hoglet_http_server_errors_total{status="500"}')).toBe(1);
+      const moved = (key: string) => value(after, key) - value(before, key);
+      expect(moved('hoglet_http_server_errors_total{status="500"}')).toBe(1);
+      expect(moved('hoglet_http_server_errors_total{status="503"}')).toBe(1);
     } finally {
       await app.close();
       await broken.close().catch(() => undefined);
