@@ -1,4 +1,6 @@
 // Composition root: picks the back ends once and wires the services over them.
+import type { BackupManifest } from './core/backup/manifest.js';
+import { takeSnapshot } from './core/backup/snapshot.js';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Config } from './config.js';
@@ -111,6 +113,8 @@ export interface Services {
   readonly captureReplayed: number;
   /** What capture holds that is not in the event store yet: the backlog, and events set aside. */
   captureStatus(): Promise<CaptureStatus>;
+  /** Lays a consistent copy of the embedded stores into a staging directory (`hoglet backup`). */
+  backupSnapshot(staging: string): Promise<BackupManifest>;
   readonly projectTokens: ProjectTokens;
   readonly demo: DemoDataRunner;
   /** Removes events older than each project's retention (serve() starts it; tests run it by hand). */
@@ -347,6 +351,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     geoip,
     capturePending,
     captureReplayed: pipeline.replayed,
+    backupSnapshot: (staging) =>
+      takeSnapshot({ events, eventsDir: config.events.chdbPath, meta, inserter: pipeline.inserter, captureLogDir: config.captureLogDir }, staging),
     captureStatus: async () => {
       const setAside = await pipeline.setAside.count();
       return { waiting_events: pipeline.inserter.backlog, set_aside_events: setAside.events, set_aside_files: setAside.files, log: pipeline.inserter.progress };

@@ -19,6 +19,7 @@ import { featureFlagRoutes } from './routes/feature-flags.js';
 import { captureRoutes } from './routes/capture.js';
 import { dashboardRoutes } from './routes/dashboards.js';
 import { definitionRoutes } from './routes/definitions.js';
+import { backupRoutes } from './routes/backup.js';
 import { healthRoutes } from './routes/health.js';
 import { dataStatusRoutes } from './routes/data-status.js';
 import { identityRoutes } from './routes/identity.js';
@@ -117,6 +118,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.get('/api/schema/', { schema: { hide: true } }, () => app.swagger());
 
   healthRoutes(app, services);
+  backupRoutes(app, services);
   metricsRoutes(app, services);
   dataStatusRoutes(app, services);
   sessionRoutes(app, services);

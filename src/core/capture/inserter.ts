@@ -65,6 +65,10 @@ export class CaptureInserter {
   /** When the store began failing every write (null while writes get through). */
   private failingSince: number | null = null;
   private wake: (() => void) | null = null;
+  /** Set while a backup freezes the store: the next write waits for it (`whilePaused`). */
+  private held: Promise<void> | null = null;
+  /** The write under way with its checkpoint, if any. */
+  private inFlight: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly write: (items: TeamEvents[]) => Promise<void>,
@@ -110,6 +114,24 @@ export class CaptureInserter {
    */
   get progress(): { acknowledged: number; inserted: number } {
     return { acknowledged: this.acknowledgedSeq, inserted: this.insertedSeq };
+  }
+
+  /**
+   * Runs `work` between two writes: the write under way (and its checkpoint) finishes first, the
+   * next waits until `work` is done. A backup freezes the store there, so every table holds the
+   * same records: exactly those up to the sequence number `work` is given.
+   */
+  async whilePaused<T>(work: (insertedSeq: number) => Promise<T>): Promise<T> {
+    while (this.held) await this.held;
+    let release = () => {};
+    this.held = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await this.inFlight.catch(() => {});
+      return await work(this.insertedSeq);
+    } finally {
+      this.held = null;
+      release();
+    }
   }
 
   /** Resolves once everything acknowledged so far is inserted, or after `timeoutMs`; at once while the store is down. */
@@ -165,13 +187,22 @@ export class CaptureInserter {
         await this.pause(1_000);
         continue;
       }
-      const batch = this.takeBatch();
-      const inserted = await this.insert(batch);
-      if (!inserted) return; // stopping while the store was down: the log keeps the rest
-      this.queue.splice(0, batch.length);
-      this.finish(batch);
-      await this.log.markInserted(batch.at(-1)!.seq).catch((error: unknown) => this.options.onProblem?.('could not write the capture log checkpoint', error));
+      while (this.held) await this.held;
+      if (this.stopping) return;
+      const step = this.writeNext();
+      this.inFlight = step;
+      if (!(await step)) return; // stopping while the store was down: the log keeps the rest
     }
+  }
+
+  private async writeNext(): Promise<boolean> {
+    const batch = this.takeBatch();
+    const inserted = await this.insert(batch);
+    if (!inserted) return false;
+    this.queue.splice(0, batch.length);
+    this.finish(batch);
+    await this.log.markInserted(batch.at(-1)!.seq).catch((error: unknown) => this.options.onProblem?.('could not write the capture log checkpoint', error));
+    return true;
   }
 
   private takeBatch(): Queued[] {
