@@ -1,6 +1,7 @@
 // One person: who they are (distinct ids, first seen), their properties, their latest events.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api';
+import { DeletePerson } from '../components/DeletePerson';
 import { EventsTable } from '../components/EventsTable';
 import { PropertiesTable } from '../components/PropertiesTable';
 import { eventsQuery, readEvents, type EventRow } from '../lib/events';
@@ -44,6 +45,7 @@ export function PersonPage({ project, id }: { project: string; id: string }) {
                 {person.is_identified ? 'Identified' : 'Anonymous'} · first seen {when(person.created_at)} · distinct ids: <span data-testid="distinct-ids">{person.distinct_ids.join(', ')}</span>
               </p>
             </div>
+            <DeletePerson project={project} id={person.id} name={personName(person)} />
           </div>
           <div class="person-grid">
             <div class="card">
