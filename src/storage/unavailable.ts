@@ -44,3 +44,16 @@ export function isStoreUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** The words of a disk that is full or failing (not of memory, connections or the network). */
+const DISK_CODES = /^(ENOSPC|EDQUOT|EIO|EROFS|SQLITE_FULL|SQLITE_IOERR.*|NOT_ENOUGH_SPACE|CANNOT_WRITE_TO_FILE_DESCRIPTOR|CANNOT_FSYNC)$/;
+const DISK_TEXT = /No space left on device|Disk quota exceeded|database or disk is full|disk I\/O error|not enough space|Read-only file system/i;
+
+/** Whether the error, or one of its causes, says the disk is full or failing: what `hoglet` then tells the operator. */
+export function isDiskTrouble(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const { code, type } = e as { code?: unknown; type?: unknown };
+    if ((typeof code === 'string' && DISK_CODES.test(code)) || (typeof type === 'string' && DISK_CODES.test(type)) || DISK_TEXT.test(e.message)) return true;
+  }
+  return false;
+}
