@@ -7,6 +7,7 @@ import type { ClickHouseSettings } from '@clickhouse/client';
 import type { EventStore, QueryOptions } from '../storage/events/event-store.js';
 import type { Query } from './ast/nodes.js';
 import { boundSessionReads } from './passes/bound-session-reads.js';
+import { joinSessionsAfterGrouping } from './passes/join-sessions-after-grouping.js';
 import { readMaterializedProperties } from './passes/read-materialized-properties.js';
 import { dropFilterNullGuards } from './passes/drop-filter-null-guards.js';
 import { scopeToProject } from './passes/scope-to-project.js';
@@ -106,7 +107,7 @@ export class QueryExecutor {
   }
 
   print(query: Query, teamId: number): PrintedQuery {
-    return printQuery(scopeToProject(readMaterializedProperties(boundSessionReads(dropFilterNullGuards(query))), teamId), this.store.layout.database);
+    return printQuery(scopeToProject(readMaterializedProperties(joinSessionsAfterGrouping(boundSessionReads(dropFilterNullGuards(query)))), teamId), this.store.layout.database);
   }
 
   async execute<Row>(
