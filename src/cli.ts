@@ -302,6 +302,72 @@ program
     print(flags.json ? JSON.stringify(status) : formatDataStatus(status));
   });
 
+/** Step lines and a byte bar on standard error; what the bar is at resets with each step. */
+async function byteProgress() {
+  const { progressBar } = await import('./progress-bar.js');
+  let bar: ReturnType<typeof progressBar> | null = null;
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return {
+    step(text: string) {
+      bar?.done();
+      bar = progressBar(process.stderr);
+      process.stderr.write(`${text}\n`);
+    },
+    bytes(done: number, total: number) {
+      bar?.update(done / Math.max(total, 1), `${mb(done)} of ${mb(total)}`);
+    },
+    done() {
+      bar?.done();
+    },
+  };
+}
+
+const sizeText = (bytes: number) => (bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(2)} GB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`);
+
+program
+  .command('backup')
+  .description('write a consistent copy of the data directory (metadata, events, persons, cohorts, the capture log) to one tar file, while the server runs')
+  .requiredOption('--output <file>', 'the archive to write (must not exist)')
+  .addOption(dataDirOption())
+  .option('--port <port>', 'port of a running server (env PORT, default 8000)')
+  .action(async (flags: CommonFlags & { output: string }) => {
+    const config = loadConfig(flags);
+    const { backupDataDir, BackupError } = await import('./backup.js');
+    const progress = await byteProgress();
+    try {
+      const summary = await backupDataDir(config, flags.output, progress);
+      progress.done();
+      const { manifest } = summary;
+      print(`backup of ${manifest.taken_at} written to ${flags.output}: ${sizeText(summary.bytes)} (through ${summary.through})`);
+      print(`  migrations: metadata ${manifest.migrations.metadata ?? 'none'}, event store ${manifest.migrations.event_store ?? 'none'}; capture log ${manifest.capture_log.bytes} bytes (records after ${manifest.capture_log.inserted_seq} are inserted when a restored server starts)`);
+    } catch (error) {
+      progress.done();
+      if (error instanceof BackupError) throw new CliFailure(error.message);
+      throw error;
+    }
+  });
+
+program
+  .command('restore')
+  .description('unpack a backup into a new or empty data directory; then start the server there')
+  .requiredOption('--input <file>', 'the archive `hoglet backup` wrote')
+  .addOption(dataDirOption())
+  .action(async (flags: CommonFlags & { input: string }) => {
+    const config = loadConfig(flags);
+    const { restoreDataDir, BackupError } = await import('./backup.js');
+    const progress = await byteProgress();
+    try {
+      const summary = await restoreDataDir(flags.input, config.dataDir, progress);
+      progress.done();
+      print(`restored ${sizeText(summary.bytes)} into ${config.dataDir}: the data as of ${summary.manifest.taken_at}`);
+      print(`  start it: hoglet serve --data-dir ${config.dataDir}`);
+    } catch (error) {
+      progress.done();
+      if (error instanceof BackupError) throw new CliFailure(error.message);
+      throw error;
+    }
+  });
+
 program
   .command('migrate')
   .description('apply metadata migrations and exit (serve does this too)')
