@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { ev, journeys, postBatch, runQuery, trendsQuery } from '../helpers/journeys.js';
 import { META_STORES } from '../helpers/stores.js';
+import { createFlag, flagsFor, personCondition } from '../flags/endpoints/helpers.js';
 
 const FROM = '2024-03-01';
 const TO = '2024-03-03';
@@ -176,6 +177,15 @@ describe.each(META_STORES)('deleting persons on %s', (store) => {
     expect(kept.json()).toMatchObject({ persons_found: 1, persons_deleted: 0, events_queued_for_deletion: true });
     expect(await personOf('keeps')).toBeDefined();
     expect(await hogql(`select count() from events where distinct_id = 'keeps'`)).toEqual([[0]]);
+  });
+
+  it('/flags/ stops matching a deleted person at once (its cached copy is told)', async () => {
+    await journeys(t, alice, { flagged: [ev('$identify', '2024-03-01T15:00:00Z', { $set: { plan: 'vip' } })] });
+    await createFlag(t, alice, { key: 'vip-only', filters: { groups: [personCondition('plan', 'vip')] } });
+    expect((await flagsFor(t, alice, 'flagged'))['vip-only']?.enabled).toBe(true);
+    const flagged = (await personOf('flagged'))!;
+    expect((await t.request(alice.key, { method: 'DELETE', url: url(`/persons/${flagged.id}/`) })).statusCode).toBe(202);
+    expect((await flagsFor(t, alice, 'flagged'))['vip-only']?.enabled).toBe(false);
   });
 
   it('bulk_delete refuses what PostHog refuses', async () => {
