@@ -115,6 +115,8 @@ export class EventRetentionJob {
         report.droppedMonths.push(partition);
       } else {
         for (const teamId of expired.keys()) await store.deleteEvents(teamId, partition, storeTime(cutoffs.get(teamId)!));
+        // Reads already exclude them; this frees their bytes (in the engine's background).
+        await store.applyDeletes(partition);
       }
       for (const [teamId, month] of expired) {
         report.removed.set(teamId, (report.removed.get(teamId) ?? 0) + month.events);

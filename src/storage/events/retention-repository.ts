@@ -80,6 +80,16 @@ export class EventRetentionStore {
     );
   }
 
+  /**
+   * Rewrites a month's parts without the rows DELETE masked, so their bytes leave the disk now
+   * rather than at a merge that a month no longer written to may never get. Unless told to wait,
+   * the engine does it in its background pool, holding no connection of ours.
+   */
+  async applyDeletes(partition: PartitionId, wait = false): Promise<void> {
+    const sql = `ALTER TABLE ${this.local(TABLES.events)}${this.ddl.onCluster} APPLY DELETED MASK IN PARTITION ID ${partitionLiteral(partition)}`;
+    await this.command(sql, {}, wait ? {} : { mutations_sync: '0' });
+  }
+
   /** A whole month of every project, when none keeps it. */
   async dropMonth(partition: PartitionId): Promise<void> {
     await this.command(
