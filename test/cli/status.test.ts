@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeFrame } from '../../src/core/capture/log/frames.js';
+import { SetAsideEvents } from '../../src/core/capture/log/set-aside.js';
 import { CURRENT_MIGRATION_LEVELS } from '../../src/storage/migration-levels.js';
 import { freePort, hoglet, startServer } from '../helpers/processes.js';
 
@@ -44,7 +46,7 @@ beforeAll(async () => {
   bob = JSON.parse(
     (await hoglet(['bootstrap', '--email', 'bob@example.com', '--organization', 'B', '--project', 'Second', '--json', '--data-dir', dataDir])).stdout,
   );
-}, 180_000);
+}, 300_000);
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe('hoglet status', () => {
@@ -90,7 +92,7 @@ describe('hoglet status', () => {
       server.child.kill('SIGTERM');
       await server.exited;
     }
-  }, 180_000);
+  }, 300_000);
 
   it('with the server stopped: reads the directory itself, the same numbers, and leaves it as it was', async () => {
     const sqlite = path.join(dataDir, 'hoglet.sqlite3');
@@ -107,7 +109,31 @@ describe('hoglet status', () => {
     expect(fs.statSync(sqlite).mtimeMs).toBe(before);
     expect(fs.existsSync(path.join(dataDir, 'events', 'owner.pid'))).toBe(false);
     expect(fs.existsSync(path.join(dataDir, 'capture-log', 'owner.pid'))).toBe(false);
-  }, 120_000);
+  }, 300_000);
+
+  it("counts what a stopped server left in the capture log: records not inserted yet and events set aside", async () => {
+    const logDir = path.join(dataDir, 'capture-log');
+    // A record acknowledged after the last checkpoint (as a SIGKILL right after the 200 leaves it),
+    // in the log's own frame format, and a batch the store refused, written by the log's own writer.
+    const segment = path.join(logDir, `segment-${String(acknowledged + 1).padStart(16, '0')}.log`);
+    const events = (n: number) => Array.from({ length: n }, (_, i) => ({ uuid: `0190${i}`, event: 'late', distinctId: 'a1' })) as never[];
+    fs.writeFileSync(segment, encodeFrame(JSON.stringify({ seq: acknowledged + 1, items: [{ teamId: alice.project_id, events: events(2) }, { teamId: bob.project_id, events: events(1) }] })));
+    const refused = await SetAsideEvents.of(logDir).write(acknowledged, { teamId: bob.project_id, events: events(4) }, new Error('refused by the store'));
+    try {
+      const body = await status();
+      expect(body.capture).toEqual({ waiting_events: 3, set_aside_events: 4, set_aside_files: 1, log: { acknowledged: acknowledged + 1, inserted: acknowledged } });
+      const text = await hoglet(['status', '--data-dir', dataDir]);
+      expect(text.stdout).toContain(
+        `capture log: 3 event(s) waiting to be inserted, records acknowledged ${acknowledged + 1}, inserted ${acknowledged}, 4 event(s) set aside in 1 file(s)`,
+      );
+      expect(text.stdout).toContain('hoglet capture reinsert');
+      // Only read: the record is still there for the next start to insert.
+      expect(fs.existsSync(segment)).toBe(true);
+    } finally {
+      fs.rmSync(segment);
+      fs.rmSync(refused);
+    }
+  }, 300_000);
 
   it('says what it could not read: an event store a killed process left open stays for the server to repair', async () => {
     const dead = await deadPid();
@@ -125,7 +151,7 @@ describe('hoglet status', () => {
     } finally {
       fs.rmSync(lock, { force: true });
     }
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('hoglet --version', () => {
@@ -140,7 +166,7 @@ describe('hoglet --version', () => {
         `metadata migration level:    ${levels.metadata} (this version: ${levels.metadata})\n` +
         `event store migration level: ${levels.events} (this version: ${levels.events})\n`,
     );
-  }, 60_000);
+  }, 300_000);
 });
 
 /** The pid of a process that has exited (a lock holding it is one a killed process left). */
