@@ -6,10 +6,10 @@ import { createChdbConnection } from 'chdb/connection';
 import type { EventStoreConfig } from '../../config.js';
 import { DEFAULT_QUERY_CONCURRENCY, EventStore, type EventStoreClients } from './event-store.js';
 import { claimEventStore, eventStoreOwner } from './owner-lock.js';
-import { migrateEventStore } from './migrations/index.js';
+import { migrateEventStore, type EventStoreMigration } from './migrations/index.js';
 import { repairSessions, repairUuidIndex } from './uuid-repair.js';
 
-export async function openEventStore(config: EventStoreConfig): Promise<EventStore> {
+export async function openEventStore(config: EventStoreConfig, migrations?: readonly EventStoreMigration[]): Promise<EventStore> {
   let release = () => {};
   let afterCrash = false;
   let clients: EventStoreClients;
@@ -36,7 +36,7 @@ export async function openEventStore(config: EventStoreConfig): Promise<EventSto
     embedded: config.clickhouseUrl === null,
   }, release);
   try {
-    await migrateEventStore(store);
+    await migrateEventStore(store, migrations);
     if (afterCrash) {
       await repairUuidIndex(store);
       await repairSessions(store);

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type DialectAdapter, type Migration } from 'kysely';
 import type { MetaSchema } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
@@ -26,7 +26,25 @@ export interface MetaStoreOptions {
 
 export const SQLITE_FILE_NAME = 'hoglet.sqlite3';
 
-function openSqlite(dataDir: string): Kysely<MetaSchema> {
+/**
+ * SQLite runs DDL inside transactions, but Kysely's adapter says it does not, so its migrator would
+ * run each statement on its own: a migration failing half way would stay half applied (and its
+ * next run fail on what it had created). Saying yes makes the migrator run every pending
+ * migration and its bookkeeping in one transaction, as on PostgreSQL.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class TransactionalDdlSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+export function openSqlite(dataDir: string): Kysely<MetaSchema> {
   fs.mkdirSync(dataDir, { recursive: true });
   const database = new Database(path.join(dataDir, SQLITE_FILE_NAME));
   database.pragma('journal_mode = WAL');
@@ -37,7 +55,7 @@ function openSqlite(dataDir: string): Kysely<MetaSchema> {
   // the answer, so a power cut loses nothing acknowledged. NORMAL would lose the last commits
   // since a checkpoint; metadata writes are few, so the fsync per commit is cheap here.
   database.pragma('synchronous = FULL');
-  return new Kysely<MetaSchema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  return new Kysely<MetaSchema>({ dialect: new TransactionalDdlSqliteDialect({ database: withStatementCache(database) }) });
 }
 
 function openPostgres(databaseUrl: string): Kysely<MetaSchema> {
@@ -45,7 +63,12 @@ function openPostgres(databaseUrl: string): Kysely<MetaSchema> {
   return new Kysely<MetaSchema>({ dialect: new PostgresDialect({ pool }) });
 }
 
-export async function migrateToLatest(db: Kysely<MetaSchema>, dialect: MetaDialect): Promise<void> {
+/** Applies every pending migration in one transaction (both stores): all of them, or none. */
+export async function migrateToLatest(
+  db: Kysely<MetaSchema>,
+  dialect: MetaDialect,
+  all: Record<string, Migration> = migrations,
+): Promise<void> {
   // On PostgreSQL, name the schema: Kysely otherwise finds its bookkeeping tables in any schema
   // of the database (another Hoglet's, say) and skips creating its own.
   const schema =
@@ -54,7 +77,7 @@ export async function migrateToLatest(db: Kysely<MetaSchema>, dialect: MetaDiale
       : undefined;
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => all },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -18,7 +18,8 @@ export interface EventStoreMigration {
 
 export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople, sessions, materializedProperties];
 
-export async function migrateEventStore(store: EventStore): Promise<number[]> {
+/** Runs the migrations not yet recorded; `migrations` is the released list but for tests. */
+export async function migrateEventStore(store: EventStore, migrations: readonly EventStoreMigration[] = EVENT_STORE_MIGRATIONS): Promise<number[]> {
   const d = new Ddl(store.layout);
   await store.command(`CREATE DATABASE IF NOT EXISTS ${d.db}${d.onCluster}`);
   await store.command(
@@ -34,7 +35,7 @@ export async function migrateEventStore(store: EventStore): Promise<number[]> {
     (await store.query<{ version: number }>(`SELECT version FROM ${d.db}.${TABLES.migrations}`)).map((r) => r.version),
   );
   const ran: number[] = [];
-  for (const migration of EVENT_STORE_MIGRATIONS) {
+  for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
     for (const statement of migration.statements(d)) await store.command(statement);
     await migration.backfill?.(store, d);
