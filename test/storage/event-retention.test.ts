@@ -3,7 +3,7 @@
 // keeps the month, a partition drop once none does) and what reads see at once afterwards:
 // trends, HogQL, sessions, the uuid index, cached results; the other project untouched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { retentionCutoff } from '../../src/core/retention/event-retention.js';
+import { EventRetentionJob, retentionCutoff } from '../../src/core/retention/event-retention.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { hogqlRows } from '../helpers/hogql.js';
 import { ev, journeys, postBatch, runQuery, trendsQuery } from '../helpers/journeys.js';
@@ -20,6 +20,19 @@ describe('retentionCutoff', () => {
     expect(retentionCutoff(2, NOW).toISOString()).toBe('2024-02-01T00:00:00.000Z');
     expect(retentionCutoff(12, new Date('2026-11-29T23:59:59Z')).toISOString()).toBe('2025-11-01T00:00:00.000Z');
     expect(retentionCutoff(1, new Date('2024-01-01T00:00:00Z')).toISOString()).toBe('2023-12-01T00:00:00.000Z');
+  });
+});
+
+describe('the job outside the events\' writer', () => {
+  it('does nothing in a process that does not hold the capture writer lease', async () => {
+    const calls: string[] = [];
+    const store = new Proxy({}, { get: (_target, name) => async () => { calls.push(String(name)); return []; } });
+    const runs = { projectSettings: async () => { calls.push('projectSettings'); return [{ id: 1, settings: '{"event_retention_months":1}' }]; }, record: async () => {} };
+    const job = new EventRetentionJob({ store: store as never, runs: runs as never, markChanged: async () => {}, mayRun: () => false, onError: (e) => { throw e; } });
+    job.start(10, 0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await job.stop();
+    expect(calls).toEqual([]);
   });
 });
 
@@ -154,5 +167,18 @@ describe.each(META_STORES)('event retention on %s', (store) => {
     expect(await months(bob)).toEqual([0, 0, 1, 0]);
     expect(await uuidIndexRows(bob.projectId)).toBe(1);
     expect(await months(alice)).toEqual([0, 2, 3, 1]);
+  });
+
+  it('runs by itself soon after start (serve() starts it), and again after its interval', async () => {
+    // Last: with today's clock, the two months kept leave none of these 2024 events.
+    const ranBefore = (await t.request(alice.key, { method: 'GET', url: `/api/projects/${alice.projectId}/event_retention/` })).json().last_run.ran_at;
+    t.services.eventRetention.start(200, 0);
+    const ranAt = async () => (await t.request(alice.key, { method: 'GET', url: `/api/projects/${alice.projectId}/event_retention/` })).json().last_run.ran_at;
+    await expect.poll(ranAt, { timeout: 20_000 }).not.toBe(ranBefore);
+    const first = await ranAt();
+    await expect.poll(ranAt, { timeout: 20_000 }).not.toBe(first);
+    await t.services.eventRetention.stop();
+    expect(await count(alice, 'select count() from events')).toBe(0);
+    expect(await count(bob, 'select count() from events')).toBe(0);
   });
 });
