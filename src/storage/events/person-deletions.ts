@@ -64,10 +64,11 @@ export class PersonDeletionsRepository {
     if (distinctIds.length === 0 && personIds.length === 0) return;
     const params = { team: teamId, dids: distinctIds, pids: personIds };
     const theirs = 'team_id = {team:UInt64} AND (distinct_id IN {dids:Array(String)} OR person_id IN {pids:Array(UUID)})';
+    // On the persons lane: a query-lane read would wait for capture, which waits for this deletion.
     const partitions = await this.store.query<{ partition: string }>(
       `SELECT DISTINCT _partition_id AS partition FROM ${this.local(TABLES.events)} WHERE ${theirs}`,
       params,
-      OPTIONS,
+      { ...OPTIONS, lane: 'persons' },
     );
     await this.command(
       `DELETE FROM ${this.local(TABLES.sessions)}${this.ddl.onCluster}
