@@ -40,7 +40,9 @@ export class EventRetentionStore {
   /** The months holding a project's events before the cutoff, with their counts and days. */
   async expiredMonths(teamId: number, cutoff: string): Promise<ExpiredMonth[]> {
     const rows = await this.store.query<{ partition: string; events: string; days: string[] }>(
-      `SELECT _partition_id AS partition, count() AS events, arraySort(groupUniqArray(toString(toDate(timestamp)))) AS days
+      // The partition key's own expression rather than _partition_id: the same text, and it reads
+      // through a cluster's Distributed table as well.
+      `SELECT toString(toYYYYMM(timestamp)) AS partition, count() AS events, arraySort(groupUniqArray(toString(toDate(timestamp)))) AS days
        FROM ${this.ddl.db}.${TABLES.events}
        WHERE team_id = {team:UInt64} AND timestamp < {cutoff:DateTime64(6, 'UTC')}
        GROUP BY partition ORDER BY partition`,
@@ -53,7 +55,7 @@ export class EventRetentionStore {
   /** Every project with events in a month. */
   async teamsIn(partition: PartitionId): Promise<number[]> {
     const rows = await this.store.query<{ team_id: string }>(
-      `SELECT DISTINCT team_id FROM ${this.ddl.db}.${TABLES.events} WHERE _partition_id = ${partitionLiteral(partition)}`,
+      `SELECT DISTINCT team_id FROM ${this.ddl.db}.${TABLES.events} WHERE toYYYYMM(timestamp) = ${partitionLiteral(partition)}`,
       {},
       OPTIONS,
     );
@@ -66,7 +68,7 @@ export class EventRetentionStore {
       `DELETE FROM ${this.local(TABLES.eventUuids)}${this.ddl.onCluster}
        WHERE team_id = {team:UInt64} AND uuid IN (
          SELECT uuid FROM ${this.local(TABLES.events)}
-         WHERE _partition_id = ${partitionLiteral(partition)} AND team_id = {team:UInt64} AND timestamp < {cutoff:DateTime64(6, 'UTC')})`,
+         WHERE toYYYYMM(timestamp) = ${partitionLiteral(partition)} AND team_id = {team:UInt64} AND timestamp < {cutoff:DateTime64(6, 'UTC')})`,
       { team: teamId, cutoff },
     );
   }
