@@ -36,8 +36,12 @@ export async function metadataMigrationLevel(db: Kysely<any>): Promise<number | 
 
 export async function eventStoreMigrationLevel(store: EventStore): Promise<number | null> {
   try {
+    // Bookkeeping, not analysis: off the query lane, so /_health neither waits for capture nor
+    // queues behind busy projects.
     const rows = await store.query<{ level: number | string | null }>(
       `SELECT max(version) AS level, count() AS n FROM ${store.layout.database}.${TABLES.migrations} HAVING n > 0`,
+      {},
+      { lane: 'persons' },
     );
     return rows[0]?.level == null ? null : Number(rows[0].level);
   } catch (error) {
