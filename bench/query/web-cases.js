@@ -10,7 +10,7 @@
 // a session counts in the period of its start; visitors are distinct persons, views page views,
 // bounce as PostHog's sessions table has it (no second page view, no autocapture, under 10 s);
 // Page's bounce rate is that of the sessions entering on the page. Properties are read with
-// JSONExtractString, empty as NULL: the generator writes no empty or JSON-null values.
+// their columns (event-store migration 5), empty as NULL: the generator writes no empty or JSON-null values.
 import { readFileSync } from 'node:fs';
 import { ROOT } from '../lib/harness.js';
 import path from 'node:path';
@@ -34,7 +34,6 @@ export function webPeriods(nowMs, days) {
 const T = (name) => `{${name}:DateTime64(6, 'UTC')}`;
 const inCurrent = (x) => `(${x} >= ${T('c0')} AND ${x} <= ${T('c1')})`;
 const inPrevious = (x) => `(${x} >= ${T('p0')} AND ${x} <= ${T('p1')})`;
-const prop = (key, table = 'e') => `nullIf(JSONExtractString(${table}.properties, '${key}'), '')`;
 const blankAsNull = (x) => `nullIf(nullIf(${x}, 'null'), '')`;
 
 /** Page views of both periods (the previous ends where the current starts), persons resolved. */
@@ -134,7 +133,8 @@ const ENTRY = {
 /** The breakdowns the page's tiles load, each as its hand-written value and the rows it keeps. */
 function breakdowns() {
   const session = (fields, value, keep = 'value IS NOT NULL', extra = {}) => ({ fields, event: '', value, keep, ...extra });
-  const event = (key) => ({ fields: [], event: `${prop(key)} AS ev_value`, value: 'x.ev_value', keep: 'value IS NOT NULL' });
+  // The property's column (event-store migration 5), as a ClickHouse user of this schema reads it.
+  const event = (key) => ({ fields: [], event: `nullIf(e.\`mat_${key}\`, '') AS ev_value`, value: 'g.ev_value', keep: 'value IS NOT NULL' });
   return {
     Page: { ...event('$pathname'), bounce: true },
     InitialPage: { ...session(['entry_url'], 'path(s.entry_url)'), bounce: true },
@@ -158,12 +158,14 @@ const HAND_OPTIONS = { timeoutSeconds: 110 };
 function statsSql(db, by, spec) {
   const fields = spec.fields.map((f) => `${ENTRY[f]} AS ${f}`).join(', ');
   // Rows per (session, value); bounce per session for the tables with a bounce rate.
-  const perSession = `SELECT x.sid AS sid, ${spec.value} AS value, any(x.person) AS person, count() AS views, min(s.start) AS start
-      ${spec.bounce && by !== 'Page' ? `, any(${BOUNCE}) AS is_bounce` : ''}
-    FROM (${pageViews(db, spec.event)}) AS x
-    INNER JOIN (${sessions(db, fields, spec.withClause)}) AS s ON s.session_id = x.sid
-    WHERE ${spec.keep.replaceAll('value', `(${spec.value})`)}
-    GROUP BY sid, value`;
+  // Page views grouped per (session, event value) first, then joined to their merged sessions once per group.
+  const grouped = `SELECT x.sid AS sid${spec.event ? ', x.ev_value AS ev_value' : ''}, any(x.person) AS person, count() AS views
+    FROM (${pageViews(db, spec.event)}) AS x GROUP BY sid${spec.event ? ', ev_value' : ''}`;
+  const perSession = `SELECT g.sid AS sid, ${spec.value} AS value, g.person AS person, g.views AS views, s.start AS start
+      ${spec.bounce && by !== 'Page' ? `, ${BOUNCE} AS is_bounce` : ''}
+    FROM (${grouped}) AS g
+    INNER JOIN (${sessions(db, fields, spec.withClause)}) AS s ON s.session_id = g.sid
+    WHERE ${spec.keep.replaceAll('value', `(${spec.value})`)}`;
   const bounceOf = (period) => `if(isNaN(avgIf(is_bounce, ${period('start')})), NULL, avgIf(is_bounce, ${period('start')}))`;
   const bounceColumns = spec.bounce && by !== 'Page' ? `, ${bounceOf(inCurrent)} AS bc, ${bounceOf(inPrevious)} AS bp` : '';
   let sql = `SELECT value, uniqExactIf(person, ${inCurrent('start')}) AS vc, uniqExactIf(person, ${inPrevious('start')}) AS vp,
@@ -173,9 +175,9 @@ function statsSql(db, by, spec) {
   if (by === 'Page') {
     // Each page's bounce rate: that of the sessions entering on it (any page view in the periods).
     const entry = `SELECT path(s.entry_url) AS value, ${bounceOf(inCurrent)} AS bc, ${bounceOf(inPrevious)} AS bp
-      FROM (SELECT any(${BOUNCE}) AS is_bounce, any(s.entry_url) AS entry_url, min(s.start) AS start
-            FROM (${pageViews(db, '')}) AS x INNER JOIN (${sessions(db, `${ENTRY.entry_url} AS entry_url`)}) AS s ON s.session_id = x.sid
-            GROUP BY x.sid) AS s
+      FROM (SELECT ${BOUNCE} AS is_bounce, s.entry_url AS entry_url, s.start AS start
+            FROM (SELECT DISTINCT x.sid AS sid FROM (${pageViews(db, '')}) AS x) AS g
+            INNER JOIN (${sessions(db, `${ENTRY.entry_url} AS entry_url`)}) AS s ON s.session_id = g.sid) AS s
       GROUP BY value`;
     sql = `SELECT t.value AS value, vc, vp, pc, pp, b.bc AS bc, b.bp AS bp, fill
       FROM (${sql}) AS t LEFT JOIN (${entry}) AS b ON b.value = t.value
@@ -192,10 +194,10 @@ function statsRows(withBounce) {
 }
 
 function overviewSql(db) {
-  const per = `SELECT x.sid AS sid, any(x.person) AS person, count() AS views, any(s.start) AS start,
-      any(${DURATION}) AS duration, any(${BOUNCE}) AS is_bounce
-    FROM (${pageViews(db, '')}) AS x INNER JOIN (${sessions(db)}) AS s ON s.session_id = x.sid
-    GROUP BY sid`;
+  const per = `SELECT g.sid AS sid, g.person AS person, g.views AS views, s.start AS start,
+      ${DURATION} AS duration, ${BOUNCE} AS is_bounce
+    FROM (SELECT x.sid AS sid, any(x.person) AS person, count() AS views FROM (${pageViews(db, '')}) AS x GROUP BY sid) AS g
+    INNER JOIN (${sessions(db)}) AS s ON s.session_id = g.sid`;
   const pair = (fn, column) => `${fn}If(${column}, ${inCurrent('start')}), ${fn}If(${column}, ${inPrevious('start')})`;
   return `SELECT [${pair('uniqExact', 'person')}, ${pair('sum', 'views')}, ${pair('uniqExact', 'sid')},
       ${pair('avg', 'duration')}, ${pair('avg', 'is_bounce')}] AS m FROM (${per})`;

@@ -2,7 +2,7 @@
 // once per EVENT: the engine probes the merged sessions for every row before it groups them (2.8M
 // page views against 1.3M sessions took 0.7 s of a 1.1 s web query). Grouped first, the join
 // probes once per group. The rewrite is made only where it cannot change an answer:
-// - the select reads events (FROM events) LEFT JOINed to the sessions table's rows ON
+// - the select reads events (FROM events, or HogQL's filter-first subquery of them) LEFT JOINed to the sessions table's rows ON
 //   session_id = <events>.$session_id (the `session` join HogQL and the web runners make), and
 //   GROUP BY holds <events>.$session_id, so every row of a group has the same session row;
 // - each session field is read only inside any/anyLast/min/max (the value of a constant) or as a
@@ -12,7 +12,7 @@
 // Anything else (a mixed expression, ORDER BY, LIMIT, DISTINCT, ARRAY JOIN, a window, an
 // unqualified name that may be an alias) leaves the select as it was.
 import { alias, and, eq, field, select, subquery } from '../ast/build.js';
-import type { Expr, Join, Select, SubqueryRef } from '../ast/nodes.js';
+import type { Expr, FromItem, Join, Select, SubqueryRef } from '../ast/nodes.js';
 import { conjunctsOf } from '../ast/reads.js';
 import { walkObjects } from '../tree/walk.js';
 import { AGGREGATE_FUNCTIONS } from '../hogql/functions/aggregate.js';
@@ -66,10 +66,19 @@ function isSessionJoin(join: Join, events: string): join is Join & { from: Subqu
     && on.right.kind === 'field' && on.right.table === events && on.right.name === '$session_id';
 }
 
+/** The events' alias when the FROM is the events table, or HogQL's filter-first subquery of it under the same alias. */
+function eventsAlias(from: FromItem): string | undefined {
+  if (from.kind === 'table') return from.table === 'events' ? from.alias : undefined;
+  if (from.kind !== 'subquery' || from.query.kind !== 'select') return undefined;
+  const inner = from.query;
+  const plain = inner.from?.kind === 'table' && inner.from.table === 'events' && inner.from.alias === from.alias;
+  return plain && !inner.joins?.length && !inner.groupBy?.length && inner.limit === undefined && !inner.arrayJoin ? from.alias : undefined;
+}
+
 function regrouped(s: Select): Select | undefined {
-  if (s.from?.kind !== 'table' || s.from.table !== 'events' || !s.joins || !s.groupBy) return undefined;
+  const events = s.from && eventsAlias(s.from);
+  if (!events || !s.joins || !s.groupBy) return undefined;
   if (s.distinct || s.arrayJoin || s.groupByMode || s.orderBy || s.limit !== undefined || s.limitExpr || s.offset !== undefined || s.limitBy || s.withTies || s.limitFraction) return undefined;
-  const events = s.from.alias;
   const sessionJoins = s.joins.filter((join) => isSessionJoin(join, events));
   if (sessionJoins.length !== 1) return undefined;
   const sessionJoin = sessionJoins[0]!;
