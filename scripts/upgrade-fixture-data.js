@@ -130,6 +130,7 @@ const questions = [
   { name: 'HogQL: count in the second project', project: projectB, query: hogql('select count() from events') },
   { name: 'HogQL: persons', project: projectA, query: hogql('select count() from persons') },
   { name: 'HogQL: distinct ids per person', project: projectA, query: hogql('select count(distinct person_id), count() from events') },
+  { name: 'HogQL: sessions and their pageviews', project: projectA, query: hogql('select count(), sum($pageview_count) from sessions') },
 ];
 if (cohort) {
   questions.push({ name: 'pageviews of the cohort', project: projectA, query: trend('total', [{ key: 'id', value: cohort.id, type: 'cohort' }]) });

@@ -126,7 +126,8 @@ describe.each(fixtures)('a data directory written by $commit (metadata level $mi
       const persons = await ask('GET', `/api/projects/${fixture.projects.a}/persons/`);
       const distinctIds = persons.results.map((p: { distinct_ids: string[] }) => [...p.distinct_ids].sort()).sort();
       expect(distinctIds).toEqual(fixture.persons ?? [['alice', 'anon-1'], ['bob'], ['carol']]);
-      // Sessions: a shape from before the sessions table has them backfilled from its events.
+      // Sessions: a shape from before the sessions table has them backfilled from its events (the
+      // old servers that had HogQL answered the same, from their events).
       expect(await hogql(ask, fixture.projects.a, 'select count(), sum($pageview_count) from sessions')).toEqual([[6, 8]]);
       if (fixture.cohort) {
         const cohort = await ask('GET', `/api/projects/${fixture.projects.a}/cohorts/${fixture.cohort.id}/`);
