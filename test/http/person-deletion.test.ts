@@ -92,6 +92,7 @@ describe.each(META_STORES)('deleting persons on %s', (store) => {
     expect(await pageviewTrend()).toBe(7);
     expect(await trendActors()).toContain('anon-g+gone');
     expect(await cohortPeople(dynamic.id)).toContain('anon-g+gone');
+    expect((await get(`/cohorts/${dynamic.id}/`)).json().count).toBe(4);
     expect((await cachedTotal()).result[0].count).toBe(7);
     expect((await cachedTotal()).is_cached).toBe(true);
     expect(await hogql(`select session_id from sessions order by session_id`)).toEqual([['s-gone'], ['s-stay']]);
@@ -110,6 +111,7 @@ describe.each(META_STORES)('deleting persons on %s', (store) => {
     expect(await pageviewTrend()).toBe(5);
     expect(await trendActors()).not.toContain('anon-g+gone');
     expect(await cohortPeople(dynamic.id)).not.toContain('anon-g+gone');
+    expect((await get(`/cohorts/${dynamic.id}/`)).json().count).toBe(3);
     const after = await cachedTotal();
     expect(after.result[0].count).toBe(5);
 

@@ -131,8 +131,9 @@ export class PersonDeletionService {
       }
       return persons;
     });
-    // Any calculated result may have counted them.
+    // Any calculated result may have counted them, and any cohort's count.
     await this.repositories.queryCache.forgetTeam(project.id);
+    if (gone.length > 0) await this.repositories.cohorts.recountDynamic(project.id);
     if (!deletion.keepPerson) {
       for (const person of gone) {
         await recordActivity(this.repositories.activityLog, {

@@ -91,6 +91,11 @@ export class CohortsRepository {
     await this.db.updateTable('cohorts').set(changes).where('team_id', '=', teamId).where('id', '=', id).execute();
   }
 
+  /** Marks a project's live dynamic cohorts for counting again (their next read counts them): persons went away. */
+  async recountDynamic(teamId: number): Promise<void> {
+    await this.db.updateTable('cohorts').set({ is_calculating: 1 }).where('team_id', '=', teamId).where('deleted', '=', 0).where('is_static', '=', 0).execute();
+  }
+
   /** Records a finished calculation unless the cohort changed since it started (its version moved). */
   async finishCalculation(teamId: number, id: number, version: number, outcome: { count: number; at: string } | { error: string }): Promise<void> {
     const changes: CohortChanges = 'error' in outcome
