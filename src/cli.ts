@@ -307,11 +307,12 @@ async function byteProgress() {
   const { progressBar } = await import('./progress-bar.js');
   let bar: ReturnType<typeof progressBar> | null = null;
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const started = Date.now();
   return {
     step(text: string) {
       bar?.done();
       bar = progressBar(process.stderr);
-      process.stderr.write(`${text}\n`);
+      process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${text}\n`);
     },
     bytes(done: number, total: number) {
       bar?.update(done / Math.max(total, 1), `${mb(done)} of ${mb(total)}`);
@@ -339,7 +340,7 @@ program
       progress.done();
       const { manifest } = summary;
       print(`backup of ${manifest.taken_at} written to ${flags.output}: ${sizeText(summary.bytes)} (through ${summary.through})`);
-      print(`  migrations: metadata ${manifest.migrations.metadata ?? 'none'}, event store ${manifest.migrations.event_store ?? 'none'}; capture log ${manifest.capture_log.bytes} bytes (records after ${manifest.capture_log.inserted_seq} are inserted when a restored server starts)`);
+      print(`  migrations: metadata ${manifest.migrations.metadata ?? 'none'}, event store ${manifest.migrations.event_store ?? 'none'}; capture log ${manifest.capture_log.bytes} bytes (records after ${manifest.capture_log.inserted_seq} are inserted when a restored server starts); inserts paused ${manifest.paused_ms} ms`);
     } catch (error) {
       progress.done();
       if (error instanceof BackupError) throw new CliFailure(error.message);

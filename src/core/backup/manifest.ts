@@ -12,6 +12,8 @@ export interface BackupManifest {
   hoglet_version: string;
   /** When the stores were frozen: the backup's instant (ISO 8601, UTC). */
   taken_at: string;
+  /** How long capture's inserts waited for the freeze (acknowledging went on meanwhile). */
+  paused_ms: number;
   /** The newest migration applied to each store. */
   migrations: { metadata: string | null; event_store: number | null };
   /** The capture log's records up to this are in the event store; later ones are replayed at start. */

@@ -1,12 +1,13 @@
 // The running server's half of `hoglet backup`: lays a consistent copy of its stores into a staging
 // directory that the backup command then archives. Between two writes of capture's inserter it
 // freezes every event-store table (ClickHouse's ALTER TABLE ... FREEZE: hard links to the parts,
-// no copy, so the pause is short), copies the metadata (SQLite's VACUUM INTO, one read
-// transaction) and notes the capture log's records not yet inserted. Those records are copied as
+// no copy, so the pause is short) and notes the capture log's records not yet inserted; then it
+// copies the metadata (SQLite's VACUUM INTO, one read transaction). Those records are copied as
 // the capture log of the copy: a server started on it inserts them, so an event acknowledged
 // before the backup is in it whether or not it had reached the event store.
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { EventStore } from '../../storage/events/event-store.js';
 import type { MetaStore } from '../../storage/meta/connect.js';
@@ -65,6 +66,7 @@ async function snapshotInto(
   const { events, meta, inserter } = sources;
   const { tables, skippedDirs, freezeName, links, shadow } = plan;
   const eventsDir = path.resolve(sources.eventsDir);
+  const pauseAsked = Date.now();
   const paused = await inserter.whilePaused(async (insertedSeq) => {
     for (const table of tables) {
       // The name is ours (letters, digits, underscore: never escaped in the shadow path); ALTER takes no bound values.
@@ -79,10 +81,10 @@ async function snapshotInto(
       await fsp.link(file, path.join(links, name));
       segments.push({ name, bytes });
     }
-    await sql`VACUUM INTO ${path.join(staging, SQLITE_FILE_NAME)}`.execute(meta.db);
-    return { insertedSeq, takenAt, segments };
+    return { insertedSeq, takenAt, segments, pausedMs: Date.now() - pauseAsked };
   });
 
+  await copyMetadata(meta, path.join(staging, SQLITE_FILE_NAME), paused.takenAt);
   const capture = await copyCaptureLog(sources.captureLogDir, links, paused.segments, paused.insertedSeq, path.join(staging, 'capture-log'));
   const eventTables: BackupManifest['event_tables'] = [];
   await copyStoreSkeleton(eventsDir, path.join(staging, 'events'), new Set(tables.map((t) => t.relative)), skippedDirs);
@@ -95,6 +97,7 @@ async function snapshotInto(
     format: BACKUP_FORMAT,
     hoglet_version: hogletVersion(),
     taken_at: paused.takenAt.toISOString(),
+    paused_ms: paused.pausedMs,
     migrations: { metadata: await metadataLevel(meta), event_store: await eventStoreLevel(events) },
     capture_log: capture,
     event_tables: eventTables,
@@ -186,6 +189,21 @@ async function copyCaptureLog(
     if (error.code !== 'ENOENT') throw error;
   });
   return { inserted_seq: insertedSeq, segments: segments.length, bytes };
+}
+
+/**
+ * The metadata as one read transaction sees it (VACUUM INTO), after the pause, so capture waits
+ * for the event tables only. Metadata changes from then until the copy are kept; cached results
+ * computed since the instant may count events the copy lacks, so they are dropped from it.
+ */
+async function copyMetadata(meta: MetaStore, file: string, takenAt: Date): Promise<void> {
+  await sql`VACUUM INTO ${file}`.execute(meta.db);
+  const copy = new Database(file);
+  try {
+    copy.prepare('DELETE FROM query_cache WHERE computed_at >= ?').run(takenAt.toISOString());
+  } finally {
+    copy.close();
+  }
 }
 
 async function metadataLevel(meta: MetaStore): Promise<string | null> {
