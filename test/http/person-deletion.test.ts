@@ -93,6 +93,9 @@ describe.each(META_STORES)('deleting persons on %s', (store) => {
     expect(await trendActors()).toContain('anon-g+gone');
     expect(await cohortPeople(dynamic.id)).toContain('anon-g+gone');
     expect((await get(`/cohorts/${dynamic.id}/`)).json().count).toBe(4);
+    const stay = (await personOf('stay'))!;
+    const listed = (await post('/cohorts/', { name: 'Picked', is_static: true, _create_static_person_ids: [gone.id, stay.id] })).json();
+    expect(listed.count).toBe(2);
     expect((await cachedTotal()).result[0].count).toBe(7);
     expect((await cachedTotal()).is_cached).toBe(true);
     expect(await hogql(`select session_id from sessions order by session_id`)).toEqual([['s-gone'], ['s-stay']]);
@@ -112,6 +115,14 @@ describe.each(META_STORES)('deleting persons on %s', (store) => {
     expect(await trendActors()).not.toContain('anon-g+gone');
     expect(await cohortPeople(dynamic.id)).not.toContain('anon-g+gone');
     expect((await get(`/cohorts/${dynamic.id}/`)).json().count).toBe(3);
+    expect(await cohortPeople(listed.id)).toEqual(['stay']);
+    expect((await get(`/cohorts/${listed.id}/`)).json().count).toBe(1);
+    const membership = await t.services.events.query<{ n: string }>(
+      `SELECT count() AS n FROM (SELECT person_id FROM ${t.services.events.layout.database}.static_cohort_people WHERE person_id = {id:UUID}
+       GROUP BY cohort_id, person_id HAVING argMax(is_deleted, version) = false)`,
+      { id: gone.id },
+    );
+    expect(Number(membership[0]!.n)).toBe(0);
     const after = await cachedTotal();
     expect(after.result[0].count).toBe(5);
 

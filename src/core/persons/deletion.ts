@@ -135,6 +135,11 @@ export class PersonDeletionService {
     await this.repositories.queryCache.forgetTeam(project.id);
     if (gone.length > 0) await this.repositories.cohorts.recountDynamic(project.id);
     if (!deletion.keepPerson) {
+      for (const { cohortId, count } of await this.deletions.leaveStaticCohorts(project.id, gone.map((p) => p.id))) {
+        await this.repositories.cohorts.update(project.id, cohortId, { count });
+      }
+    }
+    if (!deletion.keepPerson) {
       for (const person of gone) {
         await recordActivity(this.repositories.activityLog, {
           organizationId: project.organization_id,

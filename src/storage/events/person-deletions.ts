@@ -10,6 +10,7 @@
 // background mutation), after which the rows are physically gone (docs/operating.md).
 import type { EventStore, QueryOptions } from './event-store.js';
 import type { DistinctIdRow, PersonRow } from './persons-repository.js';
+import { StaticCohortsRepository } from './static-cohorts-repository.js';
 import { Ddl, TABLES } from './tables.js';
 
 /** PostHog's gap: a tombstone outranks any version capture could have written meanwhile. */
@@ -54,6 +55,30 @@ export class PersonDeletionsRepository {
       { team: teamId, ids: rows.persons.map((p) => p.id) },
     );
     await this.rewriteMasked(TABLES.persons, []);
+  }
+
+  /**
+   * Takes these persons out of every static cohort that holds them (PostHog's cohort rows go with
+   * the person); the cohorts and their member counts now.
+   */
+  async leaveStaticCohorts(teamId: number, personIds: readonly string[]): Promise<{ cohortId: number; count: number }[]> {
+    if (personIds.length === 0) return [];
+    const rows = await this.store.query<{ cohort: string; person: string }>(
+      `SELECT cohort_id AS cohort, toString(person_id) AS person FROM ${this.ddl.db}.${TABLES.staticCohortPeople}
+       WHERE team_id = {team:UInt64} AND person_id IN {ids:Array(UUID)}
+       GROUP BY cohort_id, person_id HAVING argMax(is_deleted, version) = false`,
+      { team: teamId, ids: personIds },
+      { ...OPTIONS, lane: 'persons' },
+    );
+    const byCohort = new Map<number, string[]>();
+    for (const row of rows) byCohort.set(Number(row.cohort), [...(byCohort.get(Number(row.cohort)) ?? []), row.person]);
+    const cohorts = new StaticCohortsRepository(this.store);
+    const counts: { cohortId: number; count: number }[] = [];
+    for (const [cohortId, members] of byCohort) {
+      await cohorts.set(teamId, cohortId, members, false);
+      counts.push({ cohortId, count: await cohorts.count(teamId, cohortId) });
+    }
+    return counts;
   }
 
   /**
