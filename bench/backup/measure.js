@@ -71,11 +71,12 @@ const archive = path.join(work, 'backup.tar');
 started = Date.now();
 const backup = await hoglet(['backup', '--data-dir', original, '--output', archive]);
 const backupSeconds = seconds(started);
+process.stderr.write(backup.stderr.replace(/^\d+%.*\n/gm, ""));
 loading = false;
 await load;
 process.stdout.write(backup.stdout);
 const manifest = JSON.parse(fs.readFileSync(archive).subarray(512, 512 + 4096).toString('utf8').replace(/\0[\s\S]*$/, ''));
-log(`backup: ${backupSeconds} s, ${(fs.statSync(archive).size / 1e9).toFixed(2)} GB, taken at ${manifest.taken_at}; ${sent} requests of 100 events sent meanwhile`);
+log(`backup: ${backupSeconds} s, ${(fs.statSync(archive).size / 1e9).toFixed(2)} GB, taken at ${manifest.taken_at}, inserts paused ${manifest.paused_ms} ms; ${sent} requests of 100 events sent meanwhile`);
 const originalCount = await count(18901, key, projectId);
 await stop(server);
 
