@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { freePort, hoglet, startServer, type ServerProcess } from '../helpers/processes.js';
+import { fillDisk, mountSmallDisk } from '../helpers/small-disk.js';
 import { freshPostgresSchema } from '../helpers/stores.js';
 
 const postgresUrl = process.env.HOGLET_TEST_DATABASE_URL?.trim() || null;
@@ -81,7 +82,12 @@ beforeAll(async () => {
   const out = JSON.parse(boot.stdout);
   creds = { projectId: out.project_id, token: out.project_api_token, key: out.personal_api_key };
 }, 180_000); // the first `hoglet` of a run may build dist/ first
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+afterAll(() => {
+  disk.release();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const disk = mountSmallDisk('test/cli/backup.test.ts', 1, { eventsOnDisk: false });
 
 describe('hoglet backup and restore', () => {
   it('copies a capturing server consistently; the restored server answers as the original did at the instant', async () => {
@@ -176,6 +182,25 @@ describe('hoglet backup and restore', () => {
     expect(restore.stderr).toContain('is not a Hoglet backup');
     expect(fs.existsSync(path.join(root, 'from-junk'))).toBe(false);
   });
+});
+
+describe.skipIf(disk.skipReason !== null)('a full disk', () => {
+  it('backup (in-process, no server running) and restore stop with a clear message and leave nothing behind', async () => {
+    fillDisk(path.join(disk.mountPoint, 'filler'), 64 * 1024);
+    const archive = path.join(disk.mountPoint, 'backup.tar');
+    const backup = await hoglet(['backup', '--data-dir', original, '--output', archive]);
+    expect(backup.code, backup.stderr).toBe(1);
+    expect(backup.stderr).toContain('freezing the stores through in-process');
+    expect(backup.stderr).toContain(`hoglet: the disk holding ${archive} is full; nothing was kept`);
+    expect(fs.existsSync(archive)).toBe(false);
+    expect(fs.readdirSync(original).filter((name) => name.startsWith('.backup-'))).toEqual([]);
+
+    const target = path.join(disk.mountPoint, 'restored');
+    const restore = await hoglet(['restore', '--input', path.join(root, 'backup.tar'), '--data-dir', target]);
+    expect(restore.code, restore.stderr).toBe(1);
+    expect(restore.stderr).toContain(`hoglet: the disk holding ${target} is full`);
+    expect(fs.existsSync(target)).toBe(false);
+  }, 120_000);
 });
 
 // With PostgreSQL the metadata is backed up by pg_dump (docs/operating.md, "Backups"): the
