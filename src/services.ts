@@ -22,7 +22,7 @@ import { AccountsService } from './core/accounts/service.js';
 import { IdentityService } from './core/accounts/identity.js';
 import { KeyAuthenticator } from './core/auth/authenticator.js';
 import { PersonsService } from './core/persons/service.js';
-import { PersonDeletionService } from './core/persons/deletion.js';
+import { PersonDeletionService, personsDeletedWatch } from './core/persons/deletion.js';
 import { PersonDeletionsRepository } from './storage/events/person-deletions.js';
 import { LoginThrottle, type LoginThrottleLimits } from './core/auth/login-throttle.js';
 import { CaptureWriterLease, DEFAULT_LEASE_TIMING } from './core/capture/writer-lease.js';
@@ -233,6 +233,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
         await repositories.featureFlags.moveHashKeyOverrides(merge.teamId, merge.fromPersonId, merge.intoPersonId).catch(onBackgroundError);
       }
     },
+    // A person deleted through another process: this one's cached persons are read again.
+    personsDeletedWatch(() => repositories.counters.value('persons_deleted_epoch')),
   );
   const writerLease = new CaptureWriterLease(repositories.captureWriterLeases, eventDataSetKey(config.events), DEFAULT_LEASE_TIMING, onBackgroundError);
   let pipeline: Awaited<ReturnType<typeof openCapturePipeline>>;

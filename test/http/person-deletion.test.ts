@@ -9,6 +9,8 @@ import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js
 import { ev, journeys, postBatch, runQuery, trendsQuery } from '../helpers/journeys.js';
 import { META_STORES } from '../helpers/stores.js';
 import { createFlag, flagsFor, personCondition } from '../flags/endpoints/helpers.js';
+import { PersonDeletionsRepository } from '../../src/storage/events/person-deletions.js';
+import { PersonsRepository } from '../../src/storage/events/persons-repository.js';
 
 const FROM = '2024-03-01';
 const TO = '2024-03-03';
@@ -199,6 +201,24 @@ describe.each(META_STORES)('deleting persons on %s', (store) => {
     const flagged = (await personOf('flagged'))!;
     expect((await t.request(alice.key, { method: 'DELETE', url: url(`/persons/${flagged.id}/`) })).statusCode).toBe(202);
     expect((await flagsFor(t, alice, 'flagged'))['vip-only']?.enabled).toBe(false);
+  });
+
+  it("a deletion made by another process reaches this process's capture within a second (the shared epoch)", async () => {
+    await journeys(t, alice, { elsewhere: [ev('$identify', '2024-03-01T16:00:00Z', { $set: { plan: 'x' } })] });
+    const before = (await personOf('elsewhere'))!;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // What another process's deletion leaves in the shared stores; this process's caches are not told.
+    const persons = new PersonsRepository(t.services.events);
+    const deletions = new PersonDeletionsRepository(t.services.events);
+    const rows = await persons.persons(alice.projectId, [before.id]);
+    await deletions.write(alice.projectId, deletions.tombstones(rows, await persons.distinctIdsOfPersons(alice.projectId, [before.id])));
+    await t.services.repositories.counters.advance('persons_deleted_epoch');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+
+    await journeys(t, alice, { elsewhere: [ev('$pageview', '2024-03-01T17:00:00Z')] });
+    const after = (await personOf('elsewhere'))!;
+    expect(after.id).not.toBe(before.id);
+    expect(await hogql(`select distinct person_id from events where distinct_id = 'elsewhere' and event = '$pageview'`)).toEqual([[after.id]]);
   });
 
   it('bulk_delete refuses what PostHog refuses', async () => {

@@ -40,6 +40,11 @@ export class EventWriter {
     private readonly onStored: (written: StoredDays[], writes: PersonWrites) => Promise<void>,
     /** Told of the persons merged in a write, after its person rows; must not throw. */
     private readonly onPersonsMerged: (merges: PersonMerge[]) => Promise<void> = async () => {},
+    /**
+     * Asked before each write: true when persons were deleted elsewhere (another process sharing
+     * the stores) since it last said so, so cached person state must be read again. Must not throw.
+     */
+    private readonly personsDeletedElsewhere: () => Promise<boolean> = async () => false,
   ) {}
 
   /** Writes and `between` work run one at a time, in the order asked. */
@@ -70,6 +75,7 @@ export class EventWriter {
   }
 
   private async writeNow(items: readonly TeamEvents[]): Promise<void> {
+    if (await this.personsDeletedElsewhere()) this.forget();
     const writes: PersonWrites = { persons: [], distinctIds: [], overrides: [], groups: [], groupTypes: [] };
     const rows: EventRow[] = [];
     const days: StoredDays[] = [];

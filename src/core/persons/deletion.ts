@@ -131,6 +131,8 @@ export class PersonDeletionService {
       }
       return persons;
     });
+    // Capture's writers in other processes sharing the stores forget their cached persons too.
+    if (!deletion.keepPerson && gone.length > 0) await this.repositories.counters.advance('persons_deleted_epoch');
     // Any calculated result may have counted them, and any cohort's count.
     await this.repositories.queryCache.forgetTeam(project.id);
     if (gone.length > 0) await this.repositories.cohorts.recountDynamic(project.id);
@@ -170,6 +172,28 @@ export class PersonDeletionService {
     }
     return ids.size === 0 ? [] : this.persons.persons(teamId, [...ids]);
   }
+}
+
+/**
+ * For capture's writer: whether persons were deleted (the shared epoch moved) since it last said
+ * so, read at most once per interval. A failed read says no: capture never fails on it.
+ */
+export function personsDeletedWatch(readEpoch: () => Promise<number>, intervalMs = 1000): () => Promise<boolean> {
+  let seen: number | null = null;
+  let checkedAt = 0;
+  return async () => {
+    const now = Date.now();
+    if (now - checkedAt < intervalMs) return false;
+    checkedAt = now;
+    try {
+      const epoch = await readEpoch();
+      const moved = seen !== null && epoch !== seen;
+      seen = epoch;
+      return moved;
+    } catch {
+      return false;
+    }
+  };
 }
 
 /** A list of strings, or undefined when absent (or empty, as PostHog's truthiness reads it). */
