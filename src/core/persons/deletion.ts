@@ -140,8 +140,6 @@ export class PersonDeletionService {
       for (const { cohortId, count } of await this.deletions.leaveStaticCohorts(project.id, gone.map((p) => p.id))) {
         await this.repositories.cohorts.update(project.id, cohortId, { count });
       }
-    }
-    if (!deletion.keepPerson) {
       for (const person of gone) {
         await recordActivity(this.repositories.activityLog, {
           organizationId: project.organization_id,
