@@ -95,7 +95,7 @@ async function snapshotThroughServer(base: string, staging: string): Promise<Bac
     throw new BackupError(`the server at ${base} owns the data directory but did not answer: ${String(error)}`);
   });
   const text = await response.text();
-  if (response.status === 404) throw new BackupError(`the server at ${base} does not take backups (an older Hoglet?): stop it, or upgrade it`);
+  if (response.status === 404) throw new BackupError(`the server at ${base} does not take backups from here (an older Hoglet, or a proxy in between): run the command on the server's machine, or stop the server`);
   if (response.status === 503 && text.includes('disk')) throw new BackupError('the disk holding the data directory is full; the copy needs room for the metadata and the capture log: free some and run it again');
   if (!response.ok) throw new BackupError(`the server at ${base} could not take the backup: ${response.status} ${text}`);
   return (JSON.parse(text) as { manifest: BackupManifest }).manifest;

@@ -17,9 +17,11 @@ export function backupRoutes(app: HogletApp, services: Services): void {
   app.post('/_backup/snapshot', {
     schema: { hide: true, body: Type.Object({ staging: Type.String() }) },
     handler: async (request) => {
-      const remote = request.raw.socket.remoteAddress ?? '';
+      const { remoteAddress = '', localAddress } = request.raw.socket;
+      // This machine: loopback, or the address the server listens on (--host of one interface).
+      const local = LOOPBACK.test(remoteAddress) || remoteAddress === localAddress;
       // Told apart from an unknown route only by a caller that may ask.
-      if (!LOOPBACK.test(remote) || request.headers['x-forwarded-for'] !== undefined) throw new NotFoundError();
+      if (!local || request.headers['x-forwarded-for'] !== undefined) throw new NotFoundError();
       const { staging } = request.body;
       const dir = path.join(services.config.dataDir, staging);
       if (!STAGING_NAME.test(staging) || !isEmptyDirectory(dir)) throw new ValidationError('staging must name an empty .backup-<16 hex> directory in the data directory', 'staging');
