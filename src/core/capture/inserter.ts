@@ -119,16 +119,23 @@ export class CaptureInserter {
   /**
    * Runs `work` between two writes: the write under way (and its checkpoint) finishes first, the
    * next waits until `work` is done. A backup freezes the store there, so every table holds the
-   * same records: exactly those up to the sequence number `work` is given.
+   * same records: exactly those up to the sequence number `work` is given. A write still under way
+   * after `waitMs` (a store failing every attempt) gives up without running `work`.
    */
-  async whilePaused<T>(work: (insertedSeq: number) => Promise<T>): Promise<T> {
+  async whilePaused<T>(work: (insertedSeq: number) => Promise<T>, waitMs = 60_000): Promise<T> {
     while (this.held) await this.held;
     let release = () => {};
     this.held = new Promise<void>((resolve) => (release = resolve));
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await this.inFlight.catch(() => {});
+      const finished = await Promise.race([
+        this.inFlight.then(() => true, () => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
+      ]);
+      if (!finished) throw new ServiceUnavailableError('capture has been retrying one write to the event store for too long (see GET /_health); nothing was frozen');
       return await work(this.insertedSeq);
     } finally {
+      clearTimeout(timer);
       this.held = null;
       release();
     }

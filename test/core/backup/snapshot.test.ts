@@ -10,6 +10,7 @@ import { takeSnapshot } from '../../../src/core/backup/snapshot.js';
 import type { TeamEvents } from '../../../src/core/capture/event-writer.js';
 import { CaptureInserter } from '../../../src/core/capture/inserter.js';
 import { CaptureLog } from '../../../src/core/capture/log/capture-log.js';
+import { ServiceUnavailableError } from '../../../src/errors.js';
 import type { EventStore } from '../../../src/storage/events/event-store.js';
 import { openMetaStore } from '../../../src/storage/meta/connect.js';
 import { capturedEvent } from '../../helpers/ingest.js';
@@ -85,5 +86,22 @@ describe('backup snapshot', () => {
     await inserter.stop(1_000);
     await log.close();
     await meta.close();
+  });
+
+  it('gives up, freezing nothing, while the store keeps a write from finishing; then pauses again once it does', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoglet-snapshot-'));
+    dirs.push(dir);
+    const { log } = await CaptureLog.open(dir);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const inserter = new CaptureInserter(() => gate, log, { maxBatchItems: 1, maxBacklogItems: 1_000, classify: async () => 'store' });
+    inserter.enqueue({ seq: await log.append(items('a')), items: items('a') });
+    let ran = false;
+    await expect(inserter.whilePaused(async () => (ran = true), 50)).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(ran).toBe(false);
+    release();
+    expect(await inserter.whilePaused(async (seq) => seq, 5_000)).toBe(1);
+    await inserter.stop(1_000);
+    await log.close();
   });
 });
