@@ -7,6 +7,8 @@ import path from 'node:path';
 
 const BLOCK = 512;
 const CHUNK = 1024 * 1024;
+/** Far above any pax header a backup writes (a long path), far below what would strain memory. */
+const MAX_PAX_BYTES = 64 * 1024;
 
 type Kind = 'file' | 'directory' | 'symlink';
 
@@ -154,25 +156,30 @@ export async function readFirstFile(input: fsp.FileHandle, name: string, maxByte
 }
 
 /**
- * Extracts everything into `dest` (which must exist). Paths may not leave it, and a symlink may
- * only point inside it, so an archive cannot write elsewhere.
+ * Extracts everything into `dest` (which must exist). Paths may not leave it, nothing is written
+ * through a link the archive made, and a link may only climb out of its own (real) directory
+ * before naming its way down, so an archive cannot write, or point, elsewhere. Modes keep only
+ * their permission bits (no setuid, setgid or sticky bit from a file one did not write).
  */
 export async function extractTar(input: fsp.FileHandle, dest: string, onBytes: (bytes: number) => void): Promise<void> {
   const root = path.resolve(dest);
   const inside = (target: string) => target === root || target.startsWith(`${root}${path.sep}`);
+  const realDirs = new Set<string>([root]);
   let done = 0;
   for await (const entry of entries(input)) {
     const target = path.resolve(root, entry.name);
     if (!inside(target) || entry.name.split('/').includes('..')) throw new TarFormatError(`the archive names a path outside the directory: ${entry.name}`);
+    await refuseLinkedParents(root, target, realDirs, entry.name);
+    const mode = entry.mode & 0o777;
     if (entry.kind === 'directory') {
-      await fsp.mkdir(target, { recursive: true, mode: entry.mode || 0o755 });
+      await fsp.mkdir(target, { recursive: true, mode: mode || 0o755 });
     } else if (entry.kind === 'symlink') {
-      if (!inside(path.resolve(path.dirname(target), entry.linkname))) throw new TarFormatError(`the archive links outside the directory: ${entry.name}`);
+      if (!climbsThenDescends(entry.linkname) || !inside(path.resolve(path.dirname(target), entry.linkname))) throw new TarFormatError(`the archive links outside the directory: ${entry.name}`);
       await fsp.mkdir(path.dirname(target), { recursive: true });
       await fsp.symlink(entry.linkname, target);
     } else {
       await fsp.mkdir(path.dirname(target), { recursive: true });
-      const out = await fsp.open(target, 'wx', entry.mode || 0o644);
+      const out = await fsp.open(target, 'wx', mode || 0o644);
       try {
         const buffer = Buffer.alloc(CHUNK);
         let copied = 0;
@@ -190,6 +197,33 @@ export async function extractTar(input: fsp.FileHandle, dest: string, onBytes: (
       }
     }
   }
+}
+
+/**
+ * Refuses an entry whose parent path passes through a link (say `s -> .`, then `s/up -> ..`,
+ * checked as `s/..` but landing as `up -> ..`): a backup never writes below a link. Directories
+ * already seen to be real are remembered; nothing here replaces one.
+ */
+async function refuseLinkedParents(root: string, target: string, realDirs: Set<string>, name: string): Promise<void> {
+  const missing: string[] = [];
+  if (target === root) return;
+  for (let dir = path.dirname(target); !realDirs.has(dir); dir = path.dirname(dir)) missing.unshift(dir);
+  for (const dir of missing) {
+    const stat = await fsp.lstat(dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+    if (stat === null) return; // made below as a directory, with what follows it
+    if (stat.isSymbolicLink()) throw new TarFormatError(`the archive writes through a link: ${name}`);
+    realDirs.add(dir);
+  }
+}
+
+/** `../` as often as wanted, then names only: where it leads is then known without following links. */
+function climbsThenDescends(linkname: string): boolean {
+  const parts = linkname.split('/');
+  const firstName = parts.findIndex((part) => part !== '..');
+  return firstName === -1 || !parts.slice(firstName).includes('..');
 }
 
 interface ReadEntry {
@@ -214,8 +248,13 @@ async function* entries(input: fsp.FileHandle): AsyncGenerator<ReadEntry> {
     const text = (offset: number, length: number) => block.toString('utf8', offset, offset + length).replace(/\0.*$/s, '');
     const type = text(156, 1) || '0';
     const size = pax.size !== undefined ? Number(pax.size) : parseInt(text(124, 12).trim() || '0', 8);
+    if (!Number.isSafeInteger(size) || size < 0) throw new TarFormatError(`an entry's size is not a size, at byte ${position}`);
     const offset = position + BLOCK;
     position = offset + Math.ceil(size / BLOCK) * BLOCK;
+    if (type === 'x' || type === 'g') {
+      // A backup's pax records are a path and a size: a header claiming more is not one of ours.
+      if (size > MAX_PAX_BYTES) throw new TarFormatError(`a pax header of ${size} bytes at byte ${offset - BLOCK}`);
+    }
     if (type === 'x') {
       const body = Buffer.alloc(size);
       await input.read(body, 0, size, offset);
