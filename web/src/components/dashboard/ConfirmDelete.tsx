@@ -1,16 +1,22 @@
 // "Delete …?" under a page's actions: what goes, and the one button that does it. PostHog deletes
 // dashboards and insights softly (PATCH {deleted: true}); the caller does that and moves on.
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError } from '../../api';
 import { Popover } from '../Popover';
 
-export function ConfirmDelete({ what, name, detail, onConfirm, onClose }: {
-  /** "dashboard", "insight". */
+export function ConfirmDelete({ what, name, detail, onConfirm, onClose, button = `Delete ${what}`, testId = 'confirm-delete', children }: {
+  /** "dashboard", "insight", "person". */
   what: string;
   name: string;
   detail?: string;
   onConfirm: () => Promise<void>;
   onClose: () => void;
+  /** The confirming button's text. */
+  button?: string;
+  testId?: string;
+  /** Choices shown above the buttons (a person's "also delete their events"). */
+  children?: ComponentChildren;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -25,10 +31,11 @@ export function ConfirmDelete({ what, name, detail, onConfirm, onClose }: {
     }
   };
   return (
-    <Popover title={`Delete ${what}`} onClose={onClose} testId="confirm-delete">
+    <Popover title={`Delete ${what}`} onClose={onClose} testId={testId}>
       <p>Delete the {what} <strong>{name}</strong>?{detail ? ` ${detail}` : ''}</p>
+      {children}
       <div class="inline">
-        <button type="button" class="danger" disabled={busy} onClick={go}>Delete {what}</button>
+        <button type="button" class="danger" disabled={busy} onClick={go}>{button}</button>
         <button type="button" disabled={busy} onClick={onClose}>Cancel</button>
       </div>
       {error && <p class="error" role="alert">{error}</p>}
