@@ -21,7 +21,8 @@ export function backupRoutes(app: HogletApp, services: Services): void {
       // This machine: loopback, or the address the server listens on (--host of one interface).
       const local = LOOPBACK.test(remoteAddress) || remoteAddress === localAddress;
       // Told apart from an unknown route only by a caller that may ask.
-      if (!local || request.headers['x-forwarded-for'] !== undefined) throw new NotFoundError();
+      // A proxy on this machine connects from here too: either forwarding header marks a relayed caller.
+      if (!local || request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined) throw new NotFoundError();
       const { staging } = request.body;
       const dir = path.join(services.config.dataDir, staging);
       if (!STAGING_NAME.test(staging) || !isEmptyDirectory(dir)) throw new ValidationError('staging must name an empty .backup-<16 hex> directory in the data directory', 'staging');
