@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_DECODE_BUDGET_BYTES } from './core/capture/decode-budget.js';
+import { DEFAULT_REPLAY_LIMITS, type ReplayLimits } from './core/replay/budget.js';
 import { DEFAULT_CAPTURE_TRUSTED_PROXIES } from './core/geoip/client-ip.js';
 import { DEFAULT_RESULT_LIMITS, type ResultLimits } from './core/queries/result-size.js';
 
@@ -28,6 +29,8 @@ export interface Config {
   readonly captureMemoryBytes: number;
   /** The capture log's directory (one process owns it); default `<dataDir>/capture-log`. */
   readonly captureLogDir: string;
+  /** Recording bytes (uncompressed rrweb JSON) a session and a project may send to /s/ per minute. */
+  readonly replayLimits: Readonly<ReplayLimits>;
   /**
    * Fastify's trustProxy: which proxies' X-Forwarded-For to believe for the client's address (sign-in
    * throttling, logs). false (default), true (any), or addresses and CIDR ranges.
@@ -261,9 +264,25 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     queryResults: parseQueryResults(env),
     captureMemoryBytes: captureMemory ? parseCaptureMemory(captureMemory) : DEFAULT_DECODE_BUDGET_BYTES,
     captureLogDir: captureLogDir ? path.resolve(captureLogDir) : path.join(dataDir, 'capture-log'),
+    replayLimits: parseReplayLimits(env),
     trustProxy: trustProxy ? parseTrustProxy(trustProxy) : false,
     captureTrustProxy: trustProxy ? parseTrustProxy(trustProxy) : DEFAULT_CAPTURE_TRUSTED_PROXIES,
     geoipDatabase: geoipDatabase ? parseGeoIpDatabase(geoipDatabase) : 'bundled',
     metricsToken: metricsToken ? parseMetricsToken(metricsToken) : null,
+  });
+}
+
+/** HOGLET_REPLAY_SESSION_MB_PER_MINUTE and HOGLET_REPLAY_PROJECT_MB_PER_MINUTE (MiB, fractions allowed). */
+function parseReplayLimits(env: Record<string, string | undefined>): ReplayLimits {
+  const read = (name: string, fallback: number): number => {
+    const text = nonEmpty(env[name]);
+    if (!text) return fallback;
+    const mb = Number(text);
+    if (!Number.isFinite(mb) || mb <= 0) throw new ConfigError(`${name} must be a positive number of MiB, got "${text}"`);
+    return Math.round(mb * 1024 * 1024);
+  };
+  return Object.freeze({
+    sessionBytesPerMinute: read('HOGLET_REPLAY_SESSION_MB_PER_MINUTE', DEFAULT_REPLAY_LIMITS.sessionBytesPerMinute),
+    projectBytesPerMinute: read('HOGLET_REPLAY_PROJECT_MB_PER_MINUTE', DEFAULT_REPLAY_LIMITS.projectBytesPerMinute),
   });
 }

@@ -34,6 +34,8 @@ import { GroupProcessor } from './core/capture/persons/group-processor.js';
 import { PersonProcessor, type PersonWarning } from './core/capture/persons/person-processor.js';
 import { ProjectTokens } from './core/capture/project-tokens.js';
 import { CaptureService } from './core/capture/service.js';
+import { RecordingBlockStore } from './core/replay/block-store.js';
+import { ReplayService } from './core/replay/service.js';
 import { anonymizeIpsReader, CaptureGeoIp } from './core/geoip/capture-geoip.js';
 import { bundledDatabase, GeoIpDatabase } from './core/geoip/database.js';
 import { DefinitionsService } from './core/definitions/service.js';
@@ -105,6 +107,8 @@ export interface Services {
   readonly accounts: AccountsService;
   readonly identity: IdentityService;
   readonly capture: CaptureService;
+  /** Session recording snapshots (/s/): stored blocks of rrweb data and their summary rows. */
+  readonly replay: ReplayService;
   /** The GeoIP database capture locates `$ip` in (loaded on first need, or by preload()); null when off. */
   readonly geoip: GeoIpDatabase | null;
   /** Whether acknowledged events of the project on these UTC days are not in the event store yet. */
@@ -285,8 +289,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
       (message, error) => onBackgroundError(new Error(message, { cause: error })),
     );
   const captureGeoIp = new CaptureGeoIp(geoip, anonymizeIpsReader((teamId) => projectRows.row(teamId)));
-  const capture = new CaptureService(tokens, pipeline.committer, new DecodeBudget(config.captureMemoryBytes), writerLease, pipeline.inserter, captureGeoIp);
+  // /s/ decodes within the same memory budget as the event endpoints.
+  const decodeBudget = new DecodeBudget(config.captureMemoryBytes);
+  const capture = new CaptureService(tokens, pipeline.committer, decodeBudget, writerLease, pipeline.inserter, captureGeoIp);
   demo = new DemoDataRunner(capture, onBackgroundError);
+  const recordingBlocks = new RecordingBlockStore(path.join(config.dataDir, 'recordings'));
+  // Temporary files of blocks a crash interrupted were never acknowledged.
+  void recordingBlocks.removeTemporaryFiles().catch((error) => onBackgroundError(new Error('replay: removing temporary blocks', { cause: error })));
+  const replay = new ReplayService(tokens, recordingBlocks, events, config.replayLimits, decodeBudget, writerLease);
   const actions = new ActionsService(repositories, access);
   const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });
   configureSharedHogQLParser({ workers: config.hogqlParsers });
@@ -350,6 +360,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     accounts: new AccountsService(repositories, projects),
     identity: new IdentityService(repositories, access),
     capture,
+    replay,
     geoip,
     capturePending,
     captureReplayed: pipeline.replayed,

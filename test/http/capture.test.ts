@@ -96,8 +96,9 @@ describe('capture paths and payload shapes', () => {
       expect(res.headers['access-control-allow-origin'], url).toBe(origin);
       expect(res.headers['access-control-allow-credentials'], url).toBe('true');
     }
+    // A recording without a token is refused like an event.
     const recording = await t.app.inject({ method: 'POST', url: '/s/', headers: { origin, 'content-type': 'text/plain' }, payload: gzipSync('{}') });
-    expect(recording.statusCode).toBe(200);
+    expect(recording.statusCode).toBe(401);
     expect(recording.headers['access-control-allow-origin']).toBe(origin);
   });
 

@@ -9,9 +9,10 @@ import { ev, journeys } from '../helpers/journeys.js';
 const CAPTURE_TABLES = ['events', 'event_uuids', 'persons', 'person_distinct_ids', 'person_distinct_id_overrides', 'groups', 'group_types'];
 /**
  * Static cohorts' persons: an answered "added" must survive a power cut too. Sessions are written
- * by capture's events insert (a materialized view), synced since their table was made.
+ * by capture's events insert (a materialized view), synced since their table was made; a
+ * recording's summary rows are inserted before /s/ answers.
  */
-const MADE_SYNCED = ['static_cohort_people', 'sessions'];
+const MADE_SYNCED = ['static_cohort_people', 'sessions', 'session_replay_events'];
 const SYNCED_TABLES = [...CAPTURE_TABLES, ...MADE_SYNCED];
 
 describe('acknowledged events are synced to disk', () => {

@@ -94,17 +94,19 @@ export async function captureRoutes(app: HogletApp, services: Services): Promise
       allowPreflight(scope, path);
     }
 
-    // Session recordings: Hoglet keeps none, and its remote config never turns recording on. An
-    // SDK that sends anyway gets exactly 200 (posthog-js resends anything else, 204 included).
+    // Session recordings: each session's rrweb data stored (fsync'd) before the 200 (core/replay/).
     const recordings = {
       tags: ['capture'],
-      summary: 'Session recording snapshots (/s/): accepted and dropped',
+      summary: 'Session recording snapshots (/s/)',
       security: [],
       response: { 200: CaptureResponse },
     };
-    const dropRecording = async () => ({ status: 1 as const });
-    scope.post('/s', { schema: recordings, bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, dropRecording);
-    scope.get('/s', { schema: recordings }, dropRecording);
+    const storeRecording = async (request: FastifyRequest) => {
+      await services.replay.capture(toInput(request), { userAgent: request.headers['user-agent'] });
+      return { status: 1 as const };
+    };
+    scope.post('/s', { schema: recordings, bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, storeRecording);
+    scope.get('/s', { schema: recordings }, storeRecording);
     allowPreflight(scope, '/s');
   });
 }

@@ -12,13 +12,14 @@ export const TABLES = {
   groupTypes: 'group_types',
   staticCohortPeople: 'static_cohort_people',
   sessions: 'sessions',
+  sessionReplayEvents: 'session_replay_events',
   migrations: 'schema_migrations',
 } as const;
 
 /** How a table is spread: sharded tables split by distinct_id; the rest are copied to every node. */
 export type Distribution = 'sharded' | 'everywhere';
 
-const SHARDED: ReadonlySet<string> = new Set([TABLES.events, TABLES.eventUuids, TABLES.sessions]);
+const SHARDED: ReadonlySet<string> = new Set([TABLES.events, TABLES.eventUuids, TABLES.sessions, TABLES.sessionReplayEvents]);
 
 export function distributionOf(table: string): Distribution {
   return SHARDED.has(table) ? 'sharded' : 'everywhere';

@@ -1,0 +1,132 @@
+// Recordings on the file system: each stored /s/ request adds one gzip block per session,
+// `<dir>/<team>/<session>/<first ms, 13 digits>-<content hash>.jsonl.gz`, each line one
+// `[window_id, rrweb event]` (PostHog's blob line). A block is written to a temporary name,
+// fdatasync'd, renamed, and its directory synced before the request is answered, so a 200 means
+// the rrweb data survives a power cut. Its name comes from its content, so a request retried after
+// a crash (its block stored, its answer lost) finds the block there and stores nothing twice.
+// Blocks sort by name: by their first event's time, as a player reads them.
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { syncDirectory } from '../capture/log/sync-directory.js';
+import type { SnapshotLine } from './snapshots.js';
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+const BLOCK_SUFFIX = '.jsonl.gz';
+
+export interface StoredBlock {
+  /** The file's name, unique within its session: the summary row's deduplication token too. */
+  name: string;
+  /** Bytes of uncompressed JSON lines. */
+  rawBytes: number;
+  compressedBytes: number;
+  /** False when a block of the same content was already stored (a retried request). */
+  created: boolean;
+}
+
+export interface BlockInfo {
+  name: string;
+  compressedBytes: number;
+}
+
+/** A session id as one safe path segment (ids are client strings): percent-encoded, dots too. */
+export function sessionDirectoryName(sessionId: string): string {
+  return encodeURIComponent(sessionId).replaceAll('.', '%2E').replaceAll('*', '%2A');
+}
+
+export class RecordingBlockStore {
+  constructor(readonly directory: string) {}
+
+  private sessionDirectory(teamId: number, sessionId: string): string {
+    return path.join(this.directory, String(teamId), sessionDirectoryName(sessionId));
+  }
+
+  /** The lines as JSON text (one line each), ready to store. */
+  static encode(lines: readonly SnapshotLine[]): string {
+    return lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
+  }
+
+  /** Compresses (zlib's thread pool) and durably stores one block. */
+  async write(teamId: number, sessionId: string, text: string, firstTimestampMs: number): Promise<StoredBlock> {
+    const hash = createHash('sha256').update(text).digest('hex').slice(0, 20);
+    const time = Number.isFinite(firstTimestampMs) ? Math.max(0, Math.min(Math.trunc(firstTimestampMs), 9_999_999_999_999)) : 0;
+    const name = `${String(time).padStart(13, '0')}-${hash}${BLOCK_SUFFIX}`;
+    const rawBytes = Buffer.byteLength(text);
+    const directory = this.sessionDirectory(teamId, sessionId);
+    const target = path.join(directory, name);
+    const existing = await fsp.stat(target).catch(() => null);
+    if (existing) return { name, rawBytes, compressedBytes: existing.size, created: false };
+    const compressed = await gzipAsync(text, { level: 6 });
+    await this.ensureDirectory(directory);
+    const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
+    const handle = await fsp.open(temporary, 'w');
+    try {
+      await handle.writeFile(compressed);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await fsp.rename(temporary, target);
+    await syncDirectory(directory);
+    return { name, rawBytes, compressedBytes: compressed.length, created: true };
+  }
+
+  /** Creates the session's directory, syncing each parent a new directory was added to. */
+  private async ensureDirectory(directory: string): Promise<void> {
+    if (fs.existsSync(directory)) return;
+    const teamDirectory = path.dirname(directory);
+    for (const [dir, parent] of [[this.directory, path.dirname(this.directory)], [teamDirectory, this.directory], [directory, teamDirectory]] as const) {
+      if (fs.existsSync(dir)) continue;
+      await fsp.mkdir(dir, { recursive: true });
+      await syncDirectory(parent);
+    }
+  }
+
+  /** A session's blocks in playback order (by their first event's time). */
+  async list(teamId: number, sessionId: string): Promise<BlockInfo[]> {
+    const directory = this.sessionDirectory(teamId, sessionId);
+    const names = await fsp.readdir(directory).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [] as string[];
+      throw error;
+    });
+    const blocks = names.filter((name) => name.endsWith(BLOCK_SUFFIX)).sort();
+    return Promise.all(blocks.map(async (name) => ({ name, compressedBytes: (await fsp.stat(path.join(directory, name))).size })));
+  }
+
+  /** One block's lines, decompressed on zlib's thread pool. */
+  async readBlock(teamId: number, sessionId: string, name: string): Promise<SnapshotLine[]> {
+    if (!name.endsWith(BLOCK_SUFFIX) || name.includes('/') || name.includes('\\') || name.startsWith('.')) throw new Error(`not a block name: ${name}`);
+    const compressed = await fsp.readFile(path.join(this.sessionDirectory(teamId, sessionId), name));
+    const text = (await gunzipAsync(compressed)).toString('utf8');
+    return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as SnapshotLine);
+  }
+
+  /** Every line of the session, block after block. */
+  async readSession(teamId: number, sessionId: string): Promise<SnapshotLine[]> {
+    const lines: SnapshotLine[] = [];
+    for (const block of await this.list(teamId, sessionId)) lines.push(...(await this.readBlock(teamId, sessionId, block.name)));
+    return lines;
+  }
+
+  /** Removes temporary files a crash left behind (never acknowledged, so never needed). */
+  async removeTemporaryFiles(): Promise<number> {
+    let removed = 0;
+    const teams = await fsp.readdir(this.directory).catch(() => [] as string[]);
+    for (const team of teams) {
+      const sessions = await fsp.readdir(path.join(this.directory, team)).catch(() => [] as string[]);
+      for (const session of sessions) {
+        const directory = path.join(this.directory, team, session);
+        for (const name of await fsp.readdir(directory).catch(() => [] as string[])) {
+          if (!name.endsWith('.tmp')) continue;
+          await fsp.rm(path.join(directory, name), { force: true });
+          removed++;
+        }
+      }
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,144 @@
+// /s/: session recording snapshots. The request is decoded as any capture request (every encoding
+// posthog-js uses), its project found by token, its rrweb data grouped per session, checked
+// against the per-minute budgets, then each session's block is compressed and fsync'd under the
+// data directory and its summary row inserted into session_replay_events; only then is it answered
+// 200. A retried request stores and counts nothing twice (block names and row tokens come from the
+// content). Requests are independent: a bad or refused one never touches another.
+import { ServiceUnavailableError } from '../../errors.js';
+import type { EventStore } from '../../storage/events/event-store.js';
+import { TABLES } from '../../storage/events/tables.js';
+import { decodeCaptureRequest, type CaptureRequestInput } from '../capture/decode.js';
+import { DecodeBudget } from '../capture/decode-budget.js';
+import { requestToken } from '../capture/normalise.js';
+import type { ProjectTokens } from '../capture/project-tokens.js';
+import type { CaptureWriterLease } from '../capture/writer-lease.js';
+import { RecordingBlockStore, type BlockInfo } from './block-store.js';
+import { ReplayBudget, type ReplayLimits } from './budget.js';
+import { snapshotsBySession, type SessionSnapshots, type SnapshotLine } from './snapshots.js';
+import { summariseBlock } from './summary.js';
+
+export interface ReplayCaptureOptions {
+  userAgent?: string | undefined;
+}
+
+export class ReplayService {
+  private readonly budget: ReplayBudget;
+
+  constructor(
+    private readonly tokens: ProjectTokens,
+    readonly blocks: RecordingBlockStore,
+    private readonly store: EventStore,
+    limits: ReplayLimits,
+    private readonly decodeBudget: DecodeBudget = new DecodeBudget(),
+    private readonly writerLease: CaptureWriterLease | null = null,
+    now: () => number = Date.now,
+  ) {
+    this.budget = new ReplayBudget(limits, now);
+  }
+
+  /** Resolves once every snapshot of the request is stored; throws a 4xx/503 ApiError otherwise. */
+  async capture(input: CaptureRequestInput, options: ReplayCaptureOptions = {}): Promise<void> {
+    this.writerLease?.assertHeld();
+    const reservation = this.decodeBudget.open();
+    try {
+      const payload = await decodeCaptureRequest(input, reservation);
+      const token = requestToken(payload, firstValue(input.query.token) ?? firstValue(input.query.api_key));
+      const teamId = await this.tokens.projectIdOf(token);
+      const sessions = snapshotsBySession(payload.events, options.userAgent).filter((session) => session.lines.length > 0);
+      const texts = sessions.map((session) => RecordingBlockStore.encode(session.lines));
+      const giveBack = this.budget.take(teamId, new Map(sessions.map((session, i) => [session.sessionId, Buffer.byteLength(texts[i]!)])));
+      try {
+        await Promise.all(sessions.map((session, i) => this.storeSession(teamId, session, texts[i]!)));
+      } catch (error) {
+        giveBack();
+        throw error;
+      }
+    } finally {
+      reservation.release();
+    }
+  }
+
+  private async storeSession(teamId: number, session: SessionSnapshots, text: string): Promise<void> {
+    const summary = summariseBlock(session.lines.map(([, event]) => event));
+    let block;
+    try {
+      block = await this.blocks.write(teamId, session.sessionId, text, summary.firstTimestampMs);
+    } catch (error) {
+      const failure = new ServiceUnavailableError('Recordings could not be stored right now; retry shortly.');
+      failure.cause = error;
+      throw failure;
+    }
+    const first = Number.isFinite(summary.firstTimestampMs) ? summary.firstTimestampMs : Date.now();
+    const last = Number.isFinite(summary.lastTimestampMs) ? summary.lastTimestampMs : first;
+    const params = {
+      team: teamId,
+      session: session.sessionId,
+      distinct: session.distinctId,
+      first: microsText(first),
+      last: microsText(last),
+      url: summary.firstUrl ?? '',
+      urls: summary.urls,
+      clicks: summary.clickCount,
+      keypresses: summary.keypressCount,
+      mouse: summary.mouseActivityCount,
+      active: summary.activeMilliseconds,
+      logs: summary.consoleLogCount,
+      warns: summary.consoleWarnCount,
+      errors: summary.consoleErrorCount,
+      size: block.rawBytes,
+      messages: session.messages,
+      events: summary.eventCount,
+      source: session.source,
+      library: session.library,
+    };
+    // The token is the block's name (hex, digits and dots): the same block never counts twice.
+    const dedup = `${teamId}/${block.name}`;
+    try {
+      await this.store.command(
+        `INSERT INTO ${this.store.layout.database}.${TABLES.sessionReplayEvents}
+         SETTINGS insert_deduplication_token = '${dedup}'
+         SELECT {team:UInt64}, {session:String}, {distinct:String},
+           toDateTime64({first:String}, 6, 'UTC'), toDateTime64({last:String}, 6, 'UTC'),
+           argMinState(nullIf({url:String}, ''), toDateTime64({first:String}, 6, 'UTC')),
+           {urls:Array(String)},
+           {clicks:Int64}, {keypresses:Int64}, {mouse:Int64}, {active:Int64},
+           {logs:Int64}, {warns:Int64}, {errors:Int64},
+           {size:Int64}, {messages:Int64}, {events:Int64},
+           argMinState(CAST({source:String}, 'LowCardinality(Nullable(String))'), toDateTime64({first:String}, 6, 'UTC')),
+           argMinState(CAST({library:String}, 'Nullable(String)'), toDateTime64({first:String}, 6, 'UTC')),
+           1, now()`,
+        params,
+        { lane: 'persons' },
+      );
+    } catch (error) {
+      const failure = new ServiceUnavailableError('Recordings could not be stored right now; retry shortly.');
+      failure.cause = error;
+      throw failure;
+    }
+  }
+
+  /** A session's blocks in playback order. */
+  listBlocks(teamId: number, sessionId: string): Promise<BlockInfo[]> {
+    return this.blocks.list(teamId, sessionId);
+  }
+
+  /** One block's rrweb events, each with the window it was recorded in. */
+  readBlock(teamId: number, sessionId: string, name: string): Promise<SnapshotLine[]> {
+    return this.blocks.readBlock(teamId, sessionId, name);
+  }
+
+  /** The session's rrweb events in stored order (blocks by first time, lines as sent). */
+  async readEvents(teamId: number, sessionId: string): Promise<Array<Record<string, unknown>>> {
+    return (await this.blocks.readSession(teamId, sessionId)).map(([, event]) => event);
+  }
+}
+
+/** `YYYY-MM-DD hh:mm:ss.ffffff` (UTC) of a millisecond time, as toDateTime64 reads it. */
+function microsText(ms: number): string {
+  const clamped = Math.max(0, Math.min(ms, 4_102_444_799_000));
+  return new Date(Math.trunc(clamped)).toISOString().replace('T', ' ').replace('Z', '') + String(Math.round((clamped % 1) * 1000)).padStart(3, '0');
+}
+
+function firstValue(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : value;
+}
