@@ -261,8 +261,8 @@ describe.each(META_STORES)('Projects API on %s', (store) => {
     it('merges session_replay_config instead of replacing it', async () => {
       const url = `${base()}/${alice.projectId}/`;
       await t.request(alice.key, { method: 'PATCH', url, payload: { session_replay_config: { record_canvas: true } } });
-      const res = await t.request(alice.key, { method: 'PATCH', url, payload: { session_replay_config: { ai_config: { a: 1 } } } });
-      expect(res.json().session_replay_config).toEqual({ record_canvas: true, ai_config: { a: 1 } });
+      const res = await t.request(alice.key, { method: 'PATCH', url, payload: { session_replay_config: { ai_config: { opt_in: true } } } });
+      expect(res.json().session_replay_config).toEqual({ record_canvas: true, ai_config: { opt_in: true } });
     });
 
     it('ignores read-only fields (mass assignment)', async () => {

@@ -79,7 +79,7 @@ describe.each(META_STORES)('SDK start-up endpoints on %s', (store) => {
       expect(res.body.startsWith(`(function() {\n  window._POSTHOG_REMOTE_CONFIG = window._POSTHOG_REMOTE_CONFIG || {};\n  window._POSTHOG_REMOTE_CONFIG['${owner.projectApiToken}'] = {\n    config: {`)).toBe(true);
     });
 
-    it('follows the project settings at once; features whose data Hoglet does not keep stay off', async () => {
+    it('follows the project settings at once (session recording too); features whose data Hoglet does not keep stay off', async () => {
       const project = (await t.request(owner.key, { method: 'POST', url: '/api/projects/', payload: { name: 'settings' } })).json();
       const patched = await t.request(owner.key, {
         method: 'PATCH',
@@ -105,6 +105,7 @@ describe.each(META_STORES)('SDK start-up endpoints on %s', (store) => {
         capturePerformance: { network_timing: false, web_vitals: true, web_vitals_allowed_metrics: ['LCP'] },
         autocaptureExceptions: true,
         errorTracking: { autocaptureExceptions: true, suppressionRules: [] },
+        sessionRecording: expect.objectContaining({ endpoint: '/s/', consoleLogRecordingEnabled: true, recorderVersion: 'v2' }),
       });
       await t.request(owner.key, { method: 'PATCH', url: `/api/projects/${project.id}/`, payload: { capture_performance_opt_in: false, autocapture_web_vitals_opt_in: false } });
       expect((await get(`/array/${project.api_token}/config`)).json().capturePerformance).toBe(false);

@@ -4,6 +4,7 @@ import { ValidationError } from '../../errors.js';
 import { isValidTimezone } from '../timezones.js';
 import { jsonDepth } from '../json-depth.js';
 import { PROJECT_SETTINGS, type ProjectSettingName, type SettingSpec } from './settings-catalog.js';
+import { checkReplaySetting } from './validate-replay-settings.js';
 
 /** Structured settings deeper than this are refused: nothing legitimate nests further. */
 export const MAX_JSON_DEPTH = 32;
@@ -44,6 +45,7 @@ function checkSetting(name: ProjectSettingName, spec: SettingSpec, value: unknow
   if (spec.kind === 'string' || spec.kind === 'stringList' || spec.kind === 'timezone') {
     assertNoNullCharacters(value, name);
   }
+  checkReplaySetting(name, value);
   switch (spec.kind) {
     case 'timezone':
       if (typeof value !== 'string' || !isValidTimezone(value)) {

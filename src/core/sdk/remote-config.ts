@@ -2,9 +2,10 @@
 // into `/flags/?config=true` and `/decide/`), in the key order and shapes of PostHog's
 // `RemoteConfig.build_config()`. Hoglet serves posthog-js's extension scripts (`/static/*.js`,
 // http/routes/sdk-static.ts), so features whose data are ordinary events follow the project; it
-// keeps no recordings, surveys, console logs or heatmaps, so those are answered "off" whatever
-// the project says (see docs/api.md, "SDK start-up endpoints").
+// keeps no surveys, console logs or heatmaps, so those are answered "off" whatever the project
+// says; session recording follows the project (see docs/api.md, "SDK start-up endpoints").
 import type { ProjectSettings } from '../projects/view.js';
+import { sessionRecordingConfig } from './session-recording-config.js';
 
 export type RemoteConfig = Record<string, unknown>;
 
@@ -42,8 +43,8 @@ export function buildRemoteConfig(token: string, settings: ProjectSettings, hasF
     errorTracking: { autocaptureExceptions: exceptions, suppressionRules: [] },
     // logs.js sends to /i/v1/logs, which Hoglet does not keep.
     logs: { captureConsoleLogs: false },
-    // Loads lazy-recorder.js and sends to /s/, which drops what it gets.
-    sessionRecording: false,
+    // posthog-js loads its recorder script from /static/ and sends snapshots to /s/.
+    sessionRecording: sessionRecordingConfig(settings),
     // Loads dead-clicks-autocapture.js and sends $$heatmap events, which PostHog keeps apart from
     // events; Hoglet would store them as ordinary events.
     heatmaps: false,
