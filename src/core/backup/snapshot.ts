@@ -7,13 +7,13 @@
 // before the backup is in it whether or not it had reached the event store.
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { EventStore } from '../../storage/events/event-store.js';
 import type { MetaStore } from '../../storage/meta/connect.js';
 import { SQLITE_FILE_NAME } from '../../storage/meta/connect.js';
 import { TABLES } from '../../storage/events/tables.js';
 import type { CaptureInserter } from '../capture/inserter.js';
+import { copySqliteOffThread } from './metadata-copy.js';
 import { BACKUP_FORMAT, MANIFEST_FILE, hogletVersion, type BackupManifest } from './manifest.js';
 
 /** A staging directory's name: made by the backup command inside the data directory. */
@@ -197,13 +197,11 @@ async function copyCaptureLog(
  * computed since the instant may count events the copy lacks, so they are dropped from it.
  */
 async function copyMetadata(meta: MetaStore, file: string, takenAt: Date): Promise<void> {
-  await sql`VACUUM INTO ${file}`.execute(meta.db);
-  const copy = new Database(file);
-  try {
-    copy.prepare('DELETE FROM query_cache WHERE computed_at >= ?').run(takenAt.toISOString());
-  } finally {
-    copy.close();
-  }
+  // The server's own file, wherever its data directory is; copied on a worker thread.
+  const { rows } = await sql<{ name: string; file: string }>`PRAGMA database_list`.execute(meta.db);
+  const source = rows.find((row) => row.name === 'main')?.file;
+  if (!source) throw new Error('the metadata store has no file to copy');
+  await copySqliteOffThread(source, file, takenAt);
 }
 
 async function metadataLevel(meta: MetaStore): Promise<string | null> {
