@@ -1,6 +1,6 @@
 // Project settings, each section saved on its own with PATCH /api/projects/:id/: name, token
 // (copy, reset), the feature flags secret key (reveal, copy, rotate, delete the backup), time
-// zone, test-account filters and path cleaning rules.
+// zone, test-account filters, path cleaning rules, session replay and data retention.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
@@ -9,8 +9,9 @@ import { num } from '../lib/format';
 import { PropertyFilters } from '../components/PropertyFilters';
 import { complete, readFilters, type PropertyFilter } from '../lib/filters';
 import { useUpdateMe, withTeamName } from '../session';
+import { SessionReplaySettings, type ReplayFields } from './settings/SessionReplaySettings';
 
-interface Project {
+interface Project extends ReplayFields {
   id: number;
   name: string;
   api_token: string;
@@ -58,6 +59,7 @@ export function SettingsPage({ project }: { project: string }) {
       <TimezoneSection project={p} save={save} />
       <TestAccountsSection project={p} projectId={project} save={save} />
       <PathCleaningSection project={p} save={save} />
+      <SessionReplaySettings project={p} save={save} />
       <RetentionSection project={p} path={path} save={save} />
     </section>
   );
