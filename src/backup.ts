@@ -65,8 +65,9 @@ export async function backupDataDir(config: Config, output: string, progress: Pr
 
 async function createOutput(output: string): Promise<fsp.FileHandle> {
   try {
-    // Exclusive: a backup never overwrites a file, not even one that appears meanwhile.
-    return await fsp.open(output, 'wx');
+    // Exclusive: a backup never overwrites a file, not even one that appears meanwhile. Owner-only:
+    // it holds everything the data directory does, wherever the operator puts it.
+    return await fsp.open(output, 'wx', 0o600);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw new BackupError(`${output} exists; a backup never overwrites a file: name a new one`);
