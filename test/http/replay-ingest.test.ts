@@ -119,6 +119,7 @@ describe('/s/ stores what posthog-js sends', () => {
         { source: 2, type: 2, dt: 1_000 }, // click
         { source: 2, type: 4, dt: 1_500 }, // double click
         { source: 2, type: 9, dt: 2_000 }, // touch end
+        { source: 2, type: 3, dt: 2_200 }, // context menu (right click)
         { source: 2, type: 1, dt: 2_500 }, // mouse down: mouse activity, not a click
         { source: 1, dt: 3_000 }, // mouse move
         { source: 6, dt: 3_500 }, // touch move
@@ -127,21 +128,21 @@ describe('/s/ stores what posthog-js sends', () => {
         { source: 3, dt: 20_000 }, // scroll after 15.8 s idle: active again, the gap not counted
         { source: 0, dt: 21_000 }, // a DOM mutation is not activity
       ]),
-      { type: 6, timestamp: at + 5_000, data: { plugin: 'rrweb/console@1', payload: { level: 'log', payload: ['"hi"'] } } },
-      { type: 6, timestamp: at + 5_001, data: { plugin: 'rrweb/console@1', payload: { level: 'info', payload: [] } } },
-      { type: 6, timestamp: at + 5_002, data: { plugin: 'rrweb/console@1', payload: { level: 'warn', payload: [] } } },
-      { type: 6, timestamp: at + 5_003, data: { plugin: 'rrweb/console@1', payload: { level: 'error', payload: [] } } },
-      { type: 6, timestamp: at + 5_004, data: { plugin: 'rrweb/network@1', payload: {} } },
+      { type: 6, timestamp: at + 21_001, data: { plugin: 'rrweb/console@1', payload: { level: 'log', payload: ['"hi"'] } } },
+      { type: 6, timestamp: at + 21_002, data: { plugin: 'rrweb/console@1', payload: { level: 'info', payload: [] } } },
+      { type: 6, timestamp: at + 21_003, data: { plugin: 'rrweb/console@1', payload: { level: 'warn', payload: [] } } },
+      { type: 6, timestamp: at + 21_004, data: { plugin: 'rrweb/console@1', payload: { level: 'error', payload: [] } } },
+      { type: 6, timestamp: at + 21_005, data: { plugin: 'rrweb/network@1', payload: {} } },
     ];
     const res = await post('/s/', JSON.stringify([snapshot(token, 'counted', events)]), { 'content-type': 'application/json' });
     expect(res.statusCode, res.body).toBe(200);
-    // Active: 1000..4200 (3.2 s of gaps <= 5 s), then the lone scroll at 20 s.
+    // PostHog's segments: active from the click at 1 s to the input at 4.2 s (3.2 s); idle until the
+    // scroll at 20 s, whose segment runs to the last event within 5 s of it (21.005 s): 1.005 s.
     expect(await summary(owner.projectId, 'counted')).toMatchObject({
-      clicks: 3, keypresses: 2, mouse: 6, active_ms: 3_200, logs: 2, warns: 1, errors: 1, events: events.length,
-      first_ms: at, last_ms: at + 21_000, first_url: 'https://shop.example/checkout', distinct_id: 'person-1',
+      clicks: 4, keypresses: 2, mouse: 7, active_ms: 4_205, logs: 2, warns: 1, errors: 1, events: events.length,
+      first_ms: at, last_ms: at + 21_005, first_url: 'https://shop.example/checkout', distinct_id: 'person-1',
+      size: Buffer.byteLength(JSON.stringify(events.map((event) => ({ ...event, windowId: 'w-counted' })))),
     });
-    const size = (await summary(owner.projectId, 'counted'))!.size as number;
-    expect(size).toBe(Buffer.byteLength(events.map((e) => JSON.stringify(['w-counted', e])).join('\n') + '\n'));
   });
 
   it('a request sent again (its answer lost) stores and counts nothing twice', async () => {
@@ -178,6 +179,20 @@ describe('/s/ stores what posthog-js sends', () => {
     expect(await t.services.replay.readEvents(owner.projectId, 'good-one')).toEqual(good.properties.$snapshot_data);
     for (const session of ['bad-1', 'bad-2']) expect(await t.services.replay.listBlocks(owner.projectId, session)).toEqual([]);
     expect((await post('/s/', JSON.stringify([{ ...good, properties: { ...good.properties, token: 'phc_nobody' } }]), { 'content-type': 'application/json' })).statusCode).toBe(401);
+  });
+});
+
+describe('/s/ keeps projects apart', () => {
+  it("the same session id sent with another organization's token is that project's recording only", async () => {
+    const other = await t.bootstrap('other-replay@example.com');
+    const mine = page(BASE, 'https://mine.example/', [{ source: 2, type: 2, dt: 1 }]);
+    const theirs = page(BASE + 5, 'https://theirs.example/', []);
+    expect((await post('/s/', JSON.stringify([snapshot(owner.projectApiToken, 'shared-id', mine)]), { 'content-type': 'application/json' })).statusCode).toBe(200);
+    expect((await post('/s/', JSON.stringify([snapshot(other.projectApiToken, 'shared-id', theirs)]), { 'content-type': 'application/json' })).statusCode).toBe(200);
+    expect(await t.services.replay.readEvents(owner.projectId, 'shared-id')).toEqual(mine);
+    expect(await t.services.replay.readEvents(other.projectId, 'shared-id')).toEqual(theirs);
+    expect(await summary(owner.projectId, 'shared-id')).toMatchObject({ first_url: 'https://mine.example/', clicks: 1, blocks: 1 });
+    expect(await summary(other.projectId, 'shared-id')).toMatchObject({ first_url: 'https://theirs.example/', clicks: 0, blocks: 1 });
   });
 });
 

@@ -59,7 +59,7 @@ export class ReplayService {
   }
 
   private async storeSession(teamId: number, session: SessionSnapshots, text: string): Promise<void> {
-    const summary = summariseBlock(session.lines.map(([, event]) => event));
+    const summary = summariseBlock(session.lines);
     let block;
     try {
       block = await this.blocks.write(teamId, session.sessionId, text, summary.firstTimestampMs);
@@ -85,7 +85,7 @@ export class ReplayService {
       logs: summary.consoleLogCount,
       warns: summary.consoleWarnCount,
       errors: summary.consoleErrorCount,
-      size: block.rawBytes,
+      size: summary.size,
       messages: session.messages,
       events: summary.eventCount,
       source: session.source,
