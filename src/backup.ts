@@ -150,7 +150,13 @@ async function readManifest(archive: fsp.FileHandle, input: string): Promise<Bac
     throw error;
   }
   if (!raw) throw new BackupError(`${input} is not a Hoglet backup (no ${MANIFEST_FILE} first)`);
-  const manifest = JSON.parse(raw.toString('utf8')) as BackupManifest;
+  let manifest: BackupManifest;
+  try {
+    manifest = JSON.parse(raw.toString('utf8')) as BackupManifest;
+  } catch {
+    throw new BackupError(`${input} is not a Hoglet backup (its ${MANIFEST_FILE} is not JSON)`);
+  }
+  if (manifest === null || typeof manifest !== 'object' || !Number.isInteger(manifest.format)) throw new BackupError(`${input} is not a Hoglet backup (its ${MANIFEST_FILE} names no format)`);
   if (manifest.format > BACKUP_FORMAT) throw new BackupError(`${input} was written by a newer Hoglet (${manifest.hoglet_version}, format ${manifest.format}); restore it with that version`);
   return manifest;
 }

@@ -133,6 +133,24 @@ describe('hoglet restore of a hostile archive', () => {
     expect(String((error as Error).message)).toMatch(/damaged/);
   });
 
+  it('never restores into a directory that holds anything, and leaves what is there alone', async () => {
+    fs.mkdirSync(target);
+    fs.writeFileSync(path.join(target, 'hoglet.sqlite3'), 'live');
+    expect(await restore([{ name: 'hoglet.sqlite3', type: '0', body: 'old' }])).toBeInstanceOf(BackupError);
+    expect(fs.readdirSync(target)).toEqual(['hoglet.sqlite3']);
+    expect(fs.readFileSync(path.join(target, 'hoglet.sqlite3'), 'utf8')).toBe('live');
+  });
+
+  it('says an archive whose manifest is not a backup manifest is not a backup', async () => {
+    for (const body of ['{not json', '[]', '{"format":"1"}', 'null']) {
+      const tar = Buffer.concat([header('manifest.json', '0', Buffer.byteLength(body), 0o644), padded(Buffer.from(body)), Buffer.alloc(1024)]);
+      fs.writeFileSync(input, tar);
+      const error = await restoreDataDir(input, target, quiet).then(() => null, (e: unknown) => e);
+      expect(error, body).toBeInstanceOf(BackupError);
+      expect(fs.existsSync(target), body).toBe(false);
+    }
+  });
+
   it('restores links inside the directory, as a backup of the event store has them', async () => {
     expect(await restore([
       { name: 'events', type: '5', mode: 0o755 },
