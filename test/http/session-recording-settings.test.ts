@@ -167,6 +167,35 @@ describe.each(META_STORES)('session recording settings on %s', (store) => {
     expect(after.session_recording_network_payload_capture_config).toBeNull();
   });
 
+  it("records only on the project's recording domains (Origin or Referer, * wildcards) and in mobile SDKs, never sending the list", async () => {
+    const project = await newProject('domains');
+    await patch(project.id, { session_recording_opt_in: true, recording_domains: ['https://*.example.com', 'https://app.shop.io'] });
+    const cases: Array<[Record<string, string>, boolean]> = [
+      [{ origin: 'https://www.example.com' }, true],
+      [{ origin: 'https://deep.sub.example.com' }, true],
+      [{ origin: 'https://app.shop.io:8443' }, true],
+      [{ referer: 'https://APP.SHOP.IO/checkout?x=1' }, true],
+      [{ origin: 'https://example.org' }, false],
+      [{ origin: 'https://shop.io' }, false],
+      [{}, false],
+      [{ 'user-agent': 'posthog-ios/3.1.0' }, true],
+      [{ 'user-agent': 'posthog-react-native/4.0.0', origin: 'https://other.net' }, true],
+    ];
+    for (const [headers, records] of cases) {
+      const expected = records ? OPTED_IN_DEFAULT : false;
+      const label = JSON.stringify(headers);
+      const json = (await t.app.inject({ method: 'GET', url: `/array/${project.api_token}/config`, headers })).json();
+      expect(json.sessionRecording, label).toEqual(expected);
+      const flags = await t.app.inject({ method: 'POST', url: '/flags/?v=2&config=true', headers, payload: { token: project.api_token, distinct_id: 'd1' } });
+      expect(flags.json().sessionRecording, label).toEqual(expected);
+      const decide = await t.app.inject({ method: 'POST', url: '/decide/?v=4', headers, payload: { token: project.api_token, distinct_id: 'd1' } });
+      expect(decide.json().sessionRecording, label).toEqual(expected);
+    }
+    // An empty list records everywhere.
+    await patch(project.id, { recording_domains: [] });
+    expect((await config(project.api_token)).sessionRecording).toEqual(OPTED_IN_DEFAULT);
+  });
+
   it('another organization can neither read nor change it', async () => {
     const project = await newProject('isolated');
     expect((await patch(project.id, { session_recording_opt_in: true })).statusCode).toBe(200);

@@ -1,7 +1,7 @@
 // The `sessionRecording` part of the remote config: `false` unless the project opted in, else the
 // keys and shapes of PostHog's `RemoteConfig.build_config()` (posthog/models/remote_config.py),
 // which are what posthog-js reads (@posthog/browser-common's SessionRecordingRemoteConfig) plus
-// `recorderVersion`. PostHog strips `domains` before answering, so it is never sent here.
+// `recorderVersion`. `domains` is only for the answer's check of the page (recording-domains.ts).
 import type { ProjectSettings } from '../projects/view.js';
 
 export type SessionRecordingConfig = false | Record<string, unknown>;
@@ -29,6 +29,8 @@ export function sessionRecordingConfig(settings: ProjectSettings): SessionRecord
     triggerMatchType: settings.session_recording_trigger_match_type_config ?? null,
     // PostHog names a recorder script only from a project's extra_settings.recorder_script.
     scriptConfig: recorderScript(settings.extra_settings),
+    // Dropped from every answer (recording-domains.ts), after deciding whether the page may record.
+    domains: settings.recording_domains ?? [],
   };
   const replay = settings.session_replay_config;
   if (replay !== null && typeof replay === 'object' && !Array.isArray(replay)) {

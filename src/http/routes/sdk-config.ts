@@ -8,6 +8,7 @@ import type { Services } from '../../services.js';
 import { decideResponse, flagsResponse, minimalFlagsResponse, readFlagsQuery } from '../../core/sdk/flags-responses.js';
 import { etagMatches, wantsCohorts, type PreparedDefinitions } from '../../core/sdk/local-evaluation.js';
 import { remoteConfigScript } from '../../core/sdk/remote-config.js';
+import { configForClient } from '../../core/sdk/recording-domains.js';
 import { clientAddress, proxyTrust } from '../../core/geoip/client-ip.js';
 import { SdkConfigService } from '../../core/sdk/service.js';
 import { AuthenticationFailedError, PermissionDeniedError } from '../../errors.js';
@@ -68,7 +69,7 @@ export async function sdkConfigRoutes(app: HogletApp, services: Services): Promi
         },
       },
       async (request, reply) => {
-        const config = await sdk.remoteConfig(request.params.token);
+        const config = configForClient(await sdk.remoteConfig(request.params.token), recordingClient(request));
         cacheHeaders(reply);
         return reply.header('content-type', 'application/json').send(JSON.stringify(config));
       },
@@ -86,7 +87,7 @@ export async function sdkConfigRoutes(app: HogletApp, services: Services): Promi
       },
       async (request, reply) => {
         const { token } = request.params;
-        const config = await sdk.remoteConfig(token);
+        const config = configForClient(await sdk.remoteConfig(token), recordingClient(request));
         cacheHeaders(reply);
         return reply.header('content-type', 'application/javascript').send(remoteConfigScript(token, config));
       },
@@ -106,7 +107,7 @@ export async function sdkConfigRoutes(app: HogletApp, services: Services): Promi
     // Sent as text: the schema is open (documentation only), so Fastify's serializer would only add work.
     scope.post('/flags', { schema: flagsSchema("Evaluate the project's active feature flags for a distinct id"), bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, async (request, reply) => {
       const answer = await sdk.answerFlagsRequest(toInput(request), clientIp(request));
-      const body = flagsResponse(readFlagsQuery(request.query as Record<string, unknown>), answer.config, answer.flags);
+      const body = flagsResponse(readFlagsQuery(request.query as Record<string, unknown>), configForClient(answer.config, recordingClient(request)), answer.flags);
       return reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
     });
     scope.get('/flags', { schema: flagsSchema('Minimal flags answer (no token needed)') }, minimal);
@@ -114,7 +115,7 @@ export async function sdkConfigRoutes(app: HogletApp, services: Services): Promi
 
     scope.post('/decide', { schema: flagsSchema('Legacy flags and config for older SDKs (`v=1..4`)'), bodyLimit: CAPTURE_BODY_LIMIT_BYTES }, async (request) => {
       const answer = await sdk.answerFlagsRequest(toInput(request), clientIp(request));
-      return decideResponse(readFlagsQuery(request.query as Record<string, unknown>), answer.config, answer.flags);
+      return decideResponse(readFlagsQuery(request.query as Record<string, unknown>), configForClient(answer.config, recordingClient(request)), answer.flags);
     });
     scope.get('/decide', { schema: flagsSchema('Minimal decide answer (no token needed)') }, minimal);
     allowPreflight(scope, '/decide');
@@ -172,3 +173,10 @@ export async function sdkConfigRoutes(app: HogletApp, services: Services): Promi
     }
   });
 }
+
+/** The page asking, for the project's recording domains. */
+const recordingClient = (request: FastifyRequest) => ({
+  origin: request.headers.origin,
+  referer: request.headers.referer,
+  userAgent: request.headers['user-agent'],
+});
