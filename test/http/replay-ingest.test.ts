@@ -147,6 +147,14 @@ describe.each(META_STORES)('/s/ on %s', (store) => {
       });
     });
 
+    it('temporary files a crash left behind are removed, and never read as blocks', async () => {
+      const temporary = path.join(t.dataDir, 'recordings', '.tmp');
+      fs.mkdirSync(temporary, { recursive: true });
+      fs.writeFileSync(path.join(temporary, 'half-written.tmp'), 'x');
+      expect(await t.services.replay.blocks.removeTemporaryFiles()).toBe(1);
+      expect(fs.readdirSync(temporary)).toEqual([]);
+    });
+
     it('a request sent again (its answer lost) stores and counts nothing twice', async () => {
       const body = gzipSync(JSON.stringify([snapshot(owner.projectApiToken, 'retried', page(BASE, 'https://r.example/', [{ source: 2, type: 2, dt: 3 }]))]));
       for (let i = 0; i < 3; i++) expect((await post('/s/?compression=gzip-js', body, { 'content-type': 'text/plain' })).statusCode).toBe(200);

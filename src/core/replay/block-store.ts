@@ -1,9 +1,10 @@
 // Recordings on the file system: each stored /s/ request adds one gzip block per session,
 // `<dir>/<team>/<session>/<first ms, 13 digits>-<content hash>.jsonl.gz`, each line one
-// `[window_id, rrweb event]` (PostHog's blob line). A block is written to a temporary name,
-// fdatasync'd, renamed, and its directory synced before the request is answered, so a 200 means
-// the rrweb data survives a power cut. Its name comes from its content, so a request retried after
-// a crash (its block stored, its answer lost) finds the block there and stores nothing twice.
+// `[window_id, rrweb event]` (PostHog's blob line). A block is written to a temporary file (in
+// `<dir>/.tmp`), fdatasync'd, renamed into its session's directory, and that directory synced
+// before the request is answered, so a 200 means the rrweb data survives a power cut. Its name
+// comes from its content, so a request retried after a crash (its block stored, its answer lost)
+// finds the block there and stores nothing twice.
 // Blocks sort by name: by their first event's time, as a player reads them.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -62,7 +63,9 @@ export class RecordingBlockStore {
     if (existing) return { name, rawBytes, compressedBytes: existing.size, created: false };
     const compressed = await gzipAsync(text, { level: 6 });
     await this.ensureDirectory(directory);
-    const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
+    // Written in one directory of temporary files, so a start empties it without reading every session's.
+    const temporary = path.join(this.temporaryDirectory, `${randomBytes(8).toString('hex')}.tmp`);
+    await fsp.mkdir(this.temporaryDirectory, { recursive: true });
     const handle = await fsp.open(temporary, 'w');
     try {
       await handle.writeFile(compressed);
@@ -114,19 +117,12 @@ export class RecordingBlockStore {
 
   /** Removes temporary files a crash left behind (never acknowledged, so never needed). */
   async removeTemporaryFiles(): Promise<number> {
-    let removed = 0;
-    const teams = await fsp.readdir(this.directory).catch(() => [] as string[]);
-    for (const team of teams) {
-      const sessions = await fsp.readdir(path.join(this.directory, team)).catch(() => [] as string[]);
-      for (const session of sessions) {
-        const directory = path.join(this.directory, team, session);
-        for (const name of await fsp.readdir(directory).catch(() => [] as string[])) {
-          if (!name.endsWith('.tmp')) continue;
-          await fsp.rm(path.join(directory, name), { force: true });
-          removed++;
-        }
-      }
-    }
-    return removed;
+    const names = await fsp.readdir(this.temporaryDirectory).catch(() => [] as string[]);
+    for (const name of names) await fsp.rm(path.join(this.temporaryDirectory, name), { force: true });
+    return names.length;
+  }
+
+  private get temporaryDirectory(): string {
+    return path.join(this.directory, '.tmp');
   }
 }
