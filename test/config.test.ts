@@ -17,11 +17,20 @@ describe('configuration', () => {
       queryResults: { cacheBytes: 256 * 1024 * 1024, cacheEntryBytes: 10 * 1024 * 1024, maxResultBytes: 100 * 1024 * 1024 },
       captureMemoryBytes: 512 * 1024 * 1024,
       captureLogDir: path.resolve('./data/capture-log'),
+      replayLimits: { sessionBytesPerMinute: 20 * 1024 * 1024, projectBytesPerMinute: 500 * 1024 * 1024 },
       trustProxy: false,
       captureTrustProxy: 'loopback,uniquelocal',
       geoipDatabase: 'bundled',
       metricsToken: null,
     });
+  });
+
+  it('reads the recording budgets in MiB per minute and refuses unusable ones', () => {
+    expect(loadConfig({}, { HOGLET_REPLAY_SESSION_MB_PER_MINUTE: '0.5', HOGLET_REPLAY_PROJECT_MB_PER_MINUTE: '100' }).replayLimits).toEqual({
+      sessionBytesPerMinute: 512 * 1024,
+      projectBytesPerMinute: 100 * 1024 * 1024,
+    });
+    for (const bad of ['0', '-1', 'lots']) expect(() => loadConfig({}, { HOGLET_REPLAY_SESSION_MB_PER_MINUTE: bad }), bad).toThrow(/HOGLET_REPLAY_SESSION_MB_PER_MINUTE/);
   });
 
   it('reads the metrics token and refuses a short one', () => {
