@@ -154,12 +154,15 @@ async function readEventStore(config: Config, server: DataStatus['server'], unre
   }
 }
 
+/** How long one question to the running server may take: a hung server is reported, not waited for. */
+const ASK_SERVER_MS = 5_000;
+
 /** The running server owns the embedded store: its /_health says the level, /_status/projects the counts. */
 async function askServer(config: Config, server: NonNullable<DataStatus['server']>, unread: string[]): Promise<Omit<EventStoreRead, 'bytes'>> {
   const where = `the server (pid ${server.pid}) at ${server.url}`;
   let level: number | null = null;
   try {
-    const health = (await (await fetch(`${server.url}/_health`)).json()) as { migrations?: MigrationLevels };
+    const health = (await (await fetch(`${server.url}/_health`, { signal: AbortSignal.timeout(ASK_SERVER_MS) })).json()) as { migrations?: MigrationLevels };
     if (health.migrations) level = health.migrations.events;
     else unread.push(`the event store's migration level: ${where} does not report it (an older Hoglet?)`);
   } catch (error) {
@@ -171,7 +174,7 @@ async function askServer(config: Config, server: NonNullable<DataStatus['server'
     return { level, counts: null };
   }
   try {
-    const response = await fetch(`${server.url}/_status/projects`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`${server.url}/_status/projects`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(ASK_SERVER_MS) });
     if (!response.ok) throw new Error(`it answered ${response.status}`);
     return { level, counts: ((await response.json()) as { projects: ProjectCounts[] }).projects };
   } catch (error) {
@@ -184,7 +187,7 @@ async function readCapture(config: Config, server: DataStatus['server'], unread:
   // A server owning the log holds its live state (what waits in memory): ask it.
   if (server && eventStoreOwner(config.captureLogDir) === server.pid) {
     try {
-      const health = (await (await fetch(`${server.url}/_health`)).json()) as { capture?: CaptureStatus };
+      const health = (await (await fetch(`${server.url}/_health`, { signal: AbortSignal.timeout(ASK_SERVER_MS) })).json()) as { capture?: CaptureStatus };
       if (health.capture) return health.capture;
       unread.push(`the capture log: the server (pid ${server.pid}) at ${server.url} does not report it`);
     } catch (error) {
