@@ -87,7 +87,15 @@ function serverUrl(config: Config, owner: number): string {
   return announcedServerUrl(config.events.chdbPath, owner) ?? localUrl(config.host, config.port);
 }
 
+/** How long the running server may take to answer /_health before the backup gives up on it. */
+const SERVER_ANSWERS_MS = 10_000;
+
 async function snapshotThroughServer(base: string, staging: string): Promise<BackupManifest> {
+  // A hung server would hold the snapshot request (and a cron job's next run behind it) forever;
+  // the snapshot itself may take minutes (the pause waits up to one for capture's write).
+  await fetch(`${base}/_health`, { signal: AbortSignal.timeout(SERVER_ANSWERS_MS) }).catch((error: unknown) => {
+    throw new BackupError(`the server at ${base} owns the data directory but did not answer within ${SERVER_ANSWERS_MS / 1000} s: ${String(error)}`);
+  });
   const response = await fetch(`${base}/_backup/snapshot`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

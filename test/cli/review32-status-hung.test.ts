@@ -1,6 +1,6 @@
-// `hoglet status` beside a server that stopped answering (issue 32's review): the operator runs it
-// exactly when something is wrong, so it must not wait forever on the server's /_health or
-// /_status/projects. The server here is a real one, frozen with SIGSTOP (a hung process keeps its
+// `hoglet status` and `hoglet backup` beside a server that stopped answering (issue 32's review):
+// an operator (or cron) runs them exactly when something may be wrong, so neither may wait forever
+// on the server. The server here is a real one, frozen with SIGSTOP (a hung process keeps its
 // lock and its address); the command must finish within seconds and say what it could not read.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,5 +34,17 @@ describe('hoglet status beside a hung server', () => {
     expect(took).toBeLessThan(45_000);
     const report = JSON.parse(status.stdout);
     expect(JSON.stringify(report.unread)).toContain('did not answer');
+  }, 150_000);
+
+  it('hoglet backup beside it stops within seconds, keeping no file and no staging directory', async () => {
+    expect(server).not.toBeNull();
+    const archive = path.join(os.tmpdir(), `hoglet-review32-hung-${process.pid}.tar`);
+    const started = Date.now();
+    const backup = await hoglet(['backup', '--data-dir', dataDir, '--output', archive]);
+    expect(Date.now() - started).toBeLessThan(45_000);
+    expect(backup.code, backup.stderr).toBe(1);
+    expect(backup.stderr).toContain('did not answer');
+    expect(fs.existsSync(archive)).toBe(false);
+    expect(fs.readdirSync(dataDir).filter((name) => name.startsWith('.backup-'))).toEqual([]);
   }, 150_000);
 });
