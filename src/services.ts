@@ -36,6 +36,7 @@ import { ProjectTokens } from './core/capture/project-tokens.js';
 import { CaptureService } from './core/capture/service.js';
 import { RecordingBlockStore } from './core/replay/block-store.js';
 import { ReplayService } from './core/replay/service.js';
+import { RecordingsService } from './core/replay/recordings.js';
 import { anonymizeIpsReader, CaptureGeoIp } from './core/geoip/capture-geoip.js';
 import { bundledDatabase, GeoIpDatabase } from './core/geoip/database.js';
 import { DefinitionsService } from './core/definitions/service.js';
@@ -109,6 +110,8 @@ export interface Services {
   readonly capture: CaptureService;
   /** Session recording snapshots (/s/): stored blocks of rrweb data and their summary rows. */
   readonly replay: ReplayService;
+  /** PostHog's session recordings API: list, one, snapshots, delete. */
+  readonly recordings: RecordingsService;
   /** The GeoIP database capture locates `$ip` in (loaded on first need, or by preload()); null when off. */
   readonly geoip: GeoIpDatabase | null;
   /** Whether acknowledged events of the project on these UTC days are not in the event store yet. */
@@ -361,6 +364,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     identity: new IdentityService(repositories, access),
     capture,
     replay,
+    recordings: new RecordingsService(access, events, recordingBlocks, executor),
     geoip,
     capturePending,
     captureReplayed: pipeline.replayed,

@@ -13,6 +13,7 @@ import { installServerErrorLog } from './server-error-log.js';
 import type { HogletApp } from './hoglet-app.js';
 import { RouteIndex } from './route-index.js';
 import { actionRoutes } from './routes/actions.js';
+import { sessionRecordingRoutes } from './routes/session-recordings.js';
 import { annotationRoutes } from './routes/annotations.js';
 import { cohortRoutes } from './routes/cohorts.js';
 import { featureFlagRoutes } from './routes/feature-flags.js';
@@ -135,6 +136,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   featureFlagRoutes(app, services);
   definitionRoutes(app, services);
   personRoutes(app, services);
+  sessionRecordingRoutes(app, services);
   groupRoutes(app, services);
   queryRoutes(app, services);
   insightRoutes(app, services);

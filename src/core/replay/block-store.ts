@@ -115,6 +115,13 @@ export class RecordingBlockStore {
     return lines;
   }
 
+  /** Removes a session's blocks and its directory (a deleted recording). */
+  async removeSession(teamId: number, sessionId: string): Promise<void> {
+    const directory = this.sessionDirectory(teamId, sessionId);
+    await fsp.rm(directory, { recursive: true, force: true });
+    await syncDirectory(path.dirname(directory)).catch(() => undefined);
+  }
+
   /** Removes temporary files a crash left behind (never acknowledged, so never needed). */
   async removeTemporaryFiles(): Promise<number> {
     const names = await fsp.readdir(this.temporaryDirectory).catch(() => [] as string[]);

@@ -1,0 +1,256 @@
+// PostHog's session recordings API over what /s/ stored: the list and one recording read the
+// session_replay_events summary rows (one query, merged per session), the snapshots come from the
+// session's blocks, and a delete removes both. Shapes follow PostHog's SessionRecordingSerializer
+// and its snapshots endpoint (the "blob" source: one source per stored block).
+import { NotFoundError, ValidationError } from '../../errors.js';
+import type { EventStore } from '../../storage/events/event-store.js';
+import { Ddl, TABLES } from '../../storage/events/tables.js';
+import { personsById, type PersonActor } from '../../query/actors/load.js';
+import type { QueryExecutor } from '../../query/execute.js';
+import type { AccessResolver } from '../access.js';
+import type { Principal } from '../auth/principal.js';
+import type { RecordingBlockStore } from './block-store.js';
+import type { SnapshotLine } from './snapshots.js';
+
+/** PostHog's RecordingsQuery defaults: the last 3 days, 50 a page. */
+const DEFAULT_DATE_FROM = '-3d';
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 1000;
+
+export interface RecordingsListParams {
+  date_from?: string | undefined;
+  date_to?: string | undefined;
+  person_uuid?: string | undefined;
+  session_ids?: string | undefined;
+  limit?: string | undefined;
+  offset?: string | undefined;
+}
+
+interface SummaryRow {
+  session_id: string;
+  distinct_id: string;
+  first_ms: string | number;
+  last_ms: string | number;
+  start_url: string | null;
+  clicks: string | number;
+  keypresses: string | number;
+  mouse: string | number;
+  active_ms: string | number;
+  logs: string | number;
+  warns: string | number;
+  errors: string | number;
+}
+
+export class RecordingsService {
+  private readonly ddl: Ddl;
+
+  constructor(
+    private readonly access: AccessResolver,
+    private readonly store: EventStore,
+    private readonly blocks: RecordingBlockStore,
+    private readonly executor: QueryExecutor,
+  ) {
+    this.ddl = new Ddl(store.layout);
+  }
+
+  async list(principal: Principal, projectParam: string, params: RecordingsListParams) {
+    const project = await this.access.project(principal, projectParam);
+    const limit = Math.min(wholeNumber(params.limit) ?? DEFAULT_LIMIT, MAX_LIMIT) || DEFAULT_LIMIT;
+    const offset = wholeNumber(params.offset) ?? 0;
+    const now = Date.now();
+    const from = timeParam(params.date_from ?? DEFAULT_DATE_FROM, now, 'date_from');
+    const to = params.date_to ? timeParam(params.date_to, now, 'date_to') : null;
+    let distinctIds: string[] | null = null;
+    if (params.person_uuid) distinctIds = (await personsById(this.executor.start(project.id), [params.person_uuid.toLowerCase()])).get(params.person_uuid.toLowerCase())?.distinct_ids ?? [];
+    const sessionIds = params.session_ids ? sessionIdList(params.session_ids) : null;
+    const rows = await this.summaries(project.id, { from, to, distinctIds, sessionIds, limit: limit + 1, offset });
+    const page = rows.slice(0, limit);
+    const persons = await this.personsOf(project.id, page.map((row) => row.distinct_id));
+    return { results: page.map((row) => recordingView(row, persons.get(row.distinct_id))), has_next: rows.length > limit, version: 1 };
+  }
+
+  async get(principal: Principal, projectParam: string, sessionId: string) {
+    const project = await this.access.project(principal, projectParam);
+    const [row] = await this.summaries(project.id, { from: null, to: null, distinctIds: null, sessionIds: [sessionId], limit: 1, offset: 0 });
+    if (!row) throw new NotFoundError();
+    const persons = await this.personsOf(project.id, [row.distinct_id]);
+    return recordingView(row, persons.get(row.distinct_id));
+  }
+
+  /** Without a source: the session's sources (one "blob" per block); with one: that block's lines. */
+  async snapshots(principal: Principal, projectParam: string, sessionId: string, source: string | undefined, blobKey: string | undefined) {
+    const project = await this.access.project(principal, projectParam);
+    const blocks = await this.blocks.list(project.id, sessionId);
+    if (blocks.length === 0) throw new NotFoundError();
+    if (source === undefined) {
+      const sources = [];
+      for (const block of blocks) {
+        const times = timesOf(await this.blocks.readBlock(project.id, sessionId, block.name));
+        sources.push({ source: 'blob', start_timestamp: times.start, end_timestamp: times.end, blob_key: block.name });
+      }
+      return { kind: 'sources' as const, body: { sources } };
+    }
+    if (source !== 'blob') throw new ValidationError(`Invalid source: ${source}`, 'source');
+    if (!blobKey) throw new ValidationError('Must provide a snapshot file blob key', 'blob_key');
+    if (!blocks.some((block) => block.name === blobKey)) throw new NotFoundError();
+    const lines = await this.blocks.readBlock(project.id, sessionId, blobKey);
+    return { kind: 'blob' as const, body: lines.map((line) => JSON.stringify(line)).join('\n') };
+  }
+
+  /** Removes the session's blocks and summary rows (404 when the project has none). */
+  async delete(principal: Principal, projectParam: string, sessionId: string): Promise<void> {
+    const project = await this.access.project(principal, projectParam);
+    const [row] = await this.summaries(project.id, { from: null, to: null, distinctIds: null, sessionIds: [sessionId], limit: 1, offset: 0 });
+    const blocks = await this.blocks.list(project.id, sessionId);
+    if (!row && blocks.length === 0) throw new NotFoundError();
+    await this.store.command(
+      `DELETE FROM ${this.ddl.db}.${this.ddl.storageName(TABLES.sessionReplayEvents)}${this.ddl.onCluster}
+       WHERE team_id = {team:UInt64} AND session_id = {session:String}`,
+      { team: project.id, session: sessionId },
+      { lane: 'persons' },
+    );
+    await this.blocks.removeSession(project.id, sessionId);
+  }
+
+  private async summaries(
+    teamId: number,
+    filter: { from: number | null; to: number | null; distinctIds: string[] | null; sessionIds: string[] | null; limit: number; offset: number },
+  ): Promise<SummaryRow[]> {
+    const where = ['team_id = {team:UInt64}'];
+    const having: string[] = [];
+    if (filter.sessionIds) where.push('session_id IN {sessions:Array(String)}');
+    if (filter.distinctIds) having.push('distinct_id IN {distincts:Array(String)}');
+    if (filter.from !== null) having.push('first_ms >= {from:Int64}');
+    if (filter.to !== null) having.push('first_ms <= {to:Int64}');
+    return this.store.query<SummaryRow>(
+      `SELECT session_id, any(distinct_id) AS distinct_id,
+         toUnixTimestamp64Milli(min(min_first_timestamp)) AS first_ms, toUnixTimestamp64Milli(max(max_last_timestamp)) AS last_ms,
+         argMinMerge(first_url) AS start_url, sum(click_count) AS clicks, sum(keypress_count) AS keypresses,
+         sum(mouse_activity_count) AS mouse, sum(active_milliseconds) AS active_ms,
+         sum(console_log_count) AS logs, sum(console_warn_count) AS warns, sum(console_error_count) AS errors
+       FROM ${this.store.layout.database}.${TABLES.sessionReplayEvents}
+       WHERE ${where.join(' AND ')}
+       GROUP BY session_id
+       ${having.length > 0 ? `HAVING ${having.join(' AND ')}` : ''}
+       ORDER BY first_ms DESC, session_id
+       LIMIT {limit:UInt64} OFFSET {offset:UInt64}`,
+      {
+        team: teamId,
+        sessions: filter.sessionIds ?? [],
+        distincts: filter.distinctIds ?? [],
+        from: filter.from ?? 0,
+        to: filter.to ?? 0,
+        limit: filter.limit,
+        offset: filter.offset,
+      },
+    );
+  }
+
+  /** The person behind each distinct id, where one is known (PostHog's MinimalPersonSerializer). */
+  private async personsOf(teamId: number, distinctIds: readonly string[]): Promise<Map<string, ReturnType<typeof personView>>> {
+    if (distinctIds.length === 0) return new Map();
+    const mappings = await this.store.query<{ distinct_id: string; person_id: string }>(
+      `SELECT distinct_id, toString(argMax(person_id, version)) AS person_id
+       FROM ${this.store.layout.database}.${TABLES.personDistinctIds}
+       WHERE team_id = {team:UInt64} AND distinct_id IN {ids:Array(String)}
+       GROUP BY distinct_id HAVING argMax(is_deleted, version) = false`,
+      { team: teamId, ids: [...new Set(distinctIds)] },
+    );
+    const persons = await personsById(this.executor.start(teamId), mappings.map((m) => m.person_id));
+    const result = new Map<string, ReturnType<typeof personView>>();
+    for (const mapping of mappings) {
+      const person = persons.get(mapping.person_id);
+      if (person) result.set(mapping.distinct_id, personView(person));
+    }
+    return result;
+  }
+}
+
+function personView(person: PersonActor) {
+  const name = ['email', 'name', 'username'].map((key) => person.properties[key]).find((value) => typeof value === 'string' && value !== '');
+  return {
+    id: person.id,
+    name: (name as string | undefined) ?? person.distinct_ids[0] ?? person.id,
+    distinct_ids: person.distinct_ids,
+    properties: person.properties,
+    created_at: person.created_at,
+    uuid: person.id,
+  };
+}
+
+function recordingView(row: SummaryRow, person: ReturnType<typeof personView> | undefined) {
+  const first = Number(row.first_ms);
+  const last = Number(row.last_ms);
+  // PostHog's duration and activity are whole seconds.
+  const duration = Math.round((last - first) / 1000);
+  const active = Math.round(Number(row.active_ms) / 1000);
+  return {
+    id: row.session_id,
+    distinct_id: row.distinct_id,
+    viewed: false,
+    recording_duration: duration,
+    active_seconds: active,
+    inactive_seconds: duration - active,
+    start_time: new Date(first).toISOString(),
+    end_time: new Date(last).toISOString(),
+    click_count: Number(row.clicks),
+    keypress_count: Number(row.keypresses),
+    mouse_activity_count: Number(row.mouse),
+    console_log_count: Number(row.logs),
+    console_warn_count: Number(row.warns),
+    console_error_count: Number(row.errors),
+    start_url: row.start_url ?? null,
+    person: person ?? null,
+    storage: 'object_storage',
+    snapshot_source: 'web',
+    ongoing: false,
+  };
+}
+
+/** A block's first and last event times (ISO), as PostHog lists each source. */
+function timesOf(lines: readonly SnapshotLine[]): { start: string | null; end: string | null } {
+  let start = Number.POSITIVE_INFINITY;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const [, event] of lines) {
+    const timestamp = (event as { timestamp?: unknown }).timestamp;
+    if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) continue;
+    start = Math.min(start, timestamp);
+    end = Math.max(end, timestamp);
+  }
+  return Number.isFinite(start) ? { start: new Date(start).toISOString(), end: new Date(end).toISOString() } : { start: null, end: null };
+}
+
+function wholeNumber(raw: string | undefined): number | null {
+  return raw !== undefined && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+}
+
+/** `session_ids` as PostHog reads it: a JSON array of ids, or ids separated by commas. */
+function sessionIdList(raw: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (Array.isArray(parsed)) return parsed.map(String);
+  } catch {
+    // not JSON: a comma-separated list
+  }
+  return raw.split(',').map((id) => id.trim()).filter((id) => id !== '');
+}
+
+const RELATIVE = /^-(\d+)([hdwmy])$/;
+const UNIT_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** An absolute date-time or PostHog's relative `-Nh/d/w/m/y` (from now), in milliseconds. */
+function timeParam(raw: string, now: number, attr: string): number {
+  const relative = RELATIVE.exec(raw.trim());
+  if (relative) {
+    const amount = Number(relative[1]);
+    const unit = relative[2]!;
+    if (unit in UNIT_MS) return now - amount * UNIT_MS[unit]!;
+    const date = new Date(now);
+    if (unit === 'm') date.setUTCMonth(date.getUTCMonth() - amount);
+    else date.setUTCFullYear(date.getUTCFullYear() - amount);
+    return date.getTime();
+  }
+  const parsed = Date.parse(raw);
+  if (Number.isNaN(parsed)) throw new ValidationError(`Invalid date: ${raw}`, attr);
+  return parsed;
+}
