@@ -78,6 +78,7 @@ describe.each(META_STORES)('session recordings API on %s', (store) => {
       console_warn_count: 0,
       console_error_count: 2,
       start_url: 'https://shop.example/a',
+      snapshot_source: 'web',
     });
     expect(a.active_seconds + a.inactive_seconds).toBe(90);
     expect(a.person).toMatchObject({ distinct_ids: ['ada-device'], properties: { email: 'ada@alice.dev' }, name: 'ada@alice.dev' });
@@ -88,6 +89,9 @@ describe.each(META_STORES)('session recordings API on %s', (store) => {
   it('filters by date range, person and session ids, and pages with has_next', async () => {
     const ids = async (query: string) => (await get(alice, `/session_recordings/?${query}`)).json().results.map((r: { id: string }) => r.id);
     expect(await ids('date_from=-30d')).toEqual(['sess-b', 'sess-a', 'sess-old']);
+    // PostHog's relative days start at midnight: -10d holds a session exactly 10 days old, -9d does not.
+    expect(await ids('date_from=-10d')).toEqual(['sess-b', 'sess-a', 'sess-old']);
+    expect(await ids('date_from=-9d')).toEqual(['sess-b', 'sess-a']);
     expect(await ids(`date_from=-30d&date_to=${encodeURIComponent(new Date(A_START + 1).toISOString())}`)).toEqual(['sess-a', 'sess-old']);
     const person = (await get(alice, '/session_recordings/sess-a/')).json().person;
     expect(await ids(`date_from=-30d&person_uuid=${person.uuid}`)).toEqual(['sess-a']);

@@ -39,6 +39,7 @@ interface SummaryRow {
   logs: string | number;
   warns: string | number;
   errors: string | number;
+  source: string | null;
 }
 
 export class RecordingsService {
@@ -127,7 +128,8 @@ export class RecordingsService {
          toUnixTimestamp64Milli(min(min_first_timestamp)) AS first_ms, toUnixTimestamp64Milli(max(max_last_timestamp)) AS last_ms,
          argMinMerge(first_url) AS start_url, sum(click_count) AS clicks, sum(keypress_count) AS keypresses,
          sum(mouse_activity_count) AS mouse, sum(active_milliseconds) AS active_ms,
-         sum(console_log_count) AS logs, sum(console_warn_count) AS warns, sum(console_error_count) AS errors
+         sum(console_log_count) AS logs, sum(console_warn_count) AS warns, sum(console_error_count) AS errors,
+         argMinMerge(snapshot_source) AS source
        FROM ${this.store.layout.database}.${TABLES.sessionReplayEvents}
        WHERE ${where.join(' AND ')}
        GROUP BY session_id
@@ -202,8 +204,7 @@ function recordingView(row: SummaryRow, person: ReturnType<typeof personView> | 
     start_url: row.start_url ?? null,
     person: person ?? null,
     storage: 'object_storage',
-    snapshot_source: 'web',
-    ongoing: false,
+    snapshot_source: row.source ?? 'web',
   };
 }
 
@@ -238,17 +239,20 @@ function sessionIdList(raw: string): string[] {
 const RELATIVE = /^-(\d+)([hdwmy])$/;
 const UNIT_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
-/** An absolute date-time or PostHog's relative `-Nh/d/w/m/y` (from now), in milliseconds. */
+/**
+ * An absolute date-time or PostHog's relative `-Nh/d/w/m/y`, in milliseconds. As PostHog's
+ * relative_date_parse, hours count back from now and longer units start at that day's midnight (UTC).
+ */
 function timeParam(raw: string, now: number, attr: string): number {
   const relative = RELATIVE.exec(raw.trim());
   if (relative) {
     const amount = Number(relative[1]);
     const unit = relative[2]!;
-    if (unit in UNIT_MS) return now - amount * UNIT_MS[unit]!;
-    const date = new Date(now);
+    if (unit === 'h') return now - amount * UNIT_MS.h!;
+    const date = new Date(unit in UNIT_MS ? now - amount * UNIT_MS[unit]! : now);
     if (unit === 'm') date.setUTCMonth(date.getUTCMonth() - amount);
-    else date.setUTCFullYear(date.getUTCFullYear() - amount);
-    return date.getTime();
+    if (unit === 'y') date.setUTCFullYear(date.getUTCFullYear() - amount);
+    return date.setUTCHours(0, 0, 0, 0);
   }
   const parsed = Date.parse(raw);
   if (Number.isNaN(parsed)) throw new ValidationError(`Invalid date: ${raw}`, attr);
