@@ -34,6 +34,7 @@ export async function serve(config: Config): Promise<RunningServer> {
   void services.geoip?.preload();
   // Events past a project's retention are removed soon after start, then every hour.
   services.eventRetention.start();
+  services.recordingRetention.start();
   if (services.captureReplayed > 0) app.log.info(`inserting ${services.captureReplayed} acknowledged events from the capture log`);
 
   let stopping: Promise<void> | null = null;

@@ -37,6 +37,8 @@ import { CaptureService } from './core/capture/service.js';
 import { RecordingBlockStore } from './core/replay/block-store.js';
 import { ReplayService } from './core/replay/service.js';
 import { RecordingsService } from './core/replay/recordings.js';
+import { RecordingRemovals } from './core/replay/recording-removal.js';
+import { RecordingRetentionJob } from './core/replay/recording-retention.js';
 import { anonymizeIpsReader, CaptureGeoIp } from './core/geoip/capture-geoip.js';
 import { bundledDatabase, GeoIpDatabase } from './core/geoip/database.js';
 import { DefinitionsService } from './core/definitions/service.js';
@@ -127,6 +129,8 @@ export interface Services {
   /** Removes events older than each project's retention (serve() starts it; tests run it by hand). */
   readonly eventRetention: EventRetentionJob;
   readonly eventRetentionStatus: EventRetentionStatus;
+  /** Removes recordings older than each project's session_recording_retention_period (serve() starts it). */
+  readonly recordingRetention: RecordingRetentionJob;
   /** Throws when a store is unreachable. */
   ping(): Promise<void>;
   /** Finishes accepted work (pending inserts, demo data), then closes the stores. */
@@ -323,6 +327,13 @@ export async function createServices(config: Config, options: ServiceOptions = {
     mayRun: () => writerLease.holds(),
     onError: (error) => onBackgroundError(new Error('event retention', { cause: error })),
   });
+  const recordingRemovals = new RecordingRemovals(events, recordingBlocks);
+  const recordingRetention = new RecordingRetentionJob({
+    removals: recordingRemovals,
+    projectSettings: () => retentionRuns.projectSettings(),
+    mayRun: () => writerLease.holds(),
+    onError: (error) => onBackgroundError(new Error('recording retention', { cause: error })),
+  });
   const authenticatorOptions = options.onBackgroundError ? { onBackgroundError: options.onBackgroundError } : {};
   return {
     config,
@@ -346,7 +357,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       betweenWrites: (work) => writer.between(work),
       written: (writes) => flagSubjects?.rememberWritten(writes),
       ingest: (teamId, captured) => capture.ingest(teamId, captured),
-    }),
+    }, recordingRemovals),
     definitions: new DefinitionsService(access, new DefinitionsRepository(events, config.queryTimeoutSeconds), repositories),
     // Read on capture's own lane (no read barrier there), so it waits for capture itself.
     groupTypesOf: async (teamId) => {
@@ -369,7 +380,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     capturePending,
     captureReplayed: pipeline.replayed,
     backupSnapshot: (staging) =>
-      takeSnapshot({ events, eventsDir: config.events.chdbPath, meta, inserter: pipeline.inserter, captureLogDir: config.captureLogDir }, staging),
+      takeSnapshot({ events, eventsDir: config.events.chdbPath, meta, inserter: pipeline.inserter, captureLogDir: config.captureLogDir, recordingsDir: recordingBlocks.directory }, staging),
     captureStatus: async () => {
       const setAside = await pipeline.setAside.count();
       return { waiting_events: pipeline.inserter.backlog, set_aside_events: setAside.events, set_aside_files: setAside.files, log: pipeline.inserter.progress };
@@ -378,6 +389,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     demo,
     eventRetention,
     eventRetentionStatus: new EventRetentionStatus(access, retentionRuns),
+    recordingRetention,
     ping: async () => {
       await meta.ping();
       await events.ping();
@@ -385,6 +397,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     close: async () => {
       await demo.stop();
       await eventRetention.stop();
+      await recordingRetention.stop();
       await cohortCalculator.stop();
       await capture.drain();
       await pipeline.close();

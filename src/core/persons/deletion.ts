@@ -12,6 +12,7 @@ import type { AccessResolver } from '../access.js';
 import { activityPage, detail, recordActivity } from '../activity.js';
 import type { Principal } from '../auth/principal.js';
 import type { CapturedEvent } from '../capture/types.js';
+import type { RecordingRemovals } from '../replay/recording-removal.js';
 import { uuidv7 } from '../tokens.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -52,6 +53,8 @@ export class PersonDeletionService {
     private readonly persons: PersonsRepository,
     private readonly deletions: PersonDeletionsRepository,
     private readonly capture: PersonDeletionCapture,
+    /** A deleted person's recordings go with them (issue 33). */
+    private readonly recordings: RecordingRemovals | null = null,
   ) {}
 
   /** DELETE …/persons/:id/: 404 for a person not in the project. */
@@ -129,18 +132,24 @@ export class PersonDeletionService {
         await this.deletions.write(project.id, tombstones);
         this.capture.written({ ...tombstones, groups: [], groupTypes: [] });
       }
-      return persons;
+      return { persons, distinctIds: mappings.map((m) => m.distinct_id) };
     });
+    // Unlike PostHog (only with delete_recordings, in a later job), a deleted person's recordings go
+    // now, blocks and summary rows; the answer says so when there were any.
+    let recordingsRemoved = 0;
+    if (this.recordings && !deletion.keepPerson && gone.persons.length > 0) {
+      recordingsRemoved = await this.recordings.remove(project.id, await this.recordings.ofDistinctIds(project.id, gone.distinctIds));
+    }
     // Capture's writers in other processes sharing the stores forget their cached persons too.
-    if (!deletion.keepPerson && gone.length > 0) await this.repositories.counters.advance('persons_deleted_epoch');
+    if (!deletion.keepPerson && gone.persons.length > 0) await this.repositories.counters.advance('persons_deleted_epoch');
     // Any calculated result may have counted them, and any cohort's count.
     await this.repositories.queryCache.forgetTeam(project.id);
-    if (gone.length > 0) await this.repositories.cohorts.recountDynamic(project.id);
+    if (gone.persons.length > 0) await this.repositories.cohorts.recountDynamic(project.id);
     if (!deletion.keepPerson) {
-      for (const { cohortId, count } of await this.deletions.leaveStaticCohorts(project.id, gone.map((p) => p.id))) {
+      for (const { cohortId, count } of await this.deletions.leaveStaticCohorts(project.id, gone.persons.map((p) => p.id))) {
         await this.repositories.cohorts.update(project.id, cohortId, { count });
       }
-      for (const person of gone) {
+      for (const person of gone.persons) {
         await recordActivity(this.repositories.activityLog, {
           organizationId: project.organization_id,
           projectId: project.id,
@@ -153,10 +162,10 @@ export class PersonDeletionService {
       }
     }
     return {
-      persons_found: gone.length,
-      persons_deleted: deletion.keepPerson ? 0 : gone.length,
-      events_queued_for_deletion: deletion.deleteEvents && gone.length > 0,
-      recordings_queued_for_deletion: false,
+      persons_found: gone.persons.length,
+      persons_deleted: deletion.keepPerson ? 0 : gone.persons.length,
+      events_queued_for_deletion: deletion.deleteEvents && gone.persons.length > 0,
+      recordings_queued_for_deletion: recordingsRemoved > 0,
       deletion_errors: [],
     };
   }

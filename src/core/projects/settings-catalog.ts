@@ -62,6 +62,8 @@ export const PROJECT_SETTINGS = {
   session_recording_event_trigger_config: list([], 10000),
   session_recording_trigger_match_type_config: { kind: 'string', default: null, nullable: true, maxLength: 24 },
   session_replay_config: json(null),
+  // How long recordings are kept ("30d", "90d", "1y", "5y"); the recordings' retention job removes older ones.
+  session_recording_retention_period: { kind: 'string', default: '30d', nullable: false, maxLength: 3 },
   access_control: bool(false),
   week_start_day: { kind: 'choice', default: null, choices: [0, 1] },
   primary_dashboard: { kind: 'integer', default: null, nullable: true, min: 1, max: 2 ** 31 - 1 },

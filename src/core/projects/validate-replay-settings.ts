@@ -46,6 +46,12 @@ const REPLAY_CHECKS: Record<string, (value: unknown, attr: string) => void> = {
       fail("Must provide a valid trigger match type. Only 'all' or 'any' or None are allowed.", attr);
     }
   },
+  session_recording_retention_period(value, attr) {
+    // PostHog's ChoiceField answer.
+    if (value !== null && !['30d', '90d', '1y', '5y'].includes(value as string)) {
+      throw new ValidationError(`"${String(value)}" is not a valid choice.`, attr, 'invalid_choice');
+    }
+  },
   session_replay_config(value, attr) {
     const dict = dictOrNull(value, attr);
     if (!dict) return;
