@@ -46,7 +46,7 @@ export async function backupDataDir(config: Config, output: string, progress: Pr
     const through = owner === null ? 'in-process' : `the server (pid ${owner}) at ${serverUrl(config, owner)}`;
     progress.step(`freezing the stores through ${through}`);
     const manifest = owner === null ? await snapshotInProcess(config, staging) : await snapshotThroughServer(serverUrl(config, owner), staging);
-    const names = [MANIFEST_FILE, 'hoglet.sqlite3', 'capture-log', 'events'];
+    const names = [MANIFEST_FILE, 'hoglet.sqlite3', 'capture-log', 'events', 'recordings'];
     const total = await treeBytes(staging, names);
     progress.step(`writing ${output}`);
     const bytes = await writeTar(staging, names, out, (done) => progress.bytes(done, total)).catch((error: unknown) => {

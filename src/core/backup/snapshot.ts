@@ -26,6 +26,8 @@ export interface SnapshotSources {
   meta: MetaStore;
   inserter: CaptureInserter;
   captureLogDir: string;
+  /** The recordings' blocks (src/core/replay/block-store.ts). */
+  recordingsDir: string;
 }
 
 const SEGMENT = /^segment-\d{16}\.log$/;
@@ -86,6 +88,8 @@ async function snapshotInto(
 
   await copyMetadata(meta, path.join(staging, SQLITE_FILE_NAME), paused.takenAt);
   const capture = await copyCaptureLog(sources.captureLogDir, links, paused.segments, paused.insertedSeq, path.join(staging, 'capture-log'));
+  // After the freeze: a summary row there was written after its block, so its block is here too.
+  await linkRecordings(sources.recordingsDir, path.join(staging, 'recordings'));
   const eventTables: BackupManifest['event_tables'] = [];
   await copyStoreSkeleton(eventsDir, path.join(staging, 'events'), new Set(tables.map((t) => t.relative)), skippedDirs);
   for (const table of tables) {
@@ -148,6 +152,28 @@ async function copyStoreSkeleton(from: string, to: string, tableDirs: Set<string
     if (entry.isSymbolicLink()) await fsp.symlink(await fsp.readlink(source), target);
     else if (entry.isFile()) await fsp.copyFile(source, target);
     else if (entry.isDirectory() && !isTable) await copyStoreSkeleton(source, target, tableDirs, skipped, child);
+  }
+}
+
+/**
+ * The recordings' blocks as hard links (a block is never changed once stored, only removed, and a
+ * link keeps it if retention removes it meanwhile); blocks half-written in `.tmp` are left out.
+ */
+async function linkRecordings(from: string, to: string, top = true): Promise<void> {
+  await fsp.mkdir(to, { recursive: true });
+  const entries = await fsp.readdir(from, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  for (const entry of entries) {
+    if (top && entry.name === '.tmp') continue;
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) await linkRecordings(source, target, false);
+    else if (entry.isFile()) await fsp.link(source, target).catch((error: NodeJS.ErrnoException) => {
+      // A block retention removed between the listing and the link is no loss.
+      if (error.code !== 'ENOENT') throw error;
+    });
   }
 }
 

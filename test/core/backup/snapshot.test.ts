@@ -59,7 +59,7 @@ describe('backup snapshot', () => {
     let done = false;
     let atFreeze: string[][] = [];
     const events = oneTable(eventsDir, () => (atFreeze = [...written]));
-    const snapshot = takeSnapshot({ events, eventsDir, meta, inserter, captureLogDir }, staging).finally(() => (done = true));
+    const snapshot = takeSnapshot({ events, eventsDir, meta, inserter, captureLogDir, recordingsDir: path.join(dataDir, 'recordings') }, staging).finally(() => (done = true));
     await sleep(50);
     expect(done).toBe(false); // 'a' is being written
     release();
