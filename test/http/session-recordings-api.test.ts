@@ -1,5 +1,5 @@
 // PostHog's session recordings API over what /s/ stored: the list (PostHog's fields, newest first,
-// date range, person, session ids, paging with has_next), one recording with its person, the
+// date range, person, session ids, duration, order, paging with has_next), one recording with its person, the
 // snapshots (sources, then each blob's lines exactly as captured), DELETE (blocks and summary
 // rows gone), another organization's 404 and a read-only key refused the DELETE.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +101,18 @@ describe.each(META_STORES)('session recordings API on %s', (store) => {
     const second = (await get(alice, '/session_recordings/?date_from=-30d&limit=2&offset=2')).json();
     expect([second.results.map((r: { id: string }) => r.id), second.has_next]).toEqual([['sess-old'], false]);
     expect((await t.request(alice.key, { method: 'GET', url: `/api/environments/${alice.projectId}/session_recordings/` })).json().results).toHaveLength(2);
+  });
+
+  it("orders by PostHog's order fields and filters on duration with having_predicates", async () => {
+    const ids = async (query: string) => (await get(alice, `/session_recordings/?date_from=-30d&${query}`)).json().results.map((r: { id: string }) => r.id);
+    expect(await ids('order=start_time&order_direction=ASC')).toEqual(['sess-old', 'sess-a', 'sess-b']);
+    expect(await ids('order=duration')).toEqual(['sess-a', 'sess-b', 'sess-old']);
+    expect(await ids('order=click_count&order_direction=ASC')).toEqual(['sess-b', 'sess-old', 'sess-a']);
+    const longer = encodeURIComponent(JSON.stringify([{ type: 'recording', key: 'duration', operator: 'gt', value: 60 }]));
+    expect(await ids(`having_predicates=${longer}`)).toEqual(['sess-a']);
+    const shorter = encodeURIComponent(JSON.stringify([{ type: 'recording', key: 'duration', operator: 'lt', value: 60 }]));
+    expect(await ids(`having_predicates=${shorter}`)).toEqual(['sess-b', 'sess-old']);
+    expect((await get(alice, '/session_recordings/?order=nonsense')).statusCode).toBe(400);
   });
 
   it('answers the snapshot sources, then each blob as the lines captured', async () => {

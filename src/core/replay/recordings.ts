@@ -24,7 +24,26 @@ export interface RecordingsListParams {
   session_ids?: string | undefined;
   limit?: string | undefined;
   offset?: string | undefined;
+  order?: string | undefined;
+  order_direction?: string | undefined;
+  having_predicates?: string | undefined;
 }
+
+/** PostHog's RecordingsQuery `order` fields, as the expressions of the merged summary. */
+const ORDER_FIELDS: Record<string, string> = {
+  start_time: 'first_ms',
+  duration: 'duration',
+  recording_duration: 'duration',
+  active_seconds: 'active_seconds',
+  inactive_seconds: 'duration - active_seconds',
+  console_error_count: 'errors',
+  click_count: 'clicks',
+  keypress_count: 'keypresses',
+  mouse_activity_count: 'mouse',
+};
+/** `having_predicates` Hoglet reads: a recording's duration and activity, compared with a number. */
+const PREDICATE_KEYS: Record<string, string> = { duration: 'duration', active_seconds: 'active_seconds', inactive_seconds: 'duration - active_seconds' };
+const PREDICATE_OPERATORS: Record<string, string> = { gt: '>', gte: '>=', lt: '<', lte: '<=', exact: '=' };
 
 interface SummaryRow {
   session_id: string;
@@ -40,6 +59,8 @@ interface SummaryRow {
   warns: string | number;
   errors: string | number;
   source: string | null;
+  duration: string | number;
+  active_seconds: string | number;
 }
 
 export class RecordingsService {
@@ -64,7 +85,12 @@ export class RecordingsService {
     let distinctIds: string[] | null = null;
     if (params.person_uuid) distinctIds = (await personsById(this.executor.start(project.id), [params.person_uuid.toLowerCase()])).get(params.person_uuid.toLowerCase())?.distinct_ids ?? [];
     const sessionIds = params.session_ids ? sessionIdList(params.session_ids) : null;
-    const rows = await this.summaries(project.id, { from, to, distinctIds, sessionIds, limit: limit + 1, offset });
+    const order = params.order ?? 'start_time';
+    if (!(order in ORDER_FIELDS)) throw new ValidationError(`Invalid order: ${order}`, 'order');
+    const direction = (params.order_direction ?? 'DESC').toUpperCase();
+    if (direction !== 'ASC' && direction !== 'DESC') throw new ValidationError(`Invalid order_direction: ${params.order_direction}`, 'order_direction');
+    const predicates = params.having_predicates ? havingPredicates(params.having_predicates) : [];
+    const rows = await this.summaries(project.id, { from, to, distinctIds, sessionIds, limit: limit + 1, offset, orderBy: `${ORDER_FIELDS[order]!} ${direction}`, predicates });
     const page = rows.slice(0, limit);
     const persons = await this.personsOf(project.id, page.map((row) => row.distinct_id));
     return { results: page.map((row) => recordingView(row, persons.get(row.distinct_id))), has_next: rows.length > limit, version: 1 };
@@ -115,7 +141,10 @@ export class RecordingsService {
 
   private async summaries(
     teamId: number,
-    filter: { from: number | null; to: number | null; distinctIds: string[] | null; sessionIds: string[] | null; limit: number; offset: number },
+    filter: {
+      from: number | null; to: number | null; distinctIds: string[] | null; sessionIds: string[] | null; limit: number; offset: number;
+      orderBy?: string; predicates?: Array<{ expression: string; operator: string; value: number }>;
+    },
   ): Promise<SummaryRow[]> {
     const where = ['team_id = {team:UInt64}'];
     const having: string[] = [];
@@ -123,18 +152,26 @@ export class RecordingsService {
     if (filter.distinctIds) having.push('distinct_id IN {distincts:Array(String)}');
     if (filter.from !== null) having.push('first_ms >= {from:Int64}');
     if (filter.to !== null) having.push('first_ms <= {to:Int64}');
+    const predicateValues: Record<string, number> = {};
+    (filter.predicates ?? []).forEach((predicate, i) => {
+      having.push(`(${predicate.expression}) ${predicate.operator} {p${i}:Float64}`);
+      predicateValues[`p${i}`] = predicate.value;
+    });
     return this.store.query<SummaryRow>(
       `SELECT session_id, any(distinct_id) AS distinct_id,
          toUnixTimestamp64Milli(min(min_first_timestamp)) AS first_ms, toUnixTimestamp64Milli(max(max_last_timestamp)) AS last_ms,
          argMinMerge(first_url) AS start_url, sum(click_count) AS clicks, sum(keypress_count) AS keypresses,
          sum(mouse_activity_count) AS mouse, sum(active_milliseconds) AS active_ms,
          sum(console_log_count) AS logs, sum(console_warn_count) AS warns, sum(console_error_count) AS errors,
-         argMinMerge(snapshot_source) AS source
+         argMinMerge(snapshot_source) AS source,
+         -- PostHog's dateDiff('second', start, end) and whole active seconds.
+         toInt64(toUnixTimestamp(max(max_last_timestamp))) - toInt64(toUnixTimestamp(min(min_first_timestamp))) AS duration,
+         toInt64(round(sum(active_milliseconds) / 1000)) AS active_seconds
        FROM ${this.store.layout.database}.${TABLES.sessionReplayEvents}
        WHERE ${where.join(' AND ')}
        GROUP BY session_id
        ${having.length > 0 ? `HAVING ${having.join(' AND ')}` : ''}
-       ORDER BY first_ms DESC, session_id
+       ORDER BY ${filter.orderBy ?? 'first_ms DESC'}, session_id
        LIMIT {limit:UInt64} OFFSET {offset:UInt64}`,
       {
         team: teamId,
@@ -144,6 +181,7 @@ export class RecordingsService {
         to: filter.to ?? 0,
         limit: filter.limit,
         offset: filter.offset,
+        ...predicateValues,
       },
     );
   }
@@ -183,9 +221,8 @@ function personView(person: PersonActor) {
 function recordingView(row: SummaryRow, person: ReturnType<typeof personView> | undefined) {
   const first = Number(row.first_ms);
   const last = Number(row.last_ms);
-  // PostHog's duration and activity are whole seconds.
-  const duration = Math.round((last - first) / 1000);
-  const active = Math.round(Number(row.active_ms) / 1000);
+  const duration = Number(row.duration);
+  const active = Number(row.active_seconds);
   return {
     id: row.session_id,
     distinct_id: row.distinct_id,
@@ -219,6 +256,24 @@ function timesOf(lines: readonly SnapshotLine[]): { start: string | null; end: s
     end = Math.max(end, timestamp);
   }
   return Number.isFinite(start) ? { start: new Date(start).toISOString(), end: new Date(end).toISOString() } : { start: null, end: null };
+}
+
+/** PostHog's `having_predicates` (JSON): recording filters on duration and activity. */
+function havingPredicates(raw: string): Array<{ expression: string; operator: string; value: number }> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ValidationError('having_predicates must be a JSON list', 'having_predicates');
+  }
+  if (!Array.isArray(parsed)) throw new ValidationError('having_predicates must be a JSON list', 'having_predicates');
+  return parsed.map((item: { key?: unknown; operator?: unknown; value?: unknown }) => {
+    const expression = PREDICATE_KEYS[String(item?.key)];
+    const operator = PREDICATE_OPERATORS[String(item?.operator ?? 'exact')];
+    const value = Number(item?.value);
+    if (!expression || !operator || !Number.isFinite(value)) throw new ValidationError(`Unsupported recording filter: ${JSON.stringify(item)}`, 'having_predicates');
+    return { expression, operator, value };
+  });
 }
 
 function wholeNumber(raw: string | undefined): number | null {

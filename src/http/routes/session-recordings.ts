@@ -16,6 +16,9 @@ const ListQuery = Type.Object({
   session_ids: Type.Optional(Type.String()),
   limit: Type.Optional(Type.String()),
   offset: Type.Optional(Type.String()),
+  order: Type.Optional(Type.String()),
+  order_direction: Type.Optional(Type.String()),
+  having_predicates: Type.Optional(Type.String()),
 });
 const SnapshotsQuery = Type.Object({ source: Type.Optional(Type.String()), blob_key: Type.Optional(Type.String()) });
 const RecordingPage = Type.Object({ results: Type.Array(AnyObject), has_next: Type.Boolean(), version: Type.Integer() });
