@@ -4,6 +4,7 @@
 // data directory and its summary row inserted into session_replay_events; only then is it answered
 // 200. A retried request stores and counts nothing twice (block names and row tokens come from the
 // content). Requests are independent: a bad or refused one never touches another.
+import { createHash } from 'node:crypto';
 import { ServiceUnavailableError } from '../../errors.js';
 import type { EventStore } from '../../storage/events/event-store.js';
 import { TABLES } from '../../storage/events/tables.js';
@@ -91,8 +92,9 @@ export class ReplayService {
       source: session.source,
       library: session.library,
     };
-    // The token is the block's name (hex, digits and dots): the same block never counts twice.
-    const dedup = `${teamId}/${block.name}`;
+    // The token is the session's hash and the block's name (hex, digits and dots): the same block
+    // never counts twice, and another session's block of equal content still counts for it.
+    const dedup = `${teamId}/${createHash('sha256').update(session.sessionId).digest('hex').slice(0, 20)}/${block.name}`;
     try {
       await this.store.command(
         `INSERT INTO ${this.store.layout.database}.${TABLES.sessionReplayEvents}
