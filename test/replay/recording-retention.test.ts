@@ -70,9 +70,15 @@ describe.each(META_STORES)('recordings retention on %s', (store) => {
     await record(other, 'old-session', now - 40 * DAY);
     await record(other, 'ancient-session', now - 400 * DAY);
     expect(await kept(owner, 'old-session')).toEqual({ rows: true, disk: true });
+    // Blocks whose summary row never came (the insert failed, the request was not retried).
+    const text = '["w1",{"type":4,"timestamp":1,"data":{}}]\n';
+    await t.services.replay.blocks.write(owner.projectId, 'orphan/old', text, now - 40 * DAY);
+    await t.services.replay.blocks.write(owner.projectId, 'orphan-new', text, now - DAY);
 
     const removed = await t.services.recordingRetention.runOnce(new Date(now));
-    expect(removed.get(owner.projectId)).toBe(1);
+    expect(removed.get(owner.projectId)).toBe(2);
+    expect(await kept(owner, 'orphan/old')).toEqual({ rows: false, disk: false });
+    expect(await kept(owner, 'orphan-new')).toEqual({ rows: false, disk: true });
     expect(removed.get(other.projectId)).toBe(1);
     expect(await kept(owner, 'old-session')).toEqual({ rows: false, disk: false });
     expect(await kept(owner, 'new-session')).toEqual({ rows: true, disk: true });

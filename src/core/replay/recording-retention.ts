@@ -65,7 +65,7 @@ export class RecordingRetentionJob {
     const removed = new Map<number, number>();
     for (const project of await this.deps.projectSettings()) {
       const cutoff = new Date(now.getTime() - recordingRetentionDays(project.settings) * 86_400_000);
-      const sessions = await this.deps.removals.endedBefore(project.id, cutoff);
+      const sessions = [...(await this.deps.removals.endedBefore(project.id, cutoff)), ...(await this.deps.removals.orphansBefore(project.id, cutoff))];
       if (sessions.length > 0) removed.set(project.id, await this.deps.removals.remove(project.id, sessions));
     }
     return removed;
