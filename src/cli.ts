@@ -1,4 +1,4 @@
-// The `hoglet` command: serve, bootstrap, users, keys, import, demo, capture reinsert, migrate.
+// The `hoglet` command: serve, bootstrap, users, keys, import, demo, capture reinsert, backup, restore, migrate.
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, type Config, type ConfigFlags } from './config.js';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_PROJECT_NAME } from './core/accounts/service.js';

@@ -124,16 +124,23 @@ export class PersonDeletionService {
     const gone = await this.capture.betweenWrites(async () => {
       const persons = await this.resolve(project.id, deletion);
       const mappings = await this.persons.distinctIdsOfPersons(project.id, persons.map((p) => p.id));
-      if (deletion.deleteEvents) {
-        await this.deletions.deleteEvents(project.id, mappings.map((m) => m.distinct_id), persons.map((p) => p.id));
-      }
+      // The person ids their stored events carry, read before the tombstones: after them, a
+      // deleted distinct id's next event carries a new person, which the DELETE below leaves alone.
+      const carried = deletion.deleteEvents ? await this.deletions.personIdsOfEvents(project.id, mappings.map((m) => m.distinct_id), persons.map((p) => p.id)) : [];
       if (!deletion.keepPerson && persons.length > 0) {
         const tombstones = this.deletions.tombstones(persons, mappings);
         await this.deletions.write(project.id, tombstones);
         this.capture.written({ ...tombstones, groups: [], groupTypes: [] });
       }
-      return { persons, distinctIds: mappings.map((m) => m.distinct_id) };
+      return { persons, distinctIds: mappings.map((m) => m.distinct_id), carried };
     });
+    // The events go while capture writes on: their DELETEs take seconds on a big project, and a
+    // pause that long would answer every project's capture 503. What was acknowledged before the
+    // tombstones is stored first, so the DELETE finds it.
+    if (deletion.deleteEvents && gone.carried.length > 0) {
+      await this.capture.settled();
+      await this.deletions.deleteEvents(project.id, gone.distinctIds, gone.persons.map((p) => p.id), gone.carried);
+    }
     // Unlike PostHog (only with delete_recordings, in a later job), a deleted person's recordings go
     // now, blocks and summary rows; the answer says so when there were any.
     let recordingsRemoved = 0;

@@ -85,10 +85,32 @@ export class PersonDeletionsRepository {
    * Every event of these distinct ids or persons: their sessions first (found through the events),
    * then the uuid index rows (a re-sent event is stored again), then the events.
    */
-  async deleteEvents(teamId: number, distinctIds: readonly string[], personIds: readonly string[]): Promise<void> {
-    if (distinctIds.length === 0 && personIds.length === 0) return;
-    const params = { team: teamId, dids: distinctIds, pids: personIds };
-    const theirs = 'team_id = {team:UInt64} AND (distinct_id IN {dids:Array(String)} OR person_id IN {pids:Array(UUID)})';
+  /**
+   * The person ids the stored events of these distinct ids and persons carry (their own, and the
+   * ones merged into them before the merge): once their persons are tombstoned, a new event of a
+   * deleted distinct id carries a new person id, so these name exactly the events to delete.
+   */
+  async personIdsOfEvents(teamId: number, distinctIds: readonly string[], personIds: readonly string[]): Promise<string[]> {
+    if (distinctIds.length === 0 && personIds.length === 0) return [];
+    const rows = await this.store.query<{ person_id: string }>(
+      `SELECT DISTINCT person_id FROM ${this.local(TABLES.events)}
+       WHERE team_id = {team:UInt64} AND (distinct_id IN {dids:Array(String)} OR person_id IN {pids:Array(UUID)})`,
+      { team: teamId, dids: distinctIds, pids: personIds },
+      // On the persons lane: a query-lane read would wait for capture, which may be paused for the deletion.
+      { ...OPTIONS, lane: 'persons' },
+    );
+    return rows.map((row) => row.person_id);
+  }
+
+  /**
+   * Deletes the events of these distinct ids or persons (that carry one of `carried`, when given:
+   * personIdsOfEvents read before the tombstones, so events captured after them, with new persons,
+   * stay and the DELETE can run while capture writes on).
+   */
+  async deleteEvents(teamId: number, distinctIds: readonly string[], personIds: readonly string[], carried?: readonly string[]): Promise<void> {
+    if ((distinctIds.length === 0 && personIds.length === 0) || carried?.length === 0) return;
+    const params = { team: teamId, dids: distinctIds, pids: personIds, carried: carried ?? [] };
+    const theirs = `team_id = {team:UInt64} AND (distinct_id IN {dids:Array(String)} OR person_id IN {pids:Array(UUID)})${carried ? ' AND person_id IN {carried:Array(UUID)}' : ''}`;
     // On the persons lane: a query-lane read would wait for capture, which waits for this deletion.
     const partitions = await this.store.query<{ partition: string }>(
       `SELECT DISTINCT _partition_id AS partition FROM ${this.local(TABLES.events)} WHERE ${theirs}`,
