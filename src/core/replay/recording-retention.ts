@@ -3,6 +3,7 @@
 // a session whose last recorded moment is older goes, blocks and summary rows. Like the event
 // retention job it runs in the background (soon after start, then every hour) in the process that
 // writes, never on a request's path.
+import { PeriodicJob } from '../periodic-job.js';
 import type { RecordingRemovals } from './recording-removal.js';
 
 export const RECORDING_RETENTION_INTERVAL_MS = 60 * 60 * 1000;
@@ -24,44 +25,22 @@ export interface RecordingRetentionDeps {
   onError(error: unknown): void;
 }
 
-export class RecordingRetentionJob {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<Map<number, number>> | null = null;
-  private stopped = false;
-
-  constructor(private readonly deps: RecordingRetentionDeps) {}
-
-  start(intervalMs = RECORDING_RETENTION_INTERVAL_MS, firstDelayMs = 5_000): void {
-    const tick = (delay: number) => {
-      this.timer = setTimeout(() => {
-        if (this.stopped) return;
-        const run = this.deps.mayRun() ? this.runOnce() : Promise.resolve(null);
-        void run.catch((error) => this.deps.onError(error)).finally(() => {
-          if (!this.stopped) tick(intervalMs);
-        });
-      }, delay);
-      this.timer.unref();
-    };
-    tick(firstDelayMs);
+export class RecordingRetentionJob extends PeriodicJob<Map<number, number>> {
+  constructor(private readonly deps: RecordingRetentionDeps) {
+    super(deps);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running?.catch(() => {});
+  /** Runs soon after start, then every interval (see PeriodicJob). */
+  override start(intervalMs = RECORDING_RETENTION_INTERVAL_MS, firstDelayMs = 5_000): void {
+    super.start(intervalMs, firstDelayMs);
   }
 
   /** One pass over every project; the sessions removed per project. A second call joins the first. */
   runOnce(now: Date = new Date()): Promise<Map<number, number>> {
-    if (!this.running) {
-      this.running = this.pass(now).finally(() => {
-        this.running = null;
-      });
-    }
-    return this.running;
+    return this.joinedPass(now);
   }
 
-  private async pass(now: Date): Promise<Map<number, number>> {
+  protected async pass(now: Date): Promise<Map<number, number>> {
     const removed = new Map<number, number>();
     for (const project of await this.deps.projectSettings()) {
       const cutoff = new Date(now.getTime() - recordingRetentionDays(project.settings) * 86_400_000);

@@ -3,6 +3,7 @@
 // background (at start, then every hour) in the process that writes the events, never on a
 // request's path. Whole months match the events table's monthly partitions, so a month no project
 // keeps is dropped at once, and a project's month otherwise goes by one lightweight DELETE.
+import { PeriodicJob } from '../periodic-job.js';
 import type { EventRetentionStore, ExpiredMonth, PartitionId } from '../../storage/events/retention-repository.js';
 import type { EventRetentionRun, EventRetentionRunsRepository } from '../../storage/meta/repositories/event-retention.js';
 
@@ -44,45 +45,22 @@ export interface EventRetentionDeps {
   onError(error: unknown): void;
 }
 
-export class EventRetentionJob {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<RetentionReport> | null = null;
-  private stopped = false;
-
-  constructor(private readonly deps: EventRetentionDeps) {}
-
-  /** Runs soon after start, then every interval; a failure is reported and the next run tries again. */
-  start(intervalMs = RETENTION_INTERVAL_MS, firstDelayMs = 5_000): void {
-    const tick = (delay: number) => {
-      this.timer = setTimeout(() => {
-        if (this.stopped) return;
-        const run = this.deps.mayRun() ? this.runOnce() : Promise.resolve(null);
-        void run.catch((error) => this.deps.onError(error)).finally(() => {
-          if (!this.stopped) tick(intervalMs);
-        });
-      }, delay);
-      this.timer.unref();
-    };
-    tick(firstDelayMs);
+export class EventRetentionJob extends PeriodicJob<RetentionReport> {
+  constructor(private readonly deps: EventRetentionDeps) {
+    super(deps);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running?.catch(() => {});
+  /** Runs soon after start, then every interval (see PeriodicJob). */
+  override start(intervalMs = RETENTION_INTERVAL_MS, firstDelayMs = 5_000): void {
+    super.start(intervalMs, firstDelayMs);
   }
 
   /** One pass over every project with a retention; runs one at a time (a second call joins the first). */
   runOnce(now: Date = (this.deps.now ?? (() => new Date()))()): Promise<RetentionReport> {
-    if (!this.running) {
-      this.running = this.pass(now).finally(() => {
-        this.running = null;
-      });
-    }
-    return this.running;
+    return this.joinedPass(now);
   }
 
-  private async pass(now: Date): Promise<RetentionReport> {
+  protected async pass(now: Date): Promise<RetentionReport> {
     const { store, runs } = this.deps;
     const cutoffs = new Map<number, Date>();
     for (const project of await runs.projectSettings()) {
