@@ -140,7 +140,7 @@ describe("a new visitor's person", () => {
       fs.writeFileSync(file, mmdbByFirstOctet({ 81: LONDON }));
       const geoip = new CaptureGeoIp(new GeoIpDatabase([{ path: file }]), async () => false);
       // A store that knows no one: every distinct id is new.
-      const nobody = { distinctIds: async () => [], persons: async () => [], distinctIdsOfPersons: async () => [] } as unknown as PersonsRepository;
+      const nobody = { distinctIds: async () => [], distinctIdsWithTombstones: async () => [], persons: async () => [], distinctIdsOfPersons: async () => [] } as unknown as PersonsRepository;
       const persons = new PersonProcessor(nobody);
       const flush = () => Array.from({ length: 10 }, (_, i) => capturedEvent(i % 4 === 0 ? '$pageview' : '$autocapture', 'visitor', { $browser: 'Chrome', $current_url: `https://example.com/${i}` }));
       const writes = (): PersonWrites => ({ persons: [], distinctIds: [], overrides: [], groups: [], groupTypes: [] });
