@@ -3,7 +3,7 @@
 // fields (inside any/min/max, as keys, in filters, in HAVING) and expressions that mix the two
 // (which the pass must leave alone), runs each on captured sessions with the pass and without it,
 // and the rows must be equal. It also counts that the rewrite happened, so it cannot pass by
-// never rewriting.
+// never rewriting (and the web overview's shape must be rewritten, below).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Query } from '../../../src/query/ast/nodes.js';
@@ -83,7 +83,8 @@ describe('joining sessions after grouping by session', () => {
       // A select mixing events and session fields in one expression is never rewritten.
       if (MIXED.some((m) => text.includes(m)) || text.includes('or session.')) expect(after.sql, text).toBe(before.sql);
     }), { numRuns: 40, ...(SEED === undefined ? {} : { seed: SEED }) });
-    expect(rewritten).toBeGreaterThan(runs / 4);
+    // About a quarter of the generated selects can be rewritten; none in 40 would mean the pass stopped rewriting.
+    expect(rewritten, `${rewritten} of ${runs} rewritten`).toBeGreaterThan(0);
   }, 180_000);
 
   it('rewrites the web overview shape: events aggregated per session below, session fields above', async () => {
