@@ -55,7 +55,8 @@ describe.skipIf(!hasChromium)('data management in Chromium', () => {
 
     await page.reload();
     await page.getByTestId('verified-badge').waitFor();
-    expect(await page.getByLabel('Description').inputValue()).toBe('A completed order');
+    // The form fills from the loaded definition one render after the badge shows.
+    await expect.poll(() => page.getByLabel('Description').inputValue()).toBe('A completed order');
     expect(await page.getByLabel('Tags').inputValue()).toBe('core, revenue');
     expect(await page.getByLabel('Verified').isChecked()).toBe(true);
     expect(await page.getByTestId('updated-by').textContent()).toMatch(/^ada /); // the user's first name
