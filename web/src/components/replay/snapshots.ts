@@ -1,0 +1,116 @@
+// Loading a recording's rrweb events through PostHog's snapshots API: the sources (one "blob" per
+// stored block), then every blob (JSON lines, each `[window_id, event]`), then the events that
+// posthog-js gzip'd before sending (its `cv: "2024-10"` marker) unpacked, all in time order.
+import { ApiError, toLogin } from '../../api';
+
+/**
+ * Fetches an API path and answers its body: parsed JSON, or the text itself (a blob is JSON lines,
+ * not one JSON document; text is always fine). Throws on a failed request.
+ */
+export type RecordingFetch = (path: string) => Promise<unknown>;
+
+export interface RecordingPlayerHandle {
+  /** Moves the player to a moment of the recording (epoch milliseconds), playing on if it was playing. */
+  seekToTimestamp(timestamp: number): void;
+}
+
+export interface RecordingPlayerProps {
+  projectId: string | number;
+  sessionId: string;
+  /** Defaults to a same-origin request with the session cookie. */
+  fetchJson?: RecordingFetch;
+  /** Filled once the recording plays, so a timeline beside it can seek. */
+  handleRef?: { current: RecordingPlayerHandle | null };
+  /** The moment shown (epoch milliseconds), a few times a second while playing. */
+  onTime?: (timestamp: number) => void;
+}
+
+export interface RrwebEvent {
+  type: number;
+  timestamp: number;
+  data: any;
+  cv?: string;
+  [key: string]: unknown;
+}
+
+/** The app's own fetch: the session cookie rides along; the body as text. */
+export const sameOriginFetch: RecordingFetch = async (path) => {
+  let response: Response;
+  try {
+    response = await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+  } catch {
+    throw new ApiError(0, 'Hoglet could not be reached. Is the server running?');
+  }
+  const text = await response.text();
+  if (response.status === 401) toLogin();
+  if (!response.ok) {
+    let detail = `The request failed (${response.status}).`;
+    try {
+      const body = JSON.parse(text);
+      if (typeof body?.detail === 'string') detail = body.detail;
+    } catch {
+      // not JSON: keep the status
+    }
+    throw new ApiError(response.status, detail);
+  }
+  return text;
+};
+
+export function snapshotsPath(projectId: string | number, sessionId: string): string {
+  return `/api/projects/${encodeURIComponent(String(projectId))}/session_recordings/${encodeURIComponent(sessionId)}/snapshots/`;
+}
+
+/** Every rrweb event of the session, unpacked, oldest first. */
+export async function loadRecordingEvents(projectId: string | number, sessionId: string, fetchJson: RecordingFetch): Promise<RrwebEvent[]> {
+  const base = snapshotsPath(projectId, sessionId);
+  const answer = asJson(await fetchJson(base)) as { sources?: Array<{ source: string; blob_key?: string }> };
+  const keys = (answer?.sources ?? []).filter((s) => s.source === 'blob' && s.blob_key).map((s) => s.blob_key!);
+  const blobs = await Promise.all(keys.map((key) => fetchJson(`${base}?source=blob&blob_key=${encodeURIComponent(key)}`)));
+  const events: RrwebEvent[] = [];
+  for (const blob of blobs) for (const line of blobLines(blob)) events.push(line);
+  const unpacked = await Promise.all(events.map(unpack));
+  // A stable sort: events of one moment keep the order they were recorded in.
+  return unpacked.sort((a, b) => a.timestamp - b.timestamp);
+}
+
+function asJson(body: unknown): unknown {
+  return typeof body === 'string' ? JSON.parse(body) : body;
+}
+
+/** A blob's events: JSON lines of `[window_id, event]` (or a bare event), as text or already parsed. */
+function blobLines(blob: unknown): RrwebEvent[] {
+  const lines: unknown[] = typeof blob === 'string'
+    ? blob.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line))
+    : Array.isArray(blob) ? blob.map((line) => (typeof line === 'string' ? JSON.parse(line) : line)) : [];
+  const events: RrwebEvent[] = [];
+  for (const line of lines) {
+    const event = Array.isArray(line) ? line[1] : line;
+    if (event && typeof event === 'object' && typeof (event as RrwebEvent).timestamp === 'number') events.push(event as RrwebEvent);
+  }
+  return events;
+}
+
+/**
+ * posthog-js gzips a full snapshot's data, a mutation's texts/attributes/removes/adds and a
+ * style sheet rule's adds/removes into latin-1 strings and marks the event `cv: "2024-10"`.
+ */
+async function unpack(event: RrwebEvent): Promise<RrwebEvent> {
+  if (event.cv !== '2024-10') return event;
+  const { cv: _cv, ...rest } = event;
+  if (event.type === 2 && typeof event.data === 'string') return { ...rest, data: await gunzipJson(event.data) } as RrwebEvent;
+  if (event.type === 3 && event.data && typeof event.data === 'object') {
+    const data = { ...event.data };
+    for (const field of ['texts', 'attributes', 'removes', 'adds']) {
+      if (typeof data[field] === 'string') data[field] = await gunzipJson(data[field]);
+    }
+    return { ...rest, data } as RrwebEvent;
+  }
+  return rest as RrwebEvent;
+}
+
+async function gunzipJson(latin1: string): Promise<unknown> {
+  const bytes = new Uint8Array(latin1.length);
+  for (let i = 0; i < latin1.length; i++) bytes[i] = latin1.charCodeAt(i) & 0xff;
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return JSON.parse(await new Response(stream).text());
+}
