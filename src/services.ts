@@ -375,7 +375,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     identity: new IdentityService(repositories, access),
     capture,
     replay,
-    recordings: new RecordingsService(access, events, recordingBlocks, executor),
+    recordings: new RecordingsService(access, events, recordingBlocks, executor, (project, query) => queries.contextOf(project, query)),
     geoip,
     capturePending,
     captureReplayed: pipeline.replayed,

@@ -11,39 +11,16 @@ import type { AccessResolver } from '../access.js';
 import type { Principal } from '../auth/principal.js';
 import type { RecordingBlockStore } from './block-store.js';
 import type { SnapshotLine } from './snapshots.js';
+import { flatFilters, readRecordingFilters, type RecordingsListParams } from './list-filters.js';
+import { recordingsListQuery } from './list-query.js';
+import type { QueryContext } from '../../query/context.js';
+import type { InsightQuery } from '../../query/nodes/schema.js';
+import type { ProjectRow } from '../../storage/meta/repositories/projects.js';
 
 /** PostHog's RecordingsQuery defaults: the last 3 days, 50 a page. */
 const DEFAULT_DATE_FROM = '-3d';
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 1000;
-
-export interface RecordingsListParams {
-  date_from?: string | undefined;
-  date_to?: string | undefined;
-  person_uuid?: string | undefined;
-  session_ids?: string | undefined;
-  limit?: string | undefined;
-  offset?: string | undefined;
-  order?: string | undefined;
-  order_direction?: string | undefined;
-  having_predicates?: string | undefined;
-}
-
-/** PostHog's RecordingsQuery `order` fields, as the expressions of the merged summary. */
-const ORDER_FIELDS: Record<string, string> = {
-  start_time: 'first_ms',
-  duration: 'duration',
-  recording_duration: 'duration',
-  active_seconds: 'active_seconds',
-  inactive_seconds: 'duration - active_seconds',
-  console_error_count: 'errors',
-  click_count: 'clicks',
-  keypress_count: 'keypresses',
-  mouse_activity_count: 'mouse',
-};
-/** `having_predicates` Hoglet reads: a recording's duration and activity, compared with a number. */
-const PREDICATE_KEYS: Record<string, string> = { duration: 'duration', active_seconds: 'active_seconds', inactive_seconds: 'duration - active_seconds' };
-const PREDICATE_OPERATORS: Record<string, string> = { gt: '>', gte: '>=', lt: '<', lte: '<=', exact: '=' };
 
 interface SummaryRow {
   session_id: string;
@@ -71,10 +48,13 @@ export class RecordingsService {
     private readonly store: EventStore,
     private readonly blocks: RecordingBlockStore,
     private readonly executor: QueryExecutor,
+    /** The query context of the list's filters (actions, cohorts, HogQL, test accounts), as an insight's. */
+    private readonly contexts: (project: ProjectRow, query: InsightQuery) => Promise<QueryContext>,
   ) {
     this.ddl = new Ddl(store.layout);
   }
 
+  /** The list with PostHog's RecordingsQuery filters and order, in one statement (list-query.ts). */
   async list(principal: Principal, projectParam: string, params: RecordingsListParams) {
     const project = await this.access.project(principal, projectParam);
     const limit = Math.min(wholeNumber(params.limit) ?? DEFAULT_LIMIT, MAX_LIMIT) || DEFAULT_LIMIT;
@@ -82,15 +62,15 @@ export class RecordingsService {
     const now = Date.now();
     const from = timeParam(params.date_from ?? DEFAULT_DATE_FROM, now, 'date_from');
     const to = params.date_to ? timeParam(params.date_to, now, 'date_to') : null;
-    let distinctIds: string[] | null = null;
+    let distinctIds: string[] | null = params.distinct_ids ? sessionIdList(params.distinct_ids) : null;
     if (params.person_uuid) distinctIds = (await personsById(this.executor.start(project.id), [params.person_uuid.toLowerCase()])).get(params.person_uuid.toLowerCase())?.distinct_ids ?? [];
     const sessionIds = params.session_ids ? sessionIdList(params.session_ids) : null;
-    const order = params.order ?? 'start_time';
-    if (!(order in ORDER_FIELDS)) throw new ValidationError(`Invalid order: ${order}`, 'order');
-    const direction = (params.order_direction ?? 'DESC').toUpperCase();
-    if (direction !== 'ASC' && direction !== 'DESC') throw new ValidationError(`Invalid order_direction: ${params.order_direction}`, 'order_direction');
-    const predicates = params.having_predicates ? havingPredicates(params.having_predicates) : [];
-    const rows = await this.summaries(project.id, { from, to, distinctIds, sessionIds, limit: limit + 1, offset, orderBy: `${ORDER_FIELDS[order]!} ${direction}`, predicates });
+    const filters = readRecordingFilters(params);
+    const context = await this.contexts(project, filters.proxy);
+    // As PostHog, the project's test-account filters join the properties (under the same operand).
+    const properties = [...filters.properties, ...flatFilters(context.testAccountFilters, 'test_account_filters')];
+    const query = recordingsListQuery({ from, to, distinctIds, sessionIds, ...filters, properties, limit: limit + 1, offset }, context, now);
+    const rows = (await this.executor.start(project.id).rows<SummaryRow & { owner_distinct_id: string }>(query)).map((row) => ({ ...row, distinct_id: row.owner_distinct_id }));
     const page = rows.slice(0, limit);
     const persons = await this.personsOf(project.id, page.map((row) => row.distinct_id));
     return { results: page.map((row) => recordingView(row, persons.get(row.distinct_id))), has_next: rows.length > limit, version: 1 };
@@ -256,24 +236,6 @@ function timesOf(lines: readonly SnapshotLine[]): { start: string | null; end: s
     end = Math.max(end, timestamp);
   }
   return Number.isFinite(start) ? { start: new Date(start).toISOString(), end: new Date(end).toISOString() } : { start: null, end: null };
-}
-
-/** PostHog's `having_predicates` (JSON): recording filters on duration and activity. */
-function havingPredicates(raw: string): Array<{ expression: string; operator: string; value: number }> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new ValidationError('having_predicates must be a JSON list', 'having_predicates');
-  }
-  if (!Array.isArray(parsed)) throw new ValidationError('having_predicates must be a JSON list', 'having_predicates');
-  return parsed.map((item: { key?: unknown; operator?: unknown; value?: unknown }) => {
-    const expression = PREDICATE_KEYS[String(item?.key)];
-    const operator = PREDICATE_OPERATORS[String(item?.operator ?? 'exact')];
-    const value = Number(item?.value);
-    if (!expression || !operator || !Number.isFinite(value)) throw new ValidationError(`Unsupported recording filter: ${JSON.stringify(item)}`, 'having_predicates');
-    return { expression, operator, value };
-  });
 }
 
 function wholeNumber(raw: string | undefined): number | null {

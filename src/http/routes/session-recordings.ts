@@ -19,6 +19,15 @@ const ListQuery = Type.Object({
   order: Type.Optional(Type.String()),
   order_direction: Type.Optional(Type.String()),
   having_predicates: Type.Optional(Type.String()),
+  // PostHog's RecordingsQuery filters, each JSON in the query string (core/replay/list-filters.ts).
+  distinct_ids: Type.Optional(Type.String()),
+  events: Type.Optional(Type.String()),
+  actions: Type.Optional(Type.String()),
+  properties: Type.Optional(Type.String()),
+  operand: Type.Optional(Type.String()),
+  filter_test_accounts: Type.Optional(Type.String()),
+  session_recording_duration: Type.Optional(Type.String()),
+  duration_type_filter: Type.Optional(Type.String()),
 });
 const SnapshotsQuery = Type.Object({ source: Type.Optional(Type.String()), blob_key: Type.Optional(Type.String()) });
 const RecordingPage = Type.Object({ results: Type.Array(AnyObject), has_next: Type.Boolean(), version: Type.Integer() });

@@ -91,7 +91,7 @@ export type Expr =
   | Star | IntervalLiteral | Keyword | WindowCall | Select;
 
 /** Tables a query may name: the event store's catalog. */
-export type TableName = 'events' | 'persons' | 'person_distinct_ids' | 'person_distinct_id_overrides' | 'groups' | 'static_cohort_people' | 'sessions';
+export type TableName = 'events' | 'persons' | 'person_distinct_ids' | 'person_distinct_id_overrides' | 'groups' | 'static_cohort_people' | 'sessions' | 'session_replay_events';
 
 /**
  * A table in FROM or JOIN. `teamId` is set only by the team guard pass; the printer refuses a

@@ -54,6 +54,8 @@ const TABLE_NAMES: Record<TableName, string> = {
   static_cohort_people: 'static_cohort_people',
   // Aggregate states per session (event-store migration 4), read by HogQL's sessions with -Merge.
   sessions: 'sessions',
+  // A recording's summary rows (event-store migration 6), read by the recordings list (core/replay/).
+  session_replay_events: 'session_replay_events',
 };
 
 const PLAIN_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -77,7 +77,7 @@ function path(base: Expr, holds: Typed, rest: Chain): Expr {
 export const isStarField = (node: HogQLNode) => node.node === 'Field' && chainOf(node).length === 1 && chainOf(node)[0] === '*';
 
 /** The event store's own table names (the printer's catalog), never a column alias either. */
-const STORE_TABLES: ReadonlySet<string> = new Set<TableName>(['events', 'persons', 'person_distinct_ids', 'person_distinct_id_overrides', 'groups', 'static_cohort_people', 'sessions']);
+const STORE_TABLES: ReadonlySet<string> = new Set<TableName>(['events', 'persons', 'person_distinct_ids', 'person_distinct_id_overrides', 'groups', 'static_cohort_people', 'sessions', 'session_replay_events']);
 const isTableName = (name: string) => STORE_TABLES.has(name);
 
 /**
