@@ -37,6 +37,7 @@ import { CaptureService } from './core/capture/service.js';
 import { RecordingBlockStore } from './core/replay/block-store.js';
 import { ReplayService } from './core/replay/service.js';
 import { RecordingsService } from './core/replay/recordings.js';
+import { RecordingSharingService } from './core/replay/recording-sharing.js';
 import { RecordingRemovals } from './core/replay/recording-removal.js';
 import { RecordingRetentionJob } from './core/replay/recording-retention.js';
 import { anonymizeIpsReader, CaptureGeoIp } from './core/geoip/capture-geoip.js';
@@ -114,6 +115,8 @@ export interface Services {
   readonly replay: ReplayService;
   /** PostHog's session recordings API: list, one, snapshots, delete. */
   readonly recordings: RecordingsService;
+  /** Sharing one recording by link (its token reads that recording's metadata and snapshots only). */
+  readonly recordingSharing: RecordingSharingService;
   /** The GeoIP database capture locates `$ip` in (loaded on first need, or by preload()); null when off. */
   readonly geoip: GeoIpDatabase | null;
   /** Whether acknowledged events of the project on these UTC days are not in the event store yet. */
@@ -328,6 +331,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     onError: (error) => onBackgroundError(new Error('event retention', { cause: error })),
   });
   const recordingRemovals = new RecordingRemovals(events, recordingBlocks);
+  const recordings = new RecordingsService(access, events, recordingBlocks, executor, (project, query) => queries.contextOf(project, query));
   const recordingRetention = new RecordingRetentionJob({
     removals: recordingRemovals,
     projectSettings: () => retentionRuns.projectSettings(),
@@ -375,7 +379,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     identity: new IdentityService(repositories, access),
     capture,
     replay,
-    recordings: new RecordingsService(access, events, recordingBlocks, executor, (project, query) => queries.contextOf(project, query)),
+    recordings,
+    recordingSharing: new RecordingSharingService(repositories, access, recordings),
     geoip,
     capturePending,
     captureReplayed: pipeline.replayed,

@@ -15,7 +15,7 @@ import { nowIso } from '../tokens.js';
 import { INSIGHT_ACTIVITY_SCOPE, insightActivityDetail, type InsightReader, type InsightsService } from './service.js';
 
 /** secrets.token_urlsafe(22): 30 characters of [A-Za-z0-9_-]. */
-const newAccessToken = (): string => randomBytes(22).toString('base64url');
+export const newAccessToken = (): string => randomBytes(22).toString('base64url');
 
 /** A configuration as first saved: disabled, with a fresh token. */
 const newConfiguration = <T extends { insight_id: number | null; dashboard_id: number | null }>(teamId: number, target: T) => ({
@@ -61,7 +61,7 @@ function logOnDashboard(repos: Repositories, project: ProjectRow, principal: Pri
   });
 }
 
-function sharingView(row: Pick<SharingRow, 'created_at' | 'enabled' | 'access_token'> | null) {
+export function sharingView(row: Pick<SharingRow, 'created_at' | 'enabled' | 'access_token'> | null) {
   return {
     created_at: row?.created_at ?? null,
     enabled: row ? row.enabled === 1 : false,

@@ -78,15 +78,24 @@ export class RecordingsService {
 
   async get(principal: Principal, projectParam: string, sessionId: string) {
     const project = await this.access.project(principal, projectParam);
-    const [row] = await this.summaries(project.id, { from: null, to: null, distinctIds: null, sessionIds: [sessionId], limit: 1, offset: 0 });
+    return this.getInProject(project.id, sessionId);
+  }
+
+  /** One recording of a project already authorised (a member's, or the one a sharing token opens). */
+  async getInProject(teamId: number, sessionId: string) {
+    const [row] = await this.summaries(teamId, { from: null, to: null, distinctIds: null, sessionIds: [sessionId], limit: 1, offset: 0 });
     if (!row) throw new NotFoundError();
-    const persons = await this.personsOf(project.id, [row.distinct_id]);
+    const persons = await this.personsOf(teamId, [row.distinct_id]);
     return recordingView(row, persons.get(row.distinct_id));
   }
 
   /** Without a source: the session's sources (one "blob" per block); with one: that block's lines. */
   async snapshots(principal: Principal, projectParam: string, sessionId: string, source: string | undefined, blobKey: string | undefined) {
     const project = await this.access.project(principal, projectParam);
+    return this.snapshotsInProject(project, sessionId, source, blobKey);
+  }
+
+  async snapshotsInProject(project: { id: number }, sessionId: string, source: string | undefined, blobKey: string | undefined) {
     const blocks = await this.blocks.list(project.id, sessionId);
     if (blocks.length === 0) throw new NotFoundError();
     if (source === undefined) {

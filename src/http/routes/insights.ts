@@ -206,8 +206,10 @@ function mountInsightRoutes(app: HogletApp, services: Services, prefix: string, 
   });
 }
 
-/** `/shared/<token>.json`: what the app's shared page draws, an insight or a dashboard. */
-const SharedInsight = Type.Object({ type: Type.Literal('scene'), insight: Type.Optional(Insight), dashboard: Type.Optional(Dashboard) });
+/** `/shared/<token>.json`: what the app's shared page draws, an insight, a dashboard or a session recording. */
+const SharedInsight = Type.Object({
+  type: Type.Literal('scene'), insight: Type.Optional(Insight), dashboard: Type.Optional(Dashboard), recording: Type.Optional(AnyObject),
+});
 
 export function insightRoutes(app: HogletApp, services: Services): void {
   mountInsightRoutes(app, services, '/api/projects', 'insights');
@@ -221,7 +223,11 @@ export function insightRoutes(app: HogletApp, services: Services): void {
     handler: async (request, reply) => {
       const path = request.params.token;
       if (!path.endsWith('.json')) return sendAppPage(reply, { embeddable: true });
-      const reader = await services.sharing.readerForToken(path.slice(0, -'.json'.length), null);
+      const token = path.slice(0, -'.json'.length);
+      // A recording's token: PostHog's SessionRecordingSerializer of that recording (404 once deleted).
+      const recording = await services.recordingSharing.lookUp(token);
+      if (recording) return { type: 'scene' as const, recording: await services.recordingSharing.sharedView(recording) };
+      const reader = await services.sharing.readerForToken(token, null);
       const refresh = sharedRefreshMode('force_cache');
       if (reader.sharedDashboardId !== null) {
         return { type: 'scene' as const, dashboard: await services.dashboards.getShared(reader, String(reader.sharedDashboardId), refresh) };

@@ -1,11 +1,16 @@
 // PostHog's session recordings API (/api/projects/:project_id/session_recordings/ and the same
 // under /api/environments/): the list, one recording, its snapshots (sources, then each blob's
 // lines) and DELETE; read with session_recording:read, deleted with session_recording:write.
+// Sharing by link (sharing/, sharing_configuration:read/write): the token (?sharing_access_token=)
+// opens that one recording's item and snapshots routes without a key, as PostHog's
+// sharing_enabled_actions (retrieve, snapshots); never the list, nor another recording.
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
-import { principalOf } from '../auth.js';
+import { principalOf, sharingTokenOf } from '../auth.js';
 import type { HogletApp } from '../hoglet-app.js';
 import { AnyObject, NoBody, errorResponses } from '../schemas/common.js';
+import { SharingConfiguration, SharingWriteBody } from '../schemas/insight.js';
 
 const CollectionParams = Type.Object({ project_id: Type.String() });
 const ItemParams = Type.Object({ project_id: Type.String(), session_id: Type.String() });
@@ -29,14 +34,22 @@ const ListQuery = Type.Object({
   session_recording_duration: Type.Optional(Type.String()),
   duration_type_filter: Type.Optional(Type.String()),
 });
-const SnapshotsQuery = Type.Object({ source: Type.Optional(Type.String()), blob_key: Type.Optional(Type.String()) });
+const SharedQuery = { sharing_access_token: Type.Optional(Type.String({ description: 'read a shared recording without a key' })) };
+const ItemQuery = Type.Object(SharedQuery);
+const SnapshotsQuery = Type.Object({ source: Type.Optional(Type.String()), blob_key: Type.Optional(Type.String()), ...SharedQuery });
 const RecordingPage = Type.Object({ results: Type.Array(AnyObject), has_next: Type.Boolean(), version: Type.Integer() });
 
 function mountRecordingRoutes(app: HogletApp, services: Services, prefix: string, tag: string) {
-  const { recordings } = services;
+  const { recordings, recordingSharing } = services;
   const collection = `${prefix}/:project_id/session_recordings/`;
   const item = `${prefix}/:project_id/session_recordings/:session_id/`;
   const tags = [tag];
+
+  /** The one recording a request's sharing token opens (403 for any other), or null when a member asks. */
+  const sharedOf = (request: FastifyRequest, projectParam: string, sessionId: string) => {
+    const token = sharingTokenOf(request);
+    return token === null ? null : recordingSharing.recordingForToken(token, projectParam, sessionId);
+  };
 
   app.get(collection, {
     config: { scope: 'session_recording:read' },
@@ -45,17 +58,25 @@ function mountRecordingRoutes(app: HogletApp, services: Services, prefix: string
   });
 
   app.get(item, {
-    config: { scope: 'session_recording:read' },
-    schema: { tags, params: ItemParams, response: { 200: AnyObject, ...errorResponses } },
-    handler: (request) => recordings.get(principalOf(request), request.params.project_id, request.params.session_id),
+    config: { scope: 'session_recording:read', sharingToken: true },
+    schema: { tags, params: ItemParams, querystring: ItemQuery, response: { 200: AnyObject, ...errorResponses } },
+    handler: async (request) => {
+      const { project_id, session_id } = request.params;
+      const shared = await sharedOf(request, project_id, session_id);
+      return shared ? recordings.getInProject(shared.teamId, session_id) : recordings.get(principalOf(request), project_id, session_id);
+    },
   });
 
   app.get(`${item}snapshots/`, {
-    config: { scope: 'session_recording:read' },
+    config: { scope: 'session_recording:read', sharingToken: true },
     schema: { tags, params: ItemParams, querystring: SnapshotsQuery, response: { 200: Type.Unknown(), ...errorResponses } },
     handler: async (request, reply) => {
       const { source, blob_key } = request.query;
-      const answer = await recordings.snapshots(principalOf(request), request.params.project_id, request.params.session_id, source, blob_key);
+      const { project_id, session_id } = request.params;
+      const shared = await sharedOf(request, project_id, session_id);
+      const answer = shared
+        ? await recordings.snapshotsInProject({ id: shared.teamId }, session_id, source, blob_key)
+        : await recordings.snapshots(principalOf(request), project_id, session_id, source, blob_key);
       // A blob is PostHog's stored text: one JSON line per rrweb event, sent as it is.
       if (answer.kind === 'blob') return reply.type('application/json').send(answer.body);
       return reply.send(answer.body);
@@ -69,6 +90,24 @@ function mountRecordingRoutes(app: HogletApp, services: Services, prefix: string
       await recordings.delete(principalOf(request), request.params.project_id, request.params.session_id);
       return reply.code(204).send();
     },
+  });
+
+  app.get(`${item}sharing/`, {
+    config: { scope: 'sharing_configuration:read' },
+    schema: { tags, params: ItemParams, response: { 200: SharingConfiguration, ...errorResponses } },
+    handler: (request) => recordingSharing.get(principalOf(request), request.params.project_id, request.params.session_id),
+  });
+
+  app.patch(`${item}sharing/`, {
+    config: { scope: 'sharing_configuration:write' },
+    schema: { tags, params: ItemParams, body: SharingWriteBody, response: { 200: SharingConfiguration, ...errorResponses } },
+    handler: (request) => recordingSharing.update(principalOf(request), request.params.project_id, request.params.session_id, request.body),
+  });
+
+  app.post(`${item}sharing/refresh/`, {
+    config: { scope: 'sharing_configuration:write' },
+    schema: { tags, params: ItemParams, response: { 200: SharingConfiguration, ...errorResponses } },
+    handler: (request) => recordingSharing.refresh(principalOf(request), request.params.project_id, request.params.session_id),
   });
 }
 

@@ -292,6 +292,8 @@ export interface SharingConfigurationsTable {
   team_id: number;
   insight_id: number | null;
   dashboard_id: number | null;
+  /** A shared session recording: its session id (migration 0017). */
+  recording_id: string | null;
   enabled: number;
   access_token: string;
   created_at: string;

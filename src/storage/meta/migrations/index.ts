@@ -16,6 +16,7 @@ import * as m0013 from './0013_definition_metadata.js';
 import * as m0014 from './0014_annotations.js';
 import * as m0015 from './0015_dashboard_sharing.js';
 import * as m0016 from './0016_event_retention_runs.js';
+import * as m0017 from './0017_recording_sharing.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_accounts_and_projects': m0001,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014_annotations': m0014,
   '0015_dashboard_sharing': m0015,
   '0016_event_retention_runs': m0016,
+  '0017_recording_sharing': m0017,
 };

@@ -4,7 +4,7 @@ import type { MetaSchema, SharingConfigurationsTable } from '../schema.js';
 export type SharingRow = Selectable<SharingConfigurationsTable>;
 
 /**
- * Sharing configurations of insights and dashboards; a token names at most one configuration anywhere. Reads and
+ * Sharing configurations of insights, dashboards and session recordings; a token names at most one configuration anywhere. Reads and
  * writes by id take the project too; only a token (itself the credential) is looked up alone.
  */
 export class SharingRepository {
@@ -24,7 +24,7 @@ export class SharingRepository {
   }
 
   /** Creates the insight's configuration, or returns the one a concurrent request created first. */
-  async insertForInsight(row: Omit<SharingRow, 'id'> & { insight_id: number }): Promise<SharingRow> {
+  async insertForInsight(row: Omit<SharingRow, 'id' | 'recording_id'> & { insight_id: number }): Promise<SharingRow> {
     await this.db.insertInto('sharing_configurations').values(row).onConflict((oc) => oc.columns(['team_id', 'insight_id']).doNothing()).execute();
     return (await this.forInsight(row.team_id, row.insight_id))!;
   }
@@ -39,9 +39,28 @@ export class SharingRepository {
   }
 
   /** Creates the dashboard's configuration, or returns the one a concurrent request created first. */
-  async insertForDashboard(row: Omit<SharingRow, 'id'> & { dashboard_id: number }): Promise<SharingRow> {
+  async insertForDashboard(row: Omit<SharingRow, 'id' | 'recording_id'> & { dashboard_id: number }): Promise<SharingRow> {
     await this.db.insertInto('sharing_configurations').values(row).onConflict((oc) => oc.columns(['team_id', 'dashboard_id']).doNothing()).execute();
     return (await this.forDashboard(row.team_id, row.dashboard_id))!;
+  }
+
+  forRecording(teamId: number, sessionId: string): Promise<SharingRow | undefined> {
+    return this.db
+      .selectFrom('sharing_configurations')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('recording_id', '=', sessionId)
+      .executeTakeFirst();
+  }
+
+  /** Creates the recording's configuration, or returns the one a concurrent request created first. */
+  async insertForRecording(row: Omit<SharingRow, 'id' | 'insight_id' | 'dashboard_id'> & { recording_id: string }): Promise<SharingRow> {
+    await this.db
+      .insertInto('sharing_configurations')
+      .values({ ...row, insight_id: null, dashboard_id: null })
+      .onConflict((oc) => oc.columns(['team_id', 'recording_id']).doNothing())
+      .execute();
+    return (await this.forRecording(row.team_id, row.recording_id))!;
   }
 
   /** Which of these dashboards are shared now (PostHog's `is_shared`). */
