@@ -23,6 +23,7 @@ import type { PrintedQuery } from '../../query/printer/print.js';
 import type { InsightQuery, PathCleaningRule, PropertyGroup } from '../../query/nodes/schema.js';
 import { funnelActors } from '../../query/runners/funnels/runner.js';
 import { kindOf, rangedPart } from '../../query/runners/registry.js';
+import { wantsRecordings, withMatchedRecordings } from '../../query/actors/matched-recordings.js';
 import { parseHogQLExpressions, withHogQLPropertyTypes } from '../../query/hogql/expressions.js';
 import { ruleProblem } from '../../query/runners/paths/read.js';
 import { mentionsCleanedPath } from '../../query/filters/cleaned-path.js';
@@ -130,9 +131,11 @@ export class InsightQueryService {
     const context = await this.contextOf(project, request.source);
     const run = this.executor.start(project.id, clientQueryId);
     const started = performance.now();
-    const output = await kind.actors(request.source, request.target, context, run, { limit: request.limit, offset: request.offset });
+    const own = await kind.actors(request.source, request.target, context, run, { limit: request.limit, offset: request.offset });
+    const output = wantsRecordings(request.target, request.select) ? await withMatchedRecordings(own, request.source, request.target, context, run) : own;
     const picked = request.select?.map((column, i) => {
-      const at = output.columns.indexOf(column);
+      // PostHog's people modal selects the person as "actor".
+      const at = output.columns.indexOf(column === 'actor' ? 'person' : column);
       if (at < 0) throw new ValidationError(`Column "${column.slice(0, 100)}" is not available here; choose from ${output.columns.join(', ')}.`, `query.select[${i}]`);
       return at;
     });
