@@ -27,6 +27,8 @@ export type Route =
   | { name: 'dashboards'; project: string }
   | { name: 'dashboard'; project: string; id: string }
   | { name: 'web'; project: string }
+  | { name: 'recordings'; project: string }
+  | { name: 'recording'; project: string; sessionId: string }
   | { name: 'sql'; project: string; openInsight: string | null }
   | { name: 'data-management'; project: string; kind: 'events' | 'properties' }
   | { name: 'definition'; project: string; kind: 'events' | 'properties'; id: string }
@@ -64,6 +66,8 @@ export function match(pathname: string, search: string): Route {
     if (c === 'dashboard' && !d) return { name: 'dashboards', project: b };
     if (c === 'dashboard' && d) return { name: 'dashboard', project: b, id: d };
     if (c === 'web' && !d) return { name: 'web', project: b };
+    if (c === 'replay' && (!d || d === 'recent')) return { name: 'recordings', project: b };
+    if (c === 'replay' && d) return { name: 'recording', project: b, sessionId: d };
     if (c === 'sql' && !d) return { name: 'sql', project: b, openInsight: new URLSearchParams(search).get('open_insight') };
     if (c === 'events' && !d) return { name: 'events', project: b };
     if (c === 'persons' && !d) return { name: 'persons', project: b };

@@ -4,11 +4,11 @@ import { api } from '../api';
 import { navigate, onLinkClick } from '../router';
 import { useMe } from '../session';
 
-export type Section = 'insights' | 'dashboards' | 'web' | 'sql' | 'events' | 'actions' | 'data' | 'persons' | 'groups' | 'cohorts' | 'flags' | 'settings';
+export type Section = 'insights' | 'dashboards' | 'web' | 'sql' | 'events' | 'actions' | 'data' | 'persons' | 'groups' | 'cohorts' | 'flags' | 'replay' | 'settings';
 
 /** Each section's list page: where the project switcher lands. */
-const HOME: Record<Section, string> = { insights: 'insights', dashboards: 'dashboard', web: 'web', sql: 'sql', events: 'events', actions: 'actions', data: 'data-management/events', persons: 'persons', groups: 'groups', cohorts: 'cohorts', flags: 'feature_flags', settings: 'settings' };
-const NAV: [Section, string][] = [['insights', 'Insights'], ['dashboards', 'Dashboards'], ['web', 'Web analytics'], ['sql', 'SQL'], ['events', 'Activity'], ['actions', 'Actions'], ['data', 'Data management'], ['persons', 'People'], ['groups', 'Groups'], ['cohorts', 'Cohorts'], ['flags', 'Feature flags'], ['settings', 'Settings']];
+const HOME: Record<Section, string> = { insights: 'insights', dashboards: 'dashboard', web: 'web', sql: 'sql', events: 'events', actions: 'actions', data: 'data-management/events', persons: 'persons', groups: 'groups', cohorts: 'cohorts', flags: 'feature_flags', replay: 'replay/recent', settings: 'settings' };
+const NAV: [Section, string][] = [['insights', 'Insights'], ['dashboards', 'Dashboards'], ['web', 'Web analytics'], ['sql', 'SQL'], ['events', 'Activity'], ['actions', 'Actions'], ['data', 'Data management'], ['persons', 'People'], ['groups', 'Groups'], ['cohorts', 'Cohorts'], ['flags', 'Feature flags'], ['replay', 'Session replay'], ['settings', 'Settings']];
 
 export function Shell({ project, section, children }: { project: string; section: Section | null; children: ComponentChildren }) {
   const me = useMe();

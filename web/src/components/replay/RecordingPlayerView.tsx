@@ -21,6 +21,8 @@ export function clock(ms: number): string {
 export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef, onTime }: RecordingPlayerProps) {
   const screenRef = useRef<HTMLDivElement>(null);
   const replayerRef = useRef<Replayer | null>(null);
+  // Where a paused player stands, as asked (rrweb's clock may read a few ms off after a seek).
+  const pausedAtRef = useRef<number | null>(null);
   const onTimeRef = useRef(onTime);
   onTimeRef.current = onTime;
   const [error, setError] = useState<string | null>(null);
@@ -28,6 +30,7 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
   const [playing, setPlaying] = useState(false);
   const [current, setCurrent] = useState(0);
   const [total, setTotal] = useState(0);
+  const [startMs, setStartMs] = useState<number | null>(null);
   const [speed, setSpeed] = useState<number>(1);
   const [skipInactive, setSkipInactive] = useState(true);
   const [skipping, setSkipping] = useState(false);
@@ -49,6 +52,7 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
         replayerRef.current = replayer;
         const meta = replayer.getMetaData();
         setTotal(meta.totalTime);
+        setStartMs(meta.startTime);
         setLoaded(true);
         // The recorded viewport, scaled down to the width the player has.
         let size = { width: 0, height: 0 };
@@ -69,16 +73,22 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
           handleRef.current = {
             seekToTimestamp(timestamp) {
               const offset = Math.min(Math.max(0, timestamp - meta.startTime), meta.totalTime);
-              if (replayer.service.state.matches('playing')) replayer.play(offset);
-              else replayer.pause(offset);
+              if (replayer.service.state.matches('playing')) {
+                replayer.play(offset);
+              } else {
+                replayer.pause(offset);
+                pausedAtRef.current = offset;
+              }
               setCurrent(offset);
             },
           };
         }
         timer = window.setInterval(() => {
-          const now = Math.min(replayer.getCurrentTime(), meta.totalTime);
+          const playing = replayer.service.state.matches('playing');
+          if (playing) pausedAtRef.current = null;
+          const now = Math.min(playing ? replayer.getCurrentTime() : pausedAtRef.current ?? replayer.getCurrentTime(), meta.totalTime);
           setCurrent(now);
-          setPlaying(replayer.service.state.matches('playing'));
+          setPlaying(playing);
           onTimeRef.current?.(meta.startTime + now);
         }, 100);
         replayer.play(0);
@@ -103,8 +113,12 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
   const seek = (offset: number) => {
     const replayer = replayerRef.current;
     if (!replayer) return;
-    if (replayer.service.state.matches('playing')) replayer.play(offset);
-    else replayer.pause(offset);
+    if (replayer.service.state.matches('playing')) {
+      replayer.play(offset);
+    } else {
+      replayer.pause(offset);
+      pausedAtRef.current = offset;
+    }
     setCurrent(offset);
   };
   const toggle = () => {
@@ -113,8 +127,11 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
     if (replayer.service.state.matches('playing')) {
       replayer.pause();
       setPlaying(false);
+      pausedAtRef.current = Math.min(replayer.getCurrentTime(), total);
+      setCurrent(pausedAtRef.current);
     } else {
       // At the end, play starts over, as video players do.
+      pausedAtRef.current = null;
       replayer.play(current >= total ? 0 : current);
       setPlaying(true);
     }
@@ -129,7 +146,7 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
   };
 
   return (
-    <div class="recording-player" data-first-frame-ms={firstFrameMs ?? undefined} data-playing={playing ? 'true' : 'false'} data-current-ms={Math.round(current)}>
+    <div class="recording-player" data-first-frame-ms={firstFrameMs ?? undefined} data-playing={playing ? 'true' : 'false'} data-current-ms={Math.round(current)} data-start-ms={startMs ?? undefined} data-total-ms={total}>
       {error && <p class="error" role="alert">{error}</p>}
       {!loaded && !error && <p class="muted">Loading the recording…</p>}
       <div class="recording-screen" ref={screenRef} />
