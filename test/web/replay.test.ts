@@ -1,8 +1,8 @@
 // Session replay in the web app (issue 33, item 4), in Chromium against a real Hoglet: the
 // unchanged posthog-js records a customer's page (clicks, typing); the recording shows in the
 // Recordings list with the API's duration and first URL; opened, the lazy-loaded player draws the
-// recorded page (the replayed iframe holds the page's text), play/pause and speed work, and
-// clicking an event of the session's timeline moves the player to that event's moment.
+// recorded page (the replayed iframe holds the page's text), play/pause, skipping inactivity and
+// speed work, and clicking an event of the session's timeline moves the player to that event's moment.
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -56,7 +56,8 @@ describe.skipIf(!hasChromium)('the Recordings page and the player in Chromium', 
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-blink-features=AutomationControlled', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
 
-    // A visitor's session: about 8 s of typing and clicking (no pause long enough to be skipped).
+    // A visitor's session: typing and clicking for about 4 s, 8 s idle (an inactive stretch the
+    // player skips), then 4 s more.
     const context = await browser.newContext({ userAgent: DESKTOP_CHROME_UA, viewport: { width: 1024, height: 640 } });
     const page = await context.newPage();
     await page.goto(`${site.url}/`);
@@ -64,7 +65,7 @@ describe.skipIf(!hasChromium)('the Recordings page and the player in Chromium', 
     for (let i = 0; i < 6; i++) {
       await page.fill('#coupon', `SAVE${i}`);
       await page.click('#apply');
-      await page.waitForTimeout(1_300);
+      await page.waitForTimeout(i === 2 ? 8_000 : 1_300);
     }
     sessionId = await page.evaluate(() => (globalThis as any).posthog.get_session_id());
     await page.waitForTimeout(3_000);
@@ -126,7 +127,7 @@ describe.skipIf(!hasChromium)('the Recordings page and the player in Chromium', 
     await close();
   }, 60_000);
 
-  it('plays the recording: the recorded page in the player, play/pause, speed, and the timeline seeks', async () => {
+  it('plays the recording: the recorded page in the player, play/pause, skip inactivity, speed, and the timeline seeks', async () => {
     const { page, problems, close } = await signedIn();
     await page.goto(`${base}/project/${who.projectId}/replay/recent`);
     const opened = Date.now();
@@ -149,8 +150,34 @@ describe.skipIf(!hasChromium)('the Recordings page and the player in Chromium', 
     await page.waitForTimeout(600);
     expect(await playerNumber(page, 'current-ms')).toBe(pausedAt);
 
-    // Speed: from the start, with inactivity not skipped, 4x covers about four times what 1x does.
+    // Skip inactivity (on by default, as PostHog): played from inside the idle stretch, the player
+    // is past it at once; with it off, the same second of play stays inside.
+    const start = await playerNumber(page, 'start-ms');
+    const total = await playerNumber(page, 'total-ms');
+    const events = (await hogql('select event, toUnixTimestamp64Milli(timestamp) from events where properties.$session_id = {sid} order by timestamp', { sid: sessionId })).results as [string, number][];
+    const clickTimes = events.filter(([event]) => event === '$autocapture').map(([, ms]) => Number(ms) - start);
+    const idle = clickTimes.findIndex((at, i) => i > 0 && at - clickTimes[i - 1]! > 6_000);
+    expect(idle).toBeGreaterThan(0);
+    const [idleFrom, idleTo] = [clickTimes[idle - 1]!, clickTimes[idle]!];
+    const playFrom = async (offset: number) => {
+      await page.locator('.recording-seek').fill(String(offset));
+      await expect.poll(() => playerNumber(page, 'current-ms')).toBe(offset);
+      await page.getByRole('button', { name: 'Play' }).click();
+      await page.waitForTimeout(800);
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await page.waitForTimeout(200);
+      return playerNumber(page, 'current-ms');
+    };
+    expect(await page.getByLabel('Skip inactivity').isChecked()).toBe(true);
+    const inside = Math.round((idleFrom + 1_500) / 100) * 100; // the seek bar's step is 100 ms
+    const skipped = await playFrom(inside);
     await page.getByLabel('Skip inactivity').uncheck();
+    const notSkipped = await playFrom(inside);
+    console.log(`replay: idle from ${idleFrom} to ${idleTo} ms; played 0.8 s from ${inside}: ${skipped} ms with skipping, ${notSkipped} ms without`);
+    expect(skipped).toBeGreaterThanOrEqual(idleTo - 1_000);
+    expect(notSkipped).toBeLessThan(inside + 2_500);
+
+    // Speed: from the start, with inactivity not skipped, 4x covers about four times what 1x does.
     const advance = async (speed: string) => {
       await page.getByRole('group', { name: 'Speed' }).getByRole('button', { name: speed }).click();
       expect(await page.getByRole('group', { name: 'Speed' }).getByRole('button', { name: speed }).getAttribute('aria-pressed')).toBe('true');
@@ -173,10 +200,7 @@ describe.skipIf(!hasChromium)('the Recordings page and the player in Chromium', 
     // The timeline lists the session's events; clicking the last click moves the player to it.
     const timeline = page.getByTestId('recording-timeline');
     await expect.poll(() => timeline.getAttribute('data-state')).toBe('ready');
-    const events = (await hogql('select event, toUnixTimestamp64Milli(timestamp) from events where properties.$session_id = {sid} order by timestamp', { sid: sessionId })).results as [string, number][];
     expect(await timeline.locator('li').count()).toBe(events.length);
-    const start = await playerNumber(page, 'start-ms');
-    const total = await playerNumber(page, 'total-ms');
     // The first autocaptured click past the middle of the recording.
     const clicks = timeline.locator('li button', { hasText: '$autocapture' });
     const stamps = (await clicks.evaluateAll((buttons) => buttons.map((b) => Number(b.getAttribute('data-timestamp')))));

@@ -28,8 +28,7 @@ import { SignupPage } from './pages/Signup';
 import { SharedPage } from './pages/SharedPage';
 import { LazySqlEditorPage } from './components/sql/LazySqlEditorPage';
 import { WebAnalyticsPage } from './pages/WebAnalyticsPage';
-import { RecordingsPage } from './pages/replay/RecordingsPage';
-import { RecordingPage } from './pages/replay/RecordingPage';
+import { LazyRecordingPage, LazyRecordingsPage } from './pages/replay/LazyReplayPages';
 import { Shell } from './pages/Shell';
 import { match, navigate, useLocation, type Route } from './router';
 import { MeContext, UpdateMeContext } from './session';
@@ -119,9 +118,9 @@ function page(route: Route) {
     case 'web':
       return <Shell project={route.project} section="web"><WebAnalyticsPage project={route.project} /></Shell>;
     case 'recordings':
-      return <Shell project={route.project} section="replay"><RecordingsPage project={route.project} /></Shell>;
+      return <Shell project={route.project} section="replay"><LazyRecordingsPage project={route.project} /></Shell>;
     case 'recording':
-      return <Shell project={route.project} section="replay"><RecordingPage key={route.sessionId} project={route.project} sessionId={route.sessionId} /></Shell>;
+      return <Shell project={route.project} section="replay"><LazyRecordingPage key={route.sessionId} project={route.project} sessionId={route.sessionId} /></Shell>;
     case 'sql':
       return <Shell project={route.project} section="sql"><LazySqlEditorPage key={route.project} project={route.project} openInsight={route.openInsight} /></Shell>;
     case 'data-management':

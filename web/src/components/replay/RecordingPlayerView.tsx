@@ -1,11 +1,13 @@
 // The player itself (loaded lazily by RecordingPlayer): rrweb's Replayer from @rrweb/replay draws
 // the recorded page in its iframe; the controls are the app's own (play/pause, speed, skip
-// inactivity, a seek bar with the time), as PostHog's player has them over its own rrweb.
+// inactivity, a seek bar with the time), as PostHog's player has them over its own rrweb. Skipping
+// inactivity is PostHog's rule: a stretch of 5 s or more without a person's activity is jumped over
+// (rrweb's own skipInactive only doubles or triples the speed for such a stretch).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Replayer } from '@rrweb/replay';
 import '@rrweb/replay/dist/style.css';
 import './replay.css';
-import { loadRecordingEvents, sameOriginFetch, type RecordingPlayerProps } from './snapshots';
+import { inactiveGaps, loadRecordingEvents, sameOriginFetch, type RecordingPlayerProps } from './snapshots';
 
 export const SPEEDS = [1, 2, 4, 8] as const;
 
@@ -34,6 +36,7 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
   const [speed, setSpeed] = useState<number>(1);
   const [skipInactive, setSkipInactive] = useState(true);
   const [skipping, setSkipping] = useState(false);
+  const skipRef = useRef(true);
   const [firstFrameMs, setFirstFrameMs] = useState<number | null>(null);
 
   useEffect(() => {
@@ -48,7 +51,7 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
         if (cancelled || !screenRef.current) return;
         if (events.length < 2) throw new Error('This recording has too few events to play.');
         const screen = screenRef.current;
-        const replayer = new Replayer(events as any, { root: screen, skipInactive: true, speed: 1, showWarning: false, mouseTail: false, triggerFocus: false });
+        const replayer = new Replayer(events as any, { root: screen, skipInactive: false, speed: 1, showWarning: false, mouseTail: false, triggerFocus: false });
         replayerRef.current = replayer;
         const meta = replayer.getMetaData();
         setTotal(meta.totalTime);
@@ -67,8 +70,7 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
         observer = new ResizeObserver(fit);
         observer.observe(screen);
         replayer.on('fullsnapshot-rebuilded', () => setFirstFrameMs((ms) => ms ?? Math.round(performance.now() - started)));
-        replayer.on('skip-start', () => setSkipping(true));
-        replayer.on('skip-end', () => setSkipping(false));
+        const gaps = inactiveGaps(events);
         if (handleRef) {
           handleRef.current = {
             seekToTimestamp(timestamp) {
@@ -86,6 +88,9 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
         timer = window.setInterval(() => {
           const playing = replayer.service.state.matches('playing');
           if (playing) pausedAtRef.current = null;
+          const gap = playing && skipRef.current ? gaps.find(([from, to]) => replayer.getCurrentTime() >= from && replayer.getCurrentTime() < to) : undefined;
+          setSkipping(gap !== undefined);
+          if (gap) replayer.play(gap[1]);
           const now = Math.min(playing ? replayer.getCurrentTime() : pausedAtRef.current ?? replayer.getCurrentTime(), meta.totalTime);
           setCurrent(now);
           setPlaying(playing);
@@ -142,7 +147,7 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
   };
   const changeSkip = (value: boolean) => {
     setSkipInactive(value);
-    replayerRef.current?.setConfig({ skipInactive: value });
+    skipRef.current = value;
   };
 
   return (

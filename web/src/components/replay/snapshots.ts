@@ -114,3 +114,26 @@ async function gunzipJson(latin1: string): Promise<unknown> {
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
   return JSON.parse(await new Response(stream).text());
 }
+
+/** rrweb incremental sources that are a person's activity (PostHog's player counts the same). */
+const ACTIVE_SOURCES = new Set([1, 2, 3, 4, 5, 6, 7, 12]); // mouse move, mouse interaction, scroll, viewport resize, input, touch move, media, drag
+/** A stretch this long without activity is inactive (PostHog's player: 5 s). */
+export const INACTIVITY_MS = 5_000;
+
+/**
+ * The inactive stretches of a recording, as [from, to] offsets from its first event: before the
+ * first activity and between two activities INACTIVITY_MS or more apart (the end is left: skipping
+ * it would only end the recording).
+ */
+export function inactiveGaps(events: readonly RrwebEvent[]): Array<[number, number]> {
+  if (events.length === 0) return [];
+  const start = events[0]!.timestamp;
+  const active = events.filter((e) => e.type === 3 && ACTIVE_SOURCES.has(e.data?.source)).map((e) => e.timestamp - start);
+  const gaps: Array<[number, number]> = [];
+  let last = 0;
+  for (const at of active) {
+    if (at - last >= INACTIVITY_MS) gaps.push([last, at]);
+    last = Math.max(last, at);
+  }
+  return gaps;
+}
