@@ -75,6 +75,8 @@ describe.each(META_STORES)('recording sharing on %s', (store) => {
     expect(item.statusCode, item.body).toBe(200);
     expect(item.json()).toMatchObject({ id: 'sess-a', start_url: 'https://shop.example/a', recording_duration: 20, person: { name: 'ada@alice.dev' } });
     expect((await withToken(token, `${api(alice, 'environments')}/session_recordings/sess-a/`)).statusCode).toBe(200);
+    // The shared page names no project: `@current` is the token's own.
+    expect((await withToken(token, '/api/projects/@current/session_recordings/sess-a/snapshots/')).statusCode).toBe(200);
     const sources = await withToken(token, `${api()}/session_recordings/sess-a/snapshots/`);
     expect(sources.statusCode).toBe(200);
     const [source] = sources.json().sources;

@@ -6,7 +6,7 @@
 // deleted, by a member or by retention). PostHog writes no activity log for it.
 import { NotFoundError, PermissionDeniedError } from '../../errors.js';
 import type { Repositories } from '../../storage/meta/repositories/index.js';
-import type { AccessResolver } from '../access.js';
+import { CURRENT, type AccessResolver } from '../access.js';
 import type { Principal } from '../auth/principal.js';
 import { newAccessToken, sharingView } from '../insights/sharing.js';
 import { nowIso } from '../tokens.js';
@@ -66,7 +66,8 @@ export class RecordingSharingService {
   async recordingForToken(accessToken: string, projectParam: string | null, sessionId: string | null): Promise<SharedRecording> {
     const shared = await this.lookUp(accessToken);
     if (!shared) throw refused();
-    if (projectParam !== null && projectParam !== String(shared.teamId)) throw refused();
+    // `@current` is, for someone holding only the token, the project it shares (the shared page knows no id).
+    if (projectParam !== null && projectParam !== CURRENT && projectParam !== String(shared.teamId)) throw refused();
     if (sessionId !== null && sessionId !== shared.sessionId) throw refused();
     return shared;
   }

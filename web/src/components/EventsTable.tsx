@@ -1,7 +1,9 @@
-// Events newest first; a click on a row opens its properties under it.
-import { useState } from 'preact/hooks';
+// Events newest first; a click on a row opens its properties under it. A row whose $session_id was
+// recorded links to the recording at that event's moment.
+import { useEffect, useState } from 'preact/hooks';
 import { when } from '../lib/format';
 import { whereOf, type EventRow } from '../lib/events';
+import { recordedSessions, recordingHref } from '../lib/recording-links';
 import { onLinkClick } from '../router';
 import { PropertiesTable } from './PropertiesTable';
 
@@ -14,6 +16,17 @@ export function EventsTable({ project, events, showPerson = true }: { project: s
     setOpen(next);
   };
   const span = showPerson ? 4 : 3;
+  const sessionOf = (e: EventRow) => (typeof e.properties.$session_id === 'string' ? e.properties.$session_id : '');
+  const [recorded, setRecorded] = useState<Map<string, number>>(new Map());
+  useEffect(() => {
+    const ids = events.map(sessionOf).filter((id) => id !== '');
+    if (ids.length === 0) return;
+    const controller = new AbortController();
+    const since = Math.min(...events.map((e) => Date.parse(e.timestamp)).filter((ms) => !Number.isNaN(ms)));
+    // Links are a help: when the lookup fails the table stays as it is.
+    recordedSessions(project, ids, since, controller.signal).then(setRecorded).catch(() => undefined);
+    return () => controller.abort();
+  }, [project, events]);
   return (
     <table class="list-table events-table" data-testid="events-table">
       <thead>
@@ -32,7 +45,18 @@ export function EventsTable({ project, events, showPerson = true }: { project: s
             onClick={() => toggle(e.uuid)}
             onKeyDown={(k) => { if (k.key === 'Enter') toggle(e.uuid); }}
           >
-            <td><span class="expander" aria-hidden="true">{open.has(e.uuid) ? '▾' : '▸'}</span> {e.event}</td>
+            <td>
+              <span class="expander" aria-hidden="true">{open.has(e.uuid) ? '▾' : '▸'}</span> {e.event}
+              {recorded.has(sessionOf(e)) && (
+                <a
+                  class="watch-recording"
+                  data-testid="watch-recording"
+                  title="Watch the recording of this session at this event"
+                  href={recordingHref(project, sessionOf(e), Date.parse(e.timestamp) - recorded.get(sessionOf(e))!)}
+                  onClick={(ev) => { ev.stopPropagation(); onLinkClick(ev); }}
+                >▶ Recording</a>
+              )}
+            </td>
             {showPerson && (
               <td>
                 {e.person?.id

@@ -1,8 +1,12 @@
 // The people (or groups) behind one number, from /query/ with an ActorsQuery around PostHog's
-// InsightActorsQuery. Opens as a side panel; Escape or the close button dismisses it.
+// InsightActorsQuery. Opens as a side panel; Escape or the close button dismisses it. Each person
+// links to their page, and to the recordings of the matching events (PostHog's matched_recordings,
+// asked for with includeRecordings).
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { when } from '../lib/format';
+import { recordingHref } from '../lib/recording-links';
+import { onLinkClick } from '../router';
 import type { ActorTarget, QueryNode } from '../types';
 
 interface Actor {
@@ -11,6 +15,17 @@ interface Actor {
   properties?: Record<string, unknown>;
   created_at?: string;
   group_key?: string;
+  /** The recorded sessions of this person's matching events, when the answer has the column. */
+  matched_recordings?: { session_id: string }[];
+}
+
+/** Each row's actor, with its matched_recordings column (found by name) when there is one. */
+function actorsOf(answer: { columns?: string[]; results: unknown[][] }): Actor[] {
+  const at = answer.columns?.indexOf('matched_recordings') ?? -1;
+  return answer.results.map((row) => {
+    const actor = row[0] as Actor;
+    return at > 0 && Array.isArray(row[at]) ? { ...actor, matched_recordings: row[at] as Actor['matched_recordings'] } : actor;
+  });
 }
 
 const PAGE = 100;
@@ -51,14 +66,14 @@ export function PeoplePanel({ projectId, source, target, onClose }: {
     setError(null);
     const query = {
       kind: 'ActorsQuery',
-      source: { kind: 'InsightActorsQuery', source, ...params },
+      source: { kind: 'InsightActorsQuery', source, ...params, includeRecordings: true },
       select: ['person'],
       limit: PAGE,
       offset,
     };
-    api<{ results: [Actor][]; hasMore?: boolean }>(`/api/projects/${projectId}/query/`, { method: 'POST', body: { query }, signal: controller.signal })
+    api<{ columns?: string[]; results: unknown[][]; hasMore?: boolean }>(`/api/projects/${projectId}/query/`, { method: 'POST', body: { query }, signal: controller.signal })
       .then((answer) => {
-        setActors((before) => (offset === 0 ? answer.results.map((r) => r[0]) : [...before, ...answer.results.map((r) => r[0])]));
+        setActors((before) => (offset === 0 ? actorsOf(answer) : [...before, ...actorsOf(answer)]));
         setHasMore(!!answer.hasMore);
         setLoading(false);
       })
@@ -90,7 +105,18 @@ export function PeoplePanel({ projectId, source, target, onClose }: {
         <ul class="people-list" data-testid="people-list">
           {actors.map((actor) => (
             <li key={actor.id} data-distinct-ids={actor.distinct_ids?.join(' ')}>
-              <strong>{displayName(actor)}</strong>
+              <strong>
+                {actor.id && !actor.group_key
+                  ? <a href={`/project/${projectId}/person/${actor.id}`} onClick={onLinkClick}>{displayName(actor)}</a>
+                  : displayName(actor)}
+              </strong>
+              {(actor.matched_recordings?.length ?? 0) > 0 && (
+                <span class="matched-recordings">
+                  {actor.matched_recordings!.slice(0, 3).map((recording) => (
+                    <a key={recording.session_id} data-testid="matched-recording" href={recordingHref(String(projectId), recording.session_id)} onClick={onLinkClick}>▶ Recording</a>
+                  ))}
+                </span>
+              )}
               <span class="muted">{actor.distinct_ids?.slice(0, 2).join(', ')}{actor.created_at ? ` · since ${when(actor.created_at)}` : ''}</span>
             </li>
           ))}

@@ -1,4 +1,4 @@
-// Public sharing of an insight or a whole dashboard: the switch (PATCH …/sharing/ {enabled}) and,
+// Public sharing of an insight, a whole dashboard or a session recording: the switch (PATCH …/sharing/ {enabled}) and,
 // when on, the link anyone can open without signing in, and a new link (POST …/sharing/refresh/)
 // that stops the old one working.
 import { useEffect, useState } from 'preact/hooks';
@@ -8,9 +8,11 @@ import { Popover } from './Popover';
 
 interface Sharing { enabled: boolean; access_token: string | null; created_at?: string | null }
 
-export function SharePanel({ project, insightId, dashboardId, onClose }: { project: string; insightId?: number; dashboardId?: number; onClose: () => void }) {
-  const what = dashboardId !== undefined ? 'dashboard' : 'insight';
-  const path = `/api/projects/${project}/${what}s/${dashboardId ?? insightId}/sharing/`;
+export function SharePanel({ project, insightId, dashboardId, sessionId, onClose }: { project: string; insightId?: number; dashboardId?: number; sessionId?: string; onClose: () => void }) {
+  const what = sessionId !== undefined ? 'recording' : dashboardId !== undefined ? 'dashboard' : 'insight';
+  const path = sessionId !== undefined
+    ? `/api/projects/${project}/session_recordings/${encodeURIComponent(sessionId)}/sharing/`
+    : `/api/projects/${project}/${what}s/${dashboardId ?? insightId}/sharing/`;
   const [sharing, setSharing] = useState<Sharing | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

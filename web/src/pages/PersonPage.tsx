@@ -1,9 +1,11 @@
-// One person: who they are (distinct ids, first seen), their properties, their latest events.
+// One person: who they are (distinct ids, first seen), their properties, their latest events and
+// their session recordings.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api';
 import { DeletePerson } from '../components/DeletePerson';
 import { EventsTable } from '../components/EventsTable';
 import { PropertiesTable } from '../components/PropertiesTable';
+import { PersonRecordings } from '../components/replay/PersonRecordings';
 import { eventsQuery, readEvents, type EventRow } from '../lib/events';
 import { when } from '../lib/format';
 import { getPerson, personName, type Person } from '../lib/persons';
@@ -58,6 +60,7 @@ export function PersonPage({ project, id }: { project: string; id: string }) {
               {events?.length === 0 && <p class="empty">No events.</p>}
               {hasMore && <button type="button" onClick={() => loadEvents(events?.length ?? 0)}>Load more</button>}
             </div>
+            <PersonRecordings project={project} personId={person.uuid ?? person.id} />
           </div>
         </>
       )}

@@ -1,5 +1,6 @@
-// A shared insight or dashboard, read-only and without signing in: /shared/:token.json carries
-// the insight with its result and query, or the dashboard with its tiles' (asked again every few
+// A shared insight, dashboard or session recording, read-only and without signing in: /shared/:token.json carries
+// the insight with its result and query, the recording's metadata (its player reads the snapshots
+// with the token), or the dashboard with its tiles' (asked again every few
 // seconds while a tile is still calculating, as the token cannot follow a calculation).
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
@@ -7,6 +8,7 @@ import { InsightView } from '../components/InsightView';
 import { insightName, viewSourceOf } from '../lib/query';
 import { viewResultOf } from '../lib/sql';
 import { SharedBoard } from '../components/dashboard/SharedBoard';
+import { SharedRecording, type SharedRecordingData } from '../components/replay/SharedRecording';
 import type { Dashboard, Insight } from '../types';
 
 const POLL_MS = 2000;
@@ -16,15 +18,17 @@ const calculating = (dashboard: Dashboard) => (dashboard.tiles ?? []).some((tile
 export function SharedPage({ token }: { token: string }) {
   const [insight, setInsight] = useState<Insight | null>(null);
   const [dashboard, setDashboard] = useState<Dashboard | null>(null);
+  const [recording, setRecording] = useState<SharedRecordingData | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = (polls: number) =>
-      api<{ type: string; insight?: Insight; dashboard?: Dashboard }>(`/shared/${encodeURIComponent(token)}.json`, { redirectOn401: false })
+      api<{ type: string; insight?: Insight; dashboard?: Dashboard; recording?: SharedRecordingData }>(`/shared/${encodeURIComponent(token)}.json`, { redirectOn401: false })
         .then((answer) => {
           if (stopped) return;
-          if (answer.dashboard) {
+          if (answer.recording) setRecording(answer.recording);
+          else if (answer.dashboard) {
             setDashboard(answer.dashboard);
             if (calculating(answer.dashboard) && polls > 0) timer = setTimeout(() => load(polls - 1), POLL_MS);
           } else setInsight(answer.insight ?? null);
@@ -37,7 +41,13 @@ export function SharedPage({ token }: { token: string }) {
   return (
     <main class="shared">
       {error && <p class="error" role="alert">{error}</p>}
-      {!insight && !dashboard && !error && <p class="muted">Loading…</p>}
+      {!insight && !dashboard && !recording && !error && <p class="muted">Loading…</p>}
+      {recording && (
+        <>
+          <SharedRecording token={token} recording={recording} />
+          <p class="muted powered">Shared with Hoglet</p>
+        </>
+      )}
       {dashboard && (
         <>
           <SharedBoard dashboard={dashboard} />
