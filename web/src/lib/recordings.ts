@@ -81,9 +81,19 @@ export interface SessionEvent {
   url: string | null;
 }
 
-/** The session's events in time order (up to 1000), for the timeline beside the player. */
-export async function sessionEvents(project: string, sessionId: string, signal?: AbortSignal): Promise<SessionEvent[]> {
-  const query = 'select toString(uuid), event, toUnixTimestamp64Milli(timestamp), properties.$current_url from events where properties.$session_id = {sid} order by timestamp limit 1000';
-  const answer = await runQuery<{ results: [string, string, number | string, string | null][] }>(project, { kind: 'HogQLQuery', query, values: { sid: sessionId } }, signal);
+/** Events this long before and after a recording still show beside it (as PostHog's player's buffer). */
+const EVENTS_MARGIN_MS = 60 * 60 * 1000;
+
+/**
+ * The session's events in time order (up to 1000), for the timeline beside the player; within the
+ * recording's times (and an hour either side), so the query reads those days' events only.
+ */
+export async function sessionEvents(project: string, sessionId: string, range: { start_time: string; end_time: string }, signal?: AbortSignal): Promise<SessionEvent[]> {
+  const query = `select toString(uuid), event, toUnixTimestamp64Milli(timestamp), properties.$current_url from events
+    where properties.$session_id = {sid} and timestamp >= toDateTime({from}) and timestamp <= toDateTime({to})
+    order by timestamp limit 1000`;
+  const from = new Date(new Date(range.start_time).getTime() - EVENTS_MARGIN_MS).toISOString();
+  const to = new Date(new Date(range.end_time).getTime() + EVENTS_MARGIN_MS).toISOString();
+  const answer = await runQuery<{ results: [string, string, number | string, string | null][] }>(project, { kind: 'HogQLQuery', query, values: { sid: sessionId, from, to } }, signal);
   return answer.results.map(([uuid, event, ms, url]) => ({ uuid, event, timestamp: Number(ms), url: url ?? null }));
 }
