@@ -22,7 +22,7 @@ describe.skipIf(!hasChromium)('watch-recording links and shared recordings in Ch
   const sessionId = uuidv7(START);
   const HREF = 'https://shop.example/checkout';
 
-  /** A page as rrweb serialises it: a heading and a button, then a click and a scroll 12 s later. */
+  /** A page as rrweb serialises it: a heading and a button, a click, then the mouse moving every half second for 30 s (no inactivity to skip). */
   const rrwebEvents = () => [
     { type: 4, timestamp: START, data: { href: HREF, width: 1024, height: 640 } },
     {
@@ -45,7 +45,7 @@ describe.skipIf(!hasChromium)('watch-recording links and shared recordings in Ch
       },
     },
     { type: 3, timestamp: START + 2_000, data: { source: 2, type: 2, id: 8, x: 20, y: 60 } },
-    { type: 3, timestamp: START + 12_000, data: { source: 1, positions: [{ x: 30, y: 30, id: 5, timeOffset: 0 }] } },
+    ...Array.from({ length: 56 }, (_, i) => ({ type: 3, timestamp: START + 2_500 + i * 500, data: { source: 1, positions: [{ x: 30 + i, y: 30, id: 5, timeOffset: 0 }] } })),
   ];
 
   const api = async (url: string) => {
@@ -111,7 +111,7 @@ describe.skipIf(!hasChromium)('watch-recording links and shared recordings in Ch
     // The replayed iframe holds what the recorded page had.
     await page.frameLocator('.recording-screen iframe').getByText('Recorded checkout').waitFor();
     await page.locator('.recording-player[data-first-frame-ms]').waitFor();
-    expect(Number(await page.locator('.recording-player').getAttribute('data-total-ms'))).toBe(12_000);
+    expect(Number(await page.locator('.recording-player').getAttribute('data-total-ms'))).toBe(30_000);
     // Nothing sent the viewer to the sign-in page, and only the recording's routes were read.
     expect(new URL(page.url()).pathname).toBe(`/shared/${token}`);
     expect(asked.filter((p) => p.startsWith('/api/')).every((p) => p.startsWith(`/api/projects/%40current/session_recordings/${sessionId}/snapshots/`))).toBe(true);
@@ -141,7 +141,17 @@ describe.skipIf(!hasChromium)('watch-recording links and shared recordings in Ch
     await link.click();
     await page.waitForURL(`${base}/project/${who.projectId}/replay/${sessionId}?t=${offset}`);
     await page.frameLocator('.recording-screen iframe').getByText('Recorded checkout').waitFor();
-    // Opening the link did not expand the row under it (the click stayed on the link).
+    // The player starts at the event's moment (playing from 0 it would take 5 s to get there).
+    const position = () => page.locator('.recording-player').getAttribute('data-current-ms').then(Number);
+    await expect.poll(position, { timeout: 2_000, interval: 100 }).toBeGreaterThanOrEqual(offset);
+    await page.screenshot({ path: path.join(SCREENS, 'recording-from-event.png'), fullPage: true });
+    // Share on the recording's page: the switch turns sharing on, and the link it shows is the API's.
+    await page.getByRole('button', { name: 'Share' }).click();
+    const panel = page.getByTestId('share-panel');
+    await panel.getByLabel(/Share publicly/).check();
+    const shown = await panel.getByTestId('share-link').inputValue();
+    const stored = await api(`/api/projects/${who.projectId}/session_recordings/${sessionId}/sharing/`);
+    expect([stored.enabled, shown]).toEqual([true, `${base}/shared/${stored.access_token}`]);
     expect(problems).toEqual([]);
     await context.close();
   }, 90_000);
