@@ -15,8 +15,8 @@ export function rrwebPage(at: number, seconds: number, href = 'https://shop.exam
 }
 
 /** Posts one $snapshot request for the session to /s/ (200 means stored). */
-export async function recordSession(t: TestApp, who: Credentials, sessionId: string, distinctId: string, data: unknown[]): Promise<void> {
-  const body = [{ event: '$snapshot', properties: { $snapshot_data: data, $session_id: sessionId, $window_id: 'w1', $lib: 'web', distinct_id: distinctId, token: who.projectApiToken } }];
+export async function recordSession(t: TestApp, who: Credentials, sessionId: string, distinctId: string, data: unknown[], extra: Record<string, unknown> = {}): Promise<void> {
+  const body = [{ event: '$snapshot', properties: { $snapshot_data: data, $session_id: sessionId, $window_id: 'w1', $lib: 'web', distinct_id: distinctId, token: who.projectApiToken, ...extra } }];
   const res = await t.app.inject({ method: 'POST', url: '/s/', payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   expect(res.statusCode, res.body).toBe(200);
 }

@@ -22,7 +22,7 @@ const eventArb = fc.record({ event: fc.constantFrom(...EVENTS), browser: fc.cons
 const sessionsArb = fc.array(fc.record({ who: fc.constantFrom(...PEOPLE), seconds: fc.integer({ min: 5, max: 120 }), events: fc.array(eventArb, { maxLength: 3 }) }), { minLength: 14, maxLength: 14 });
 const SESSIONS: GenSession[] = fc.sample(sessionsArb, { numRuns: 1, seed: 33 })[0]!.map((s, i) => ({ ...s, id: `gen-${i}` }));
 
-type EventFilter = { type: 'event'; key: '$browser'; operator: 'exact' | 'is_not' | 'is_set' | 'is_not_set'; value?: string[] };
+type EventFilter = { type: 'event'; key: '$browser'; operator: 'exact' | 'is_not' | 'is_set' | 'is_not_set'; value?: readonly string[] };
 type PersonFilter = { type: 'person'; key: 'email'; operator: 'icontains' | 'not_icontains'; value: string };
 type Filter = EventFilter | PersonFilter;
 interface Entity { id: (typeof EVENTS)[number]; browser: string | null }

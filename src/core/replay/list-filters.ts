@@ -4,13 +4,12 @@
 // events, actions and properties are read by the trends reader (a TrendsQuery stands in for them),
 // so they are validated, and their actions, cohorts and HogQL resolved, exactly as an insight's.
 import { ValidationError } from '../../errors.js';
-import { binary, field } from '../../query/ast/build.js';
+import { binary, constant, field, not } from '../../query/ast/build.js';
 import type { Expr, OrderItem } from '../../query/ast/nodes.js';
 import { fromSeriesFilters } from '../../query/nodes/legacy-filters.js';
 import { readTrendsQuery } from '../../query/nodes/read-query.js';
 import type { PropertyFilter, PropertyGroup, SeriesNode, TrendsQuery } from '../../query/nodes/schema.js';
 import type { JsonObject } from '../../query/nodes/read-json.js';
-import type { RecordingPredicate } from './list-query.js';
 
 /** PostHog's RecordingOrder values, as the merged summary's columns (default start_time, descending). */
 const ORDER_FIELDS: Record<string, Expr> = {
@@ -37,7 +36,7 @@ const PREDICATE_FIELDS: Record<string, Expr> = {
   console_warn_count: field('warns'),
   console_error_count: field('errors'),
 };
-const PREDICATE_OPERATORS: Record<string, RecordingPredicate['operator']> = { gt: '>', gte: '>=', lt: '<', lte: '<=', exact: '=', is_not: '!=' };
+const PREDICATE_OPERATORS: Record<string, '>' | '>=' | '<' | '<=' | '=' | '!='> = { gt: '>', gte: '>=', lt: '<', lte: '<=', exact: '=', is_not: '!=' };
 
 export interface RecordingsListParams {
   date_from?: string | undefined;
@@ -63,7 +62,7 @@ export interface ReadRecordingFilters {
   readonly entities: readonly SeriesNode[];
   readonly properties: readonly PropertyFilter[];
   readonly operand: 'AND' | 'OR';
-  readonly predicates: readonly RecordingPredicate[];
+  readonly predicates: readonly Expr[];
   readonly orderBy: OrderItem;
   /** Stands in for the filters when the query context is resolved (actions, cohorts, HogQL, test accounts). */
   readonly proxy: TrendsQuery;
@@ -140,13 +139,18 @@ function legacyDuration(params: RecordingsListParams): unknown[] {
   return [{ ...duration, key }];
 }
 
-function predicate(item: unknown, attr: string): RecordingPredicate {
+function predicate(item: unknown, attr: string): Expr {
   const { key, operator, value } = (item ?? {}) as { key?: unknown; operator?: unknown; value?: unknown };
+  const refuse = () => new ValidationError(`Unsupported recording filter: ${JSON.stringify(item)?.slice(0, 200)}`, attr);
+  // The recording's snapshot source ("web", "mobile") is text, compared with one of the values.
+  if (key === 'snapshot_source' && (operator === 'exact' || operator === 'is_not' || operator === undefined)) {
+    const values = (Array.isArray(value) ? value : [value]).map(String);
+    const inList = binary('IN', field('source'), constant(values, 'Array(String)'));
+    return operator === 'is_not' ? not(inList) : inList;
+  }
   const expression = PREDICATE_FIELDS[String(key)];
   const op = PREDICATE_OPERATORS[String(operator ?? 'exact')];
   const number = Number(Array.isArray(value) ? value[0] : value);
-  if (!expression || !op || value === null || value === '' || !Number.isFinite(number)) {
-    throw new ValidationError(`Unsupported recording filter: ${JSON.stringify(item)?.slice(0, 200)}`, attr);
-  }
-  return { expression, operator: op, value: number };
+  if (!expression || !op || value === null || value === '' || !Number.isFinite(number)) throw refuse();
+  return binary(op, expression, constant(number, 'Float64'));
 }

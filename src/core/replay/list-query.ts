@@ -17,12 +17,6 @@ import { eventSourceFor } from '../../query/hogql/expressions.js';
 import type { PropertyFilter, PropertyOperator, SeriesNode } from '../../query/nodes/schema.js';
 import { utcText } from '../../query/runners/event-range.js';
 
-/** A comparison of one of the merged summary's numbers with a value (PostHog's having_predicates). */
-export interface RecordingPredicate {
-  readonly expression: Expr;
-  readonly operator: '>' | '>=' | '<' | '<=' | '=' | '!=';
-  readonly value: number;
-}
 
 export interface RecordingsListFilter {
   readonly from: number | null;
@@ -34,7 +28,8 @@ export interface RecordingsListFilter {
   /** Event, group, HogQL, person and cohort filters, flat (test-account filters appended, as PostHog). */
   readonly properties: readonly PropertyFilter[];
   readonly operand: 'AND' | 'OR';
-  readonly predicates: readonly RecordingPredicate[];
+  /** Conditions on the merged summary's columns (PostHog's having_predicates), AND'ed. */
+  readonly predicates: readonly Expr[];
   readonly orderBy: OrderItem;
   readonly limit: number;
   readonly offset: number;
@@ -86,7 +81,7 @@ export function recordingsListQuery(filter: RecordingsListFilter, context: Query
   if (filter.distinctIds) having.push(binary('IN', field('owner_distinct_id'), constant([...filter.distinctIds], 'Array(String)')));
   if (filter.from !== null) having.push(binary('>=', field('first_ms'), constant(filter.from, 'Int64')));
   if (filter.to !== null) having.push(binary('<=', field('first_ms'), constant(filter.to, 'Int64')));
-  for (const predicate of filter.predicates) having.push(binary(predicate.operator, predicate.expression, constant(predicate.value, 'Float64')));
+  having.push(...filter.predicates);
 
   const optional: Expr[] = [];
   const events = eventsSemiJoin(filter, context, now);

@@ -61,7 +61,8 @@ export class RecordingsService {
     const offset = wholeNumber(params.offset) ?? 0;
     const now = Date.now();
     const from = timeParam(params.date_from ?? DEFAULT_DATE_FROM, now, 'date_from');
-    const to = params.date_to ? timeParam(params.date_to, now, 'date_to') : null;
+    // As PostHog's QueryDateRange, no date_to means now: a recording starting in the future is not listed.
+    const to = params.date_to ? timeParam(params.date_to, now, 'date_to') : now;
     let distinctIds: string[] | null = params.distinct_ids ? sessionIdList(params.distinct_ids) : null;
     if (params.person_uuid) distinctIds = (await personsById(this.executor.start(project.id), [params.person_uuid.toLowerCase()])).get(params.person_uuid.toLowerCase())?.distinct_ids ?? [];
     const sessionIds = params.session_ids ? sessionIdList(params.session_ids) : null;
