@@ -220,6 +220,24 @@ describe.skipIf(!hasChromium)('the Recordings page and the player in Chromium', 
     await close();
   }, 90_000);
 
+  it('shows another organization\'s user neither the list nor the recording', async () => {
+    const outsider = await t.bootstrap('outsider@example.com', { organization: 'Elsewhere' });
+    await t.services.accounts.setPassword(outsider.email, PASSWORD);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(20_000);
+    const page = await context.newPage();
+    expect((await context.request.post(`${base}/api/login/`, { data: { email: outsider.email, password: PASSWORD } })).status()).toBe(200);
+    const snapshots = await context.request.get(`${base}/api/projects/${who.projectId}/session_recordings/${sessionId}/snapshots/`);
+    expect([403, 404]).toContain(snapshots.status());
+    await page.goto(`${base}/project/${who.projectId}/replay/recent`);
+    await page.getByRole('alert').first().waitFor();
+    expect(await page.getByTestId('recordings-table').locator('tbody tr').count()).toBe(0);
+    await page.goto(`${base}/project/${who.projectId}/replay/${sessionId}`);
+    await expect.poll(() => page.locator('.recording-player [role="alert"]').count()).toBe(1);
+    expect(await page.locator('.recording-screen iframe').count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
   it('keeps recordings for the period chosen in the Session replay settings card', async () => {
     const { page, problems, close } = await signedIn();
     await page.goto(`${base}/project/${who.projectId}/settings`);
