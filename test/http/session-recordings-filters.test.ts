@@ -118,6 +118,10 @@ describe.each(META_STORES)('the recordings list filters on %s', (store) => {
     expect(await ids({ having_predicates: [...longer, { type: 'recording', key: 'click_count', value: 0, operator: 'gt' }], events: [pageview] })).toEqual(['bob-browse']);
     expect(await listedIds(t, alice, { order: 'duration', order_direction: 'ASC' })).toEqual(['cat-silent', 'ann-shop', 'eve-internal', 'ann-buy', 'bob-browse']);
     expect(await listedIds(t, alice, { order: 'click_count', events: [pageview] })).toEqual(['ann-shop', 'eve-internal', 'bob-browse']);
+    // PostHog's activity score: (active s + clicks + keys + errors) / (mouse + duration + console lines); recording_ttl: oldest first left.
+    const scores = await listedIds(t, alice, { order: 'activity_score' });
+    expect(scores.slice(0, 2).sort()).toEqual(['ann-shop', 'eve-internal']);
+    expect(await listedIds(t, alice, { order: 'recording_ttl', order_direction: 'ASC' })).toEqual(['ann-shop', 'bob-browse', 'ann-buy', 'eve-internal', 'cat-silent']);
   });
 
   it('bad filters are 400s in PostHog\'s body', async () => {

@@ -4,7 +4,7 @@
 // events, actions and properties are read by the trends reader (a TrendsQuery stands in for them),
 // so they are validated, and their actions, cohorts and HogQL resolved, exactly as an insight's.
 import { ValidationError } from '../../errors.js';
-import { binary, constant, field, not } from '../../query/ast/build.js';
+import { binary, call, constant, field, not } from '../../query/ast/build.js';
 import type { Expr, OrderItem } from '../../query/ast/nodes.js';
 import { fromSeriesFilters } from '../../query/nodes/legacy-filters.js';
 import { readTrendsQuery } from '../../query/nodes/read-query.js';
@@ -22,7 +22,21 @@ const ORDER_FIELDS: Record<string, Expr> = {
   click_count: field('clicks'),
   keypress_count: field('keypresses'),
   mouse_activity_count: field('mouse'),
+  activity_score: activityScore(),
+  // Every recording of a project is kept the same period: the least time left is the oldest start.
+  recording_ttl: field('first_ms'),
 };
+
+/**
+ * PostHog's activity score: intent (active seconds, clicks, key presses, errors) over all activity
+ * (mouse, duration, console lines), in percent with two decimals.
+ */
+function activityScore(): Expr {
+  const sum = (...names: string[]) => names.map((name) => field(name) as Expr).reduce((a, b) => binary('+', a, b));
+  const intent = binary('+', binary('/', field('active_ms'), constant(1000)), sum('clicks', 'keypresses', 'errors'));
+  const all = sum('mouse', 'duration', 'errors', 'logs', 'warns');
+  return call('round', binary('*', binary('/', intent, all), constant(100)), constant(2));
+}
 
 /** The recording fields `having_predicates` (type "recording") compare with a number. */
 const PREDICATE_FIELDS: Record<string, Expr> = {

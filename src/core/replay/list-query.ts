@@ -11,10 +11,10 @@ import { cohortMembers } from '../../query/cohorts/members.js';
 import { latestPersons } from '../../query/catalog/latest.js';
 import { jsonProperty } from '../../query/catalog/fields.js';
 import type { QueryContext } from '../../query/context.js';
-import { entityMatch } from '../../query/filters/entity-match.js';
+import { entityMatch, type Entity } from '../../query/filters/entity-match.js';
 import { propertyFilterExpr, type PropertySource } from '../../query/filters/properties.js';
 import { eventSourceFor } from '../../query/hogql/expressions.js';
-import type { PropertyFilter, PropertyOperator, SeriesNode } from '../../query/nodes/schema.js';
+import type { PropertyFilter, PropertyOperator } from '../../query/nodes/schema.js';
 import { utcText } from '../../query/runners/event-range.js';
 
 
@@ -24,7 +24,7 @@ export interface RecordingsListFilter {
   readonly distinctIds: readonly string[] | null;
   readonly sessionIds: readonly string[] | null;
   /** Events and actions performed in the session. */
-  readonly entities: readonly SeriesNode[];
+  readonly entities: readonly Entity[];
   /** Event, group, HogQL, person and cohort filters, flat (test-account filters appended, as PostHog). */
   readonly properties: readonly PropertyFilter[];
   readonly operand: 'AND' | 'OR';
