@@ -156,6 +156,41 @@ describe.skipIf(!hasChromium)('watch-recording links and shared recordings in Ch
     await context.close();
   }, 90_000);
 
+  it("the people behind an insight's number link to the recordings of their matching events (matched_recordings)", async () => {
+    const source = {
+      kind: 'FunnelsQuery',
+      series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'unrecorded visit' }],
+      dateRange: { date_from: '-7d' },
+    };
+    const created = await t.request(who.key, { method: 'POST', url: `/api/projects/${who.projectId}/insights/`, payload: { name: 'Checkout funnel', saved: true, query: { kind: 'InsightVizNode', source } } });
+    expect(created.statusCode, created.body).toBe(201);
+    const actors = await t.request(who.key, {
+      method: 'POST',
+      url: `/api/projects/${who.projectId}/query/`,
+      payload: { query: { kind: 'ActorsQuery', source: { kind: 'InsightActorsQuery', source, funnelStep: 1, includeRecordings: true }, select: ['person', 'matched_recordings'] } },
+    });
+    expect(actors.statusCode, actors.body).toBe(200);
+    const answer = actors.json();
+    const matched = answer.results.map((row: unknown[]) => (row[answer.columns.indexOf('matched_recordings')] as { session_id: string }[]).map((r) => r.session_id));
+    expect(matched).toEqual([[sessionId]]);
+
+    const { context, page, problems } = await signedIn();
+    await page.goto(`${base}/project/${who.projectId}/insights/${created.json().short_id}`);
+    const view = page.locator('.insight-view');
+    await view.getByRole('button', { name: 'Show data table' }).click();
+    await view.getByTestId('data-table').locator('tbody tr').first().click();
+    const panel = page.getByTestId('people-panel');
+    const links = panel.getByTestId('matched-recording');
+    await links.first().waitFor();
+    expect(await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(matched[0].map((id: string) => `/project/${who.projectId}/replay/${id}`));
+    await panel.screenshot({ path: path.join(SCREENS, 'people-matched-recordings.png') });
+    await links.first().click();
+    await page.waitForURL(`${base}/project/${who.projectId}/replay/${sessionId}`);
+    await page.frameLocator('.recording-screen iframe').getByText('Recorded checkout').waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 90_000);
+
   it("the person's page lists their recordings as the API does, each linking to it", async () => {
     const { context, page, problems } = await signedIn();
     const recording = await api(`/api/projects/${who.projectId}/session_recordings/${sessionId}/`);

@@ -223,8 +223,9 @@ describe.skipIf(!hasChromium)('results in Chromium', () => {
     await expect.poll(ids).toEqual(visitors[3]);
     expect(sent.at(-1)).toEqual({
       kind: 'ActorsQuery',
-      source: { kind: 'InsightActorsQuery', source, series: 0, day: api[0]!.days[3] },
-      select: ['person'],
+      // As PostHog's people modal: the recordings of the matching events beside each person.
+      source: { kind: 'InsightActorsQuery', source, series: 0, day: api[0]!.days[3], includeRecordings: true },
+      select: ['person', 'matched_recordings'],
       limit: 100,
       offset: 0,
     });

@@ -67,7 +67,7 @@ export function PeoplePanel({ projectId, source, target, onClose }: {
     const query = {
       kind: 'ActorsQuery',
       source: { kind: 'InsightActorsQuery', source, ...params, includeRecordings: true },
-      select: ['person'],
+      select: ['person', 'matched_recordings'],
       limit: PAGE,
       offset,
     };
