@@ -70,7 +70,7 @@ describe('matched_recordings beside the actors of an insight', () => {
     expect(res.json().columns).toEqual(['person']);
   });
 
-  it('funnels, retention and paths name the recorded session of the matching events', async () => {
+  it('funnels, retention, stickiness and paths name the recorded session of the matching events', async () => {
     const funnel = { kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }], dateRange: WEEK };
     expect(sessionsOf(await actors(funnel, { funnelStep: 2 }))).toEqual([['ann-recorded']]);
     const retention = {
@@ -80,6 +80,8 @@ describe('matched_recordings beside the actors of an insight', () => {
     const cohorts = (await t.request(alice.key, { method: 'POST', url: `/api/projects/${alice.projectId}/query/`, payload: { query: retention } })).json().results as { values: { count: number }[] }[];
     const started = cohorts.findIndex((c) => c.values[0]!.count > 0);
     expect(sessionsOf(await actors(retention, { interval: started }))).toEqual([['ann-recorded']]);
+    const stickiness = { kind: 'StickinessQuery', series: [{ kind: 'EventsNode', event: 'purchase' }], dateRange: WEEK, interval: 'day' };
+    expect(sessionsOf(await actors(stickiness, { day: 1 }))).toEqual([['ann-recorded']]);
     const paths = { kind: 'PathsQuery', dateRange: WEEK, pathsFilter: { includeEventTypes: ['custom_event'] } };
     expect(sessionsOf(await actors(paths, { pathEndKey: '1_purchase' }))).toEqual([['ann-recorded']]);
   });
