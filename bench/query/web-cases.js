@@ -48,18 +48,18 @@ function pageViews(db, columns) {
 
 /**
  * The project's sessions near the periods (by the v7 id's time, on the table's key, as Hoglet
- * bounds them: 2 days before, 1 after; ids without a time always), their states merged; `fields`
- * are more merged columns. (Narrowing them to the page views' session ids with IN was measured
- * slower on the 10M set: 2.4M ids.) Page views and autocaptures are the small counts: the bounce
- * rule only asks "more than one?" and "any?".
+ * bounds them: 2 days before, 1 after; ids without a time always), read with FINAL (the engine
+ * merges each session's states as it reads, where parts overlap); `fields` are more finalized
+ * columns. (Narrowing them to the page views' session ids with IN was measured slower on the 10M
+ * set: 2.4M ids.) Page views and autocaptures are the small counts: the bounce rule only asks
+ * "more than one?" and "any?".
  */
 function sessions(db, fields = '', withClause = '') {
-  return `${withClause}SELECT session_id, min(min_timestamp) AS start, max(max_timestamp) AS end,
-      uniqUpToMerge(2)(pageviews_up_to_2) AS pageviews, uniqUpToMerge(1)(autocaptures_up_to_1) AS autocaptures${fields ? `, ${fields}` : ''}
-    FROM ${db}.sessions
+  return `${withClause}SELECT session_id, min_timestamp AS start, max_timestamp AS end,
+      finalizeAggregation(pageviews_up_to_2) AS pageviews, finalizeAggregation(autocaptures_up_to_1) AS autocaptures${fields ? `, ${fields}` : ''}
+    FROM ${db}.sessions FINAL
     WHERE team_id = {team:UInt64}
-      AND (session_start_hint = 0 OR session_start_hint BETWEEN toDateTime(${T('p0')}) - INTERVAL 2 DAY AND toDateTime(${T('c1')}) + INTERVAL 1 DAY)
-    GROUP BY session_id`;
+      AND (session_start_hint = 0 OR session_start_hint BETWEEN toDateTime(${T('p0')}) - INTERVAL 2 DAY AND toDateTime(${T('c1')}) + INTERVAL 1 DAY)`;
 }
 
 const DURATION = "dateDiff('second', s.start, s.end)";
@@ -119,15 +119,15 @@ function channelSql() {
 // The sessions table's entry and end values (event-store migration 4: a column each).
 const ENTRY = {
   get channel() { return channelSql(); },
-  entry_url: `${blankAsNull('argMinMerge(entry_current_url)')}`,
-  end_url: `${blankAsNull('argMaxMerge(end_current_url)')}`,
-  entry_ref: `${blankAsNull('argMinMerge(entry_referring_domain)')}`,
-  entry_src: `${blankAsNull('argMinMerge(entry_utm_source)')}`,
-  entry_med: `${blankAsNull('argMinMerge(entry_utm_medium)')}`,
-  entry_camp: `${blankAsNull('argMinMerge(entry_utm_campaign)')}`,
-  entry_gclid: `${blankAsNull('argMinMerge(entry_gclid)')}`,
-  entry_gad: `${blankAsNull('argMinMerge(entry_gad_source)')}`,
-  entry_fbclid: `${blankAsNull('argMinMerge(entry_fbclid)')}`,
+  entry_url: `${blankAsNull('finalizeAggregation(entry_current_url)')}`,
+  end_url: `${blankAsNull('finalizeAggregation(end_current_url)')}`,
+  entry_ref: `${blankAsNull('finalizeAggregation(entry_referring_domain)')}`,
+  entry_src: `${blankAsNull('finalizeAggregation(entry_utm_source)')}`,
+  entry_med: `${blankAsNull('finalizeAggregation(entry_utm_medium)')}`,
+  entry_camp: `${blankAsNull('finalizeAggregation(entry_utm_campaign)')}`,
+  entry_gclid: `${blankAsNull('finalizeAggregation(entry_gclid)')}`,
+  entry_gad: `${blankAsNull('finalizeAggregation(entry_gad_source)')}`,
+  entry_fbclid: `${blankAsNull('finalizeAggregation(entry_fbclid)')}`,
 };
 
 /** The breakdowns the page's tiles load, each as its hand-written value and the rows it keeps. */

@@ -7,6 +7,7 @@ import type { ClickHouseSettings } from '@clickhouse/client';
 import type { EventStore, QueryOptions } from '../storage/events/event-store.js';
 import type { Query } from './ast/nodes.js';
 import { boundSessionReads } from './passes/bound-session-reads.js';
+import { groupSessionsAcrossShards } from './passes/group-sessions-across-shards.js';
 import { joinSessionsAfterGrouping } from './passes/join-sessions-after-grouping.js';
 import { readMaterializedProperties } from './passes/read-materialized-properties.js';
 import { dropFilterNullGuards } from './passes/drop-filter-null-guards.js';
@@ -107,7 +108,10 @@ export class QueryExecutor {
   }
 
   print(query: Query, teamId: number): PrintedQuery {
-    return printQuery(scopeToProject(readMaterializedProperties(joinSessionsAfterGrouping(boundSessionReads(dropFilterNullGuards(query)))), teamId), this.store.layout.database);
+    const passed = readMaterializedProperties(joinSessionsAfterGrouping(boundSessionReads(dropFilterNullGuards(query))));
+    // FINAL merges a session's states within one server; a cluster's shards each hold some of them.
+    const sessionsRead = this.store.layout.cluster ? groupSessionsAcrossShards(passed) : passed;
+    return printQuery(scopeToProject(sessionsRead, teamId), this.store.layout.database);
   }
 
   async execute<Row>(

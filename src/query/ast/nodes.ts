@@ -106,6 +106,11 @@ export interface TableRef {
   readonly sample?: TableSample;
   /** Columns the guard's SELECT * leaves out that the query reads (the events' MATERIALIZED property columns). */
   readonly materialized?: readonly string[];
+  /**
+   * Read with FINAL: the engine merges the rows of each sorting key (the sessions' aggregate
+   * states) as it reads, and skips the merge for ranges no other part overlaps.
+   */
+  readonly final?: boolean;
 }
 
 /** A ratio ClickHouse's SAMPLE takes, exact: whole numbers as decimal text (0.1 is 1/10). */

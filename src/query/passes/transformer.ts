@@ -81,7 +81,7 @@ export class AstTransformer {
   }
 
   table(t: TableRef): TableRef {
-    return rebuild<TableRef>({ kind: 'table', table: t.table, alias: t.alias, teamId: t.teamId, sample: t.sample, materialized: t.materialized });
+    return rebuild<TableRef>({ kind: 'table', table: t.table, alias: t.alias, teamId: t.teamId, sample: t.sample, materialized: t.materialized, final: t.final });
   }
 
   subquery(s: SubqueryRef): SubqueryRef {

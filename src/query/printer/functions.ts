@@ -35,8 +35,9 @@ const ALLOWED = [
   'argMin', 'argMax', 'uniqExact', 'uniqExactIf', 'quantile', 'quantileIf', 'quantiles', 'median', 'groupArray',
   'groupArrayIf', 'groupUniqArray', 'groupUniqArrayIf', 'groupUniqArrayArray', 'groupArraySorted', 'windowFunnel', 'medianArray', 'avgArray',
   'argMinIf', 'argMaxIf', 'medianIf', 'quantileExactInclusiveIf',
-  // the sessions table's stored states (hogql/translate/sessions.ts)
-  'argMinMerge', 'argMaxMerge', 'groupUniqArrayMerge', 'uniqExactMerge', 'uniqUpToMerge',
+  // stored aggregate states: the sessions table's, read with FINAL (hogql/translate/sessions.ts),
+  // and the recordings' summary rows (core/replay/)
+  'finalizeAggregation', 'argMinMerge', 'argMaxMerge', 'groupUniqArrayMerge', 'uniqExactMerge', 'uniqUpToMerge',
   // window functions
   'row_number', 'rank', 'dense_rank', 'lagInFrame', 'leadInFrame', 'first_value', 'last_value',
   // what the HogQL translator itself writes (CASE x WHEN ..., null-safe comparisons; md5's template)

@@ -52,7 +52,7 @@ const TABLE_NAMES: Record<TableName, string> = {
   person_distinct_id_overrides: 'person_distinct_id_overrides',
   groups: 'groups',
   static_cohort_people: 'static_cohort_people',
-  // Aggregate states per session (event-store migration 4), read by HogQL's sessions with -Merge.
+  // Aggregate states per session (event-store migration 4), read by HogQL's sessions with FINAL.
   sessions: 'sessions',
   // A recording's summary rows (event-store migration 6), read by the recordings list (core/replay/).
   session_replay_events: 'session_replay_events',
@@ -176,7 +176,14 @@ class Printer {
     const sampled = item.sample ? this.sample(item, item.sample) : undefined;
     // SELECT * leaves MATERIALIZED columns out: the ones the query reads are named.
     const columns = ['*', ...(item.materialized ?? []).map(quoteIdentifier)].join(', ');
-    return `(SELECT ${columns} FROM ${this.tableName(item)} WHERE ${guard}${sampled ? ` AND ${sampled}` : ''}) AS ${quoteIdentifier(item.alias)}`;
+    return `(SELECT ${columns} FROM ${this.tableName(item)}${this.final(item)} WHERE ${guard}${sampled ? ` AND ${sampled}` : ''}) AS ${quoteIdentifier(item.alias)}`;
+  }
+
+  /** FINAL, on the one table whose rows are aggregate states to merge per key. */
+  private final(item: TableRef): string {
+    if (!item.final) return '';
+    if (item.table !== 'sessions') throw new PrintError(`FINAL on table "${item.table}"`);
+    return ' FINAL';
   }
 
   /** SAMPLE on the events table: its rows by ClickHouse's rule for `SAMPLE BY cityHash64(distinct_id)`, inside the guard. */

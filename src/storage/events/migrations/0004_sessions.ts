@@ -91,6 +91,22 @@ function columns(): string {
 }
 
 /**
+ * How each stored column's rows of one session combine, for a read that groups them itself
+ * (a cluster, where a session's states may lie on several shards and FINAL merges per shard):
+ * the plain aggregate of a SimpleAggregateFunction column, the -Merge of a state's function.
+ */
+export function sessionColumnMerge(column: string): { readonly name: string; readonly params?: readonly number[] } | undefined {
+  if (column === 'min_timestamp') return { name: 'min' };
+  if (column === 'max_timestamp') return { name: 'max' };
+  if (column === 'distinct_id' || column === 'end_current_url' || column === 'last_external_click_url') return { name: 'argMaxMerge' };
+  if (column === 'entry_click_ids' || column === 'vitals_lcp' || ENTRY_COLUMNS.includes(column)) return { name: 'argMinMerge' };
+  if (column === 'urls') return { name: 'groupUniqArrayMerge' };
+  if (COUNT_COLUMNS.includes(column)) return { name: 'uniqExactMerge' };
+  const small = SESSION_SMALL_COUNTS[column as keyof typeof SESSION_SMALL_COUNTS];
+  return small ? { name: 'uniqUpToMerge', params: [small.upTo] } : undefined;
+}
+
+/**
  * The time part of a UUIDv7 `$session_id` (milliseconds since the epoch, first 48 bits), to the
  * second; the epoch for any other id (not a UUID, or a UUID of another version).
  */
