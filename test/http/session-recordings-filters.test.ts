@@ -135,7 +135,9 @@ describe.each(META_STORES)('the recordings list filters on %s', (store) => {
       { having_predicates: [{ type: 'recording', key: 'duration', value: 'long', operator: 'gt' }] },
       { events: [{ id: '$pageview', properties: [{ key: 'a', operator: 'exact' }] }], filter_test_accounts: 'maybe' },
       { properties: [{ key: 'properties.$browser = ', type: 'hogql' }] },
+      { console_log_filters: [{ key: 'level', value: ['warn'], operator: 'exact', type: 'log_entry' }] },
     ];
+    expect((await listRecordings(t, alice, { console_log_filters: [] })).statusCode).toBe(200);
     for (const params of bad) {
       const res = await listRecordings(t, alice, params);
       expect(res.statusCode, JSON.stringify(params)).toBe(400);

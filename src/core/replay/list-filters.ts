@@ -70,6 +70,7 @@ export interface RecordingsListParams {
   filter_test_accounts?: string | undefined;
   session_recording_duration?: string | undefined;
   duration_type_filter?: string | undefined;
+  console_log_filters?: string | undefined;
 }
 
 export interface ReadRecordingFilters {
@@ -109,6 +110,10 @@ export function readRecordingFilters(params: RecordingsListParams): ReadRecordin
   const testAccounts = json(params.filter_test_accounts) ?? false;
   if (typeof testAccounts !== 'boolean') throw new ValidationError('filter_test_accounts must be true or false', 'filter_test_accounts');
 
+  // Console messages are not kept as text (only their counts): refused rather than ignored.
+  if (list(params.console_log_filters, 'console_log_filters').length > 0) {
+    throw new ValidationError('Filtering recordings by console log entries is not supported yet; filter on console_error_count (having_predicates) instead.', 'console_log_filters', 'invalid_choice');
+  }
   // Recording filters in `properties` compare the summary's numbers, as having_predicates do.
   const properties = list(params.properties, 'properties');
   const recordingFilters = properties.filter((p) => (p as { type?: unknown })?.type === 'recording');

@@ -33,6 +33,7 @@ const ListQuery = Type.Object({
   filter_test_accounts: Type.Optional(Type.String()),
   session_recording_duration: Type.Optional(Type.String()),
   duration_type_filter: Type.Optional(Type.String()),
+  console_log_filters: Type.Optional(Type.String()),
 });
 const SharedQuery = { sharing_access_token: Type.Optional(Type.String({ description: 'read a shared recording without a key' })) };
 const ItemQuery = Type.Object(SharedQuery);
