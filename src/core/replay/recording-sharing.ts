@@ -59,6 +59,11 @@ export class RecordingSharingService {
     return sharingView(row);
   }
 
+  /** A sharing token on a route it does not open (the list): 403, as PostHog's SharingTokenPermission. */
+  refuse(): never {
+    throw refused();
+  }
+
   /**
    * The recording a token opens, checked against the path it is used under (the project and, on the
    * item routes, the session): anything else is refused with 403, as PostHog's SharingTokenPermission.
@@ -80,9 +85,13 @@ export class RecordingSharingService {
     return { teamId: row.team_id, sessionId: row.recording_id };
   }
 
-  /** The shared page's recording: its metadata as the item route answers it (404 once deleted). */
-  sharedView(shared: SharedRecording) {
-    return this.recordings.getInProject(shared.teamId, shared.sessionId);
+  /**
+   * What a token reads of its recording's metadata (the item route and the shared page), 404 once
+   * deleted: PostHog's shared serializer, id and times only, so no person or activity leaks.
+   */
+  async sharedView(shared: SharedRecording) {
+    const { id, recording_duration, start_time, end_time } = await this.recordings.getInProject(shared.teamId, shared.sessionId);
+    return { id, recording_duration, start_time, end_time };
   }
 
   private newRow(teamId: number, sessionId: string) {

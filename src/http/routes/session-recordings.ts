@@ -3,7 +3,7 @@
 // lines) and DELETE; read with session_recording:read, deleted with session_recording:write.
 // Sharing by link (sharing/, sharing_configuration:read/write): the token (?sharing_access_token=)
 // opens that one recording's item and snapshots routes without a key, as PostHog's
-// sharing_enabled_actions (retrieve, snapshots); never the list, nor another recording.
+// sharing_enabled_actions (retrieve: id and times only; snapshots); never the list (403), nor another recording.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
@@ -53,9 +53,9 @@ function mountRecordingRoutes(app: HogletApp, services: Services, prefix: string
   };
 
   app.get(collection, {
-    config: { scope: 'session_recording:read' },
+    config: { scope: 'session_recording:read', sharingToken: true },
     schema: { tags, params: CollectionParams, querystring: ListQuery, response: { 200: RecordingPage, ...errorResponses } },
-    handler: (request) => recordings.list(principalOf(request), request.params.project_id, request.query),
+    handler: (request) => (sharingTokenOf(request) !== null ? recordingSharing.refuse() : recordings.list(principalOf(request), request.params.project_id, request.query)),
   });
 
   app.get(item, {
@@ -64,7 +64,7 @@ function mountRecordingRoutes(app: HogletApp, services: Services, prefix: string
     handler: async (request) => {
       const { project_id, session_id } = request.params;
       const shared = await sharedOf(request, project_id, session_id);
-      return shared ? recordings.getInProject(shared.teamId, session_id) : recordings.get(principalOf(request), project_id, session_id);
+      return shared ? recordingSharing.sharedView(shared) : recordings.get(principalOf(request), project_id, session_id);
     },
   });
 

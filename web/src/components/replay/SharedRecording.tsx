@@ -1,4 +1,5 @@
-// A recording shared by link (/shared/:token): its metadata and the lazy-loaded player, whose
+// A recording shared by link (/shared/:token): its times (all a token reads of its metadata, as
+// PostHog's shared serializer) and the lazy-loaded player, whose
 // snapshot requests carry the sharing token instead of a session ("@current" is, for the token,
 // the project it shares). A 401/403 here never sends the viewer to the sign-in page.
 import { useMemo } from 'preact/hooks';
@@ -11,7 +12,7 @@ export interface SharedRecordingData {
   id: string;
   start_time: string;
   recording_duration: number;
-  start_url: string | null;
+  end_time: string;
 }
 
 /** Fetches a recording API path with the sharing token added, without cookies; the body as text. */
@@ -39,9 +40,8 @@ export function SharedRecording({ token, recording }: { token: string; recording
   return (
     <section data-testid="shared-recording">
       <h1>Recording</h1>
-      <p class="muted" data-testid="recording-meta">
+      <p class="muted" data-testid="recording-meta" data-duration={recording.recording_duration}>
         {when(recording.start_time)} · {duration(recording.recording_duration)}
-        {recording.start_url && <> · <span class="mono">{recording.start_url}</span></>}
       </p>
       <RecordingPlayer projectId="@current" sessionId={recording.id} fetchJson={fetchJson} />
     </section>
