@@ -176,8 +176,12 @@ describe.skipIf(!hasChromium)('watch-recording links and shared recordings in Ch
     });
     expect(actors.statusCode, actors.body).toBe(200);
     const answer = actors.json();
-    const matched = answer.results.map((row: unknown[]) => (row[answer.columns.indexOf('matched_recordings')] as { session_id: string }[]).map((r) => r.session_id));
-    expect(matched).toEqual([[sessionId]]);
+    const recordings = answer.results.map((row: unknown[]) => row[answer.columns.indexOf('matched_recordings')] as { session_id: string; events: { timestamp: string }[] }[]);
+    expect(recordings.map((rs: { session_id: string }[]) => rs.map((r) => r.session_id))).toEqual([[sessionId]]);
+    // Each link opens its recording at the first matching event (the $pageview 5 s in).
+    const start = Date.parse((await api(`/api/projects/${who.projectId}/session_recordings/${sessionId}/`)).start_time);
+    const expected = recordings[0].map((r: { session_id: string; events: { timestamp: string }[] }) => `/project/${who.projectId}/replay/${r.session_id}?t=${Date.parse(r.events[0]!.timestamp) - start}`);
+    expect(expected).toEqual([`/project/${who.projectId}/replay/${sessionId}?t=5000`]);
 
     const { context, page, problems } = await signedIn();
     await page.goto(`${base}/project/${who.projectId}/insights/${created.json().short_id}`);
@@ -187,10 +191,10 @@ describe.skipIf(!hasChromium)('watch-recording links and shared recordings in Ch
     const panel = page.getByTestId('people-panel');
     const links = panel.getByTestId('matched-recording');
     await links.first().waitFor();
-    expect(await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(matched[0].map((id: string) => `/project/${who.projectId}/replay/${id}`));
+    await expect.poll(() => links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(expected);
     await panel.screenshot({ path: path.join(SCREENS, 'people-matched-recordings.png') });
     await links.first().click();
-    await page.waitForURL(`${base}/project/${who.projectId}/replay/${sessionId}`);
+    await page.waitForURL(`${base}${expected[0]}`);
     await page.frameLocator('.recording-screen iframe').getByText('Recorded checkout').waitFor();
     expect(problems).toEqual([]);
     await context.close();

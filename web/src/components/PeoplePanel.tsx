@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { when } from '../lib/format';
-import { recordingHref } from '../lib/recording-links';
+import { recordedSessions, recordingHref } from '../lib/recording-links';
 import { onLinkClick } from '../router';
 import type { ActorTarget, QueryNode } from '../types';
 
@@ -16,7 +16,7 @@ interface Actor {
   created_at?: string;
   group_key?: string;
   /** The recorded sessions of this person's matching events, when the answer has the column. */
-  matched_recordings?: { session_id: string }[];
+  matched_recordings?: { session_id: string; events?: { timestamp: string }[] }[];
 }
 
 /** Each row's actor, with its matched_recordings column (found by name) when there is one. */
@@ -47,6 +47,8 @@ export function PeoplePanel({ projectId, source, target, onClose }: {
   const [dropped, setDropped] = useState(step !== null && step < 0);
   const params = step === null ? target.params : { ...target.params, funnelStep: dropped ? -Math.abs(step) : Math.abs(step) };
   const [actors, setActors] = useState<Actor[]>([]);
+  // The matched recordings' start times, so each link opens at its first matching event.
+  const [starts, setStarts] = useState<Map<string, number>>(new Map());
   const [hasMore, setHasMore] = useState(false);
   const [offset, setOffset] = useState(0);
   const [loading, setLoading] = useState(true);
@@ -85,6 +87,21 @@ export function PeoplePanel({ projectId, source, target, onClose }: {
     return () => controller.abort();
   }, [target, dropped, offset]);
 
+  useEffect(() => {
+    const matched = actors.flatMap((actor) => actor.matched_recordings ?? []);
+    if (matched.length === 0) return;
+    const times = matched.flatMap((r) => (r.events ?? []).map((e) => Date.parse(e.timestamp))).filter((ms) => !Number.isNaN(ms));
+    if (times.length === 0) return;
+    const controller = new AbortController();
+    recordedSessions(String(projectId), matched.map((r) => r.session_id), Math.min(...times), controller.signal).then(setStarts).catch(() => undefined);
+    return () => controller.abort();
+  }, [actors]);
+  const offsetOf = (recording: NonNullable<Actor['matched_recordings']>[number]) => {
+    const start = starts.get(recording.session_id);
+    const first = recording.events?.[0];
+    return start === undefined || !first ? null : Date.parse(first.timestamp) - start;
+  };
+
   return (
     <aside class="side-panel" role="complementary" aria-label="People" data-testid="people-panel">
       <header class="side-panel-head">
@@ -113,7 +130,7 @@ export function PeoplePanel({ projectId, source, target, onClose }: {
               {(actor.matched_recordings?.length ?? 0) > 0 && (
                 <span class="matched-recordings">
                   {actor.matched_recordings!.slice(0, 3).map((recording) => (
-                    <a key={recording.session_id} data-testid="matched-recording" href={recordingHref(String(projectId), recording.session_id)} onClick={onLinkClick}>▶ Recording</a>
+                    <a key={recording.session_id} data-testid="matched-recording" href={recordingHref(String(projectId), recording.session_id, offsetOf(recording))} onClick={onLinkClick}>▶ Recording</a>
                   ))}
                 </span>
               )}
