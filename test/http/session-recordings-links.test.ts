@@ -64,6 +64,13 @@ describe('matched_recordings beside the actors of an insight', () => {
     expect(sessionsOf(modal)).toEqual([['ann-recorded']]);
   });
 
+  it("the insight's property filters hold for the matched events", async () => {
+    const firefox = { kind: 'TrendsQuery', series: [PAGEVIEW], dateRange: WEEK, interval: 'day', trendsFilter: { display: 'BoldNumber' }, properties: [{ key: '$browser', value: ['Firefox'], operator: 'exact', type: 'event' }] };
+    await sessionEvents(t, alice, 'ann-recorded', 'ann', [{ event: '$pageview', at: AT + 3000, properties: { $browser: 'Firefox' } }]);
+    const body = await actors(firefox);
+    expect(body.results[0][1].map((r: { session_id: string; events: unknown[] }) => [r.session_id, r.events.length])).toEqual([['ann-recorded', 1]]);
+  });
+
   it('without includeRecordings the actors are as before', async () => {
     const trend = { kind: 'TrendsQuery', series: [PAGEVIEW], dateRange: WEEK, interval: 'day', trendsFilter: { display: 'BoldNumber' } };
     const res = await t.request(alice.key, { method: 'POST', url: `/api/projects/${alice.projectId}/query/`, payload: { query: { kind: 'ActorsQuery', source: { kind: 'InsightActorsQuery', source: trend } } } });

@@ -1,7 +1,7 @@
 // PostHog's `matched_recordings` beside the actors of an insight's number (the people modal's
 // "watch recording"): for each person on the page, the recorded sessions of the events that matched
 // the insight (its series, a trends point's series and bucket, a retention's entities; a path's any
-// event) in its date range, each with those events' timestamp, uuid and window id. Only sessions that
+// event) in its date range and under its property filters, each with those events' timestamp, uuid and window id. Only sessions that
 // have a recording (summary rows in session_replay_events) are named, as PostHog's RecordingsHelper.
 // One statement for the whole page, behind the team guard.
 import { DateTime } from 'luxon';
@@ -12,9 +12,10 @@ import type { QueryContext } from '../context.js';
 import { resolveDateRange } from '../dates/index.js';
 import type { QueryRun } from '../execute.js';
 import { entityMatch, type Entity } from '../filters/entity-match.js';
+import { propertyGroupExpr } from '../filters/properties.js';
 import { eventSourceFor } from '../hogql/expressions.js';
 import type { JsonObject } from '../nodes/read-json.js';
-import type { InsightQuery, Interval } from '../nodes/schema.js';
+import type { InsightQuery, Interval, PropertyGroup } from '../nodes/schema.js';
 import type { ActorsOutput } from '../runners/kind.js';
 import { utcText } from '../runners/event-range.js';
 
@@ -60,6 +61,9 @@ async function matchedRecordings(run: QueryRun, context: QueryContext, query: In
     window ? binary('>=', source.timestamp, instant(window.from)) : undefined,
     window ? binary('<=', source.timestamp, instant(window.to)) : undefined,
     entities === null ? undefined : or(...entities.map((entity) => entityMatch(entity, context, source))),
+    // The insight's own filters and test accounts hold for the events that matched it.
+    'properties' in query && query.properties ? propertyGroupExpr(query.properties as PropertyGroup, source, context.project.timezone) : undefined,
+    'filterTestAccounts' in query && query.filterTestAccounts ? propertyGroupExpr(context.testAccountFilters, source, context.project.timezone) : undefined,
     binary('IN', source.sessionId, recorded),
   );
   const windowId = source.eventProperty('$window_id');
