@@ -1,7 +1,7 @@
 // Session replay benchmark (issue 33): what posthog-js records, how fast /s/ stores it, how much
 // disk it takes, and how soon the web app's player shows a long recording.
 //
-//   npm run bench:replay                     (builds dist/ first; ~10 min)
+//   npm run bench:replay                     (builds dist/ first; ~20 min, the recording ~9)
 //   node bench/replay/run.js                 (uses the build already there)
 //   BENCH_CAPTURE=/tmp/hoglet-replay-capture/requests.jsonl node bench/replay/run.js   (no new recording)
 //
