@@ -340,6 +340,10 @@ program
       progress.done();
       const { manifest } = summary;
       print(`backup of ${manifest.taken_at} written to ${flags.output}: ${sizeText(summary.bytes)} (through ${summary.through})`);
+      if (config.recordingsObjectStorage) {
+        const { bucket, prefix } = config.recordingsObjectStorage;
+        print(`  recordings: not in this archive, they are in object storage (s3://${bucket}/${prefix}); keep them with the bucket's own versioning or replication`);
+      }
       print(`  migrations: metadata ${manifest.migrations.metadata ?? 'none'}, event store ${manifest.migrations.event_store ?? 'none'}; capture log ${manifest.capture_log.bytes} bytes (records after ${manifest.capture_log.inserted_seq} are inserted when a restored server starts); inserts paused ${manifest.paused_ms} ms`);
     } catch (error) {
       progress.done();

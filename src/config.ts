@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_DECODE_BUDGET_BYTES } from './core/capture/decode-budget.js';
 import { DEFAULT_REPLAY_LIMITS, type ReplayLimits } from './core/replay/budget.js';
+import type { RecordingsObjectStorage } from './core/replay/s3-block-store.js';
 import { DEFAULT_CAPTURE_TRUSTED_PROXIES } from './core/geoip/client-ip.js';
 import { DEFAULT_RESULT_LIMITS, type ResultLimits } from './core/queries/result-size.js';
 
@@ -45,6 +46,8 @@ export interface Config {
   readonly geoipDatabase: GeoIpDatabaseSetting;
   /** Lets remote scrapers read GET /metrics with `Authorization: Bearer <token>`; null: loopback only. */
   readonly metricsToken: string | null;
+  /** Recordings' blocks in S3-compatible object storage (HOGLET_RECORDINGS_S3_*); null: under dataDir. */
+  readonly recordingsObjectStorage: RecordingsObjectStorage | null;
 }
 
 export type GeoIpDatabaseSetting = 'bundled' | 'off' | readonly string[];
@@ -269,6 +272,38 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     captureTrustProxy: trustProxy ? parseTrustProxy(trustProxy) : DEFAULT_CAPTURE_TRUSTED_PROXIES,
     geoipDatabase: geoipDatabase ? parseGeoIpDatabase(geoipDatabase) : 'bundled',
     metricsToken: metricsToken ? parseMetricsToken(metricsToken) : null,
+    recordingsObjectStorage: parseRecordingsObjectStorage(env),
+  });
+}
+
+/**
+ * HOGLET_RECORDINGS_S3_BUCKET turns object storage on; the rest follow PostHog's OBJECT_STORAGE_*
+ * (ENDPOINT, REGION default us-east-1, ACCESS_KEY_ID, SECRET_ACCESS_KEY) plus PREFIX (default
+ * session_recordings) and FORCE_PATH_STYLE (default true with an endpoint, as MinIO needs).
+ */
+function parseRecordingsObjectStorage(env: Record<string, string | undefined>): RecordingsObjectStorage | null {
+  const bucket = nonEmpty(env.HOGLET_RECORDINGS_S3_BUCKET);
+  const endpoint = nonEmpty(env.HOGLET_RECORDINGS_S3_ENDPOINT);
+  const accessKeyId = nonEmpty(env.HOGLET_RECORDINGS_S3_ACCESS_KEY_ID) ?? null;
+  const secretAccessKey = nonEmpty(env.HOGLET_RECORDINGS_S3_SECRET_ACCESS_KEY) ?? null;
+  if (!bucket) {
+    if (endpoint || accessKeyId) throw new ConfigError('HOGLET_RECORDINGS_S3_BUCKET is needed to keep recordings in object storage');
+    return null;
+  }
+  if (endpoint && !/^https?:\/\/[^/]+/.test(endpoint)) throw new ConfigError(`HOGLET_RECORDINGS_S3_ENDPOINT must be an http(s):// URL, got "${endpoint}"`);
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    throw new ConfigError('HOGLET_RECORDINGS_S3_ACCESS_KEY_ID and HOGLET_RECORDINGS_S3_SECRET_ACCESS_KEY go together');
+  }
+  const pathStyle = nonEmpty(env.HOGLET_RECORDINGS_S3_FORCE_PATH_STYLE);
+  if (pathStyle && !/^(true|false|1|0)$/i.test(pathStyle)) throw new ConfigError(`HOGLET_RECORDINGS_S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
+  return Object.freeze({
+    endpoint: endpoint ?? null,
+    bucket,
+    region: nonEmpty(env.HOGLET_RECORDINGS_S3_REGION) ?? 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    prefix: (env.HOGLET_RECORDINGS_S3_PREFIX ?? 'session_recordings').replace(/^\/+|\/+$/g, ''),
+    forcePathStyle: pathStyle ? /^(true|1)$/i.test(pathStyle) : Boolean(endpoint),
   });
 }
 

@@ -34,7 +34,8 @@ import { GroupProcessor } from './core/capture/persons/group-processor.js';
 import { PersonProcessor, type PersonWarning } from './core/capture/persons/person-processor.js';
 import { ProjectTokens } from './core/capture/project-tokens.js';
 import { CaptureService } from './core/capture/service.js';
-import { RecordingBlockStore } from './core/replay/block-store.js';
+import { RecordingBlockStore, type RecordingBlocks } from './core/replay/block-store.js';
+import { S3RecordingBlockStore } from './core/replay/s3-block-store.js';
 import { ReplayService } from './core/replay/service.js';
 import { RecordingsService } from './core/replay/recordings.js';
 import { RecordingSharingService } from './core/replay/recording-sharing.js';
@@ -303,7 +304,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const decodeBudget = new DecodeBudget(config.captureMemoryBytes);
   const capture = new CaptureService(tokens, pipeline.committer, decodeBudget, writerLease, pipeline.inserter, captureGeoIp);
   demo = new DemoDataRunner(capture, onBackgroundError);
-  const recordingBlocks = new RecordingBlockStore(path.join(config.dataDir, 'recordings'));
+  // Recordings' blocks under the data directory, or in S3-compatible object storage when configured.
+  const recordingBlocks: RecordingBlocks = config.recordingsObjectStorage
+    ? new S3RecordingBlockStore(config.recordingsObjectStorage)
+    : new RecordingBlockStore(path.join(config.dataDir, 'recordings'));
   // Temporary files of blocks a crash interrupted were never acknowledged.
   void recordingBlocks.removeTemporaryFiles().catch((error) => onBackgroundError(new Error('replay: removing temporary blocks', { cause: error })));
   const replay = new ReplayService(tokens, recordingBlocks, events, config.replayLimits, decodeBudget, writerLease);
@@ -385,7 +389,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     capturePending,
     captureReplayed: pipeline.replayed,
     backupSnapshot: (staging) =>
-      takeSnapshot({ events, eventsDir: config.events.chdbPath, meta, inserter: pipeline.inserter, captureLogDir: config.captureLogDir, recordingsDir: recordingBlocks.directory }, staging),
+      takeSnapshot({ events, eventsDir: config.events.chdbPath, meta, inserter: pipeline.inserter, captureLogDir: config.captureLogDir, recordingsDir: recordingBlocks.backupDirectory }, staging),
     captureStatus: async () => {
       const setAside = await pipeline.setAside.count();
       return { waiting_events: pipeline.inserter.backlog, set_aside_events: setAside.events, set_aside_files: setAside.files, log: pipeline.inserter.progress };

@@ -22,7 +22,25 @@ describe('configuration', () => {
       captureTrustProxy: 'loopback,uniquelocal',
       geoipDatabase: 'bundled',
       metricsToken: null,
+      recordingsObjectStorage: null,
     });
+  });
+
+  it('keeps recordings in S3-compatible object storage when a bucket is set, and refuses half a configuration', () => {
+    expect(loadConfig({}, {
+      HOGLET_RECORDINGS_S3_BUCKET: 'replays', HOGLET_RECORDINGS_S3_ENDPOINT: 'http://127.0.0.1:9000',
+      HOGLET_RECORDINGS_S3_ACCESS_KEY_ID: 'id', HOGLET_RECORDINGS_S3_SECRET_ACCESS_KEY: 'secret', HOGLET_RECORDINGS_S3_PREFIX: '/rec/',
+    }).recordingsObjectStorage).toEqual({
+      endpoint: 'http://127.0.0.1:9000', bucket: 'replays', region: 'us-east-1', accessKeyId: 'id', secretAccessKey: 'secret', prefix: 'rec', forcePathStyle: true,
+    });
+    // AWS S3 itself: no endpoint, the SDK's credential chain, virtual-hosted addresses, PostHog-like prefix.
+    expect(loadConfig({}, { HOGLET_RECORDINGS_S3_BUCKET: 'replays', HOGLET_RECORDINGS_S3_REGION: 'eu-west-1' }).recordingsObjectStorage).toEqual({
+      endpoint: null, bucket: 'replays', region: 'eu-west-1', accessKeyId: null, secretAccessKey: null, prefix: 'session_recordings', forcePathStyle: false,
+    });
+    expect(() => loadConfig({}, { HOGLET_RECORDINGS_S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(/HOGLET_RECORDINGS_S3_BUCKET/);
+    expect(() => loadConfig({}, { HOGLET_RECORDINGS_S3_BUCKET: 'b', HOGLET_RECORDINGS_S3_ACCESS_KEY_ID: 'id' })).toThrow(/SECRET_ACCESS_KEY/);
+    expect(() => loadConfig({}, { HOGLET_RECORDINGS_S3_BUCKET: 'b', HOGLET_RECORDINGS_S3_ENDPOINT: 'minio:9000' })).toThrow(/http/);
+    expect(() => loadConfig({}, { HOGLET_RECORDINGS_S3_BUCKET: 'b', HOGLET_RECORDINGS_S3_FORCE_PATH_STYLE: 'maybe' })).toThrow(/FORCE_PATH_STYLE/);
   });
 
   it('reads the recording budgets in MiB per minute and refuses unusable ones', () => {

@@ -26,8 +26,8 @@ export interface SnapshotSources {
   meta: MetaStore;
   inserter: CaptureInserter;
   captureLogDir: string;
-  /** The recordings' blocks (src/core/replay/block-store.ts). */
-  recordingsDir: string;
+  /** The recordings' blocks (src/core/replay/block-store.ts); null when they live in object storage, outside the archive. */
+  recordingsDir: string | null;
 }
 
 const SEGMENT = /^segment-\d{16}\.log$/;
@@ -89,7 +89,8 @@ async function snapshotInto(
   await copyMetadata(meta, path.join(staging, SQLITE_FILE_NAME), paused.takenAt);
   const capture = await copyCaptureLog(sources.captureLogDir, links, paused.segments, paused.insertedSeq, path.join(staging, 'capture-log'));
   // After the freeze: a summary row there was written after its block, so its block is here too.
-  await linkRecordings(sources.recordingsDir, path.join(staging, 'recordings'));
+  if (sources.recordingsDir) await linkRecordings(sources.recordingsDir, path.join(staging, 'recordings'));
+  else await fsp.mkdir(path.join(staging, 'recordings'), { recursive: true });
   const eventTables: BackupManifest['event_tables'] = [];
   await copyStoreSkeleton(eventsDir, path.join(staging, 'events'), new Set(tables.map((t) => t.relative)), skippedDirs);
   for (const table of tables) {

@@ -39,8 +39,64 @@ export function sessionDirectoryName(sessionId: string): string {
   return encodeURIComponent(sessionId).replaceAll('.', '%2E').replaceAll('*', '%2A');
 }
 
-export class RecordingBlockStore {
+/**
+ * Where recordings' blocks live: this file system store, or S3-compatible object storage when
+ * configured (s3-block-store.ts). Keys are `<team>/<session>/<block name>` in both, so the team is
+ * part of every address a read can reach.
+ */
+export interface RecordingBlocks {
+  /** Stores one block durably (fsync'd, or acknowledged by the object store) before resolving. */
+  write(teamId: number, sessionId: string, text: string, firstTimestampMs: number): Promise<StoredBlock>;
+  list(teamId: number, sessionId: string): Promise<BlockInfo[]>;
+  readBlock(teamId: number, sessionId: string, name: string): Promise<SnapshotLine[]>;
+  readSession(teamId: number, sessionId: string): Promise<SnapshotLine[]>;
+  removeSession(teamId: number, sessionId: string): Promise<void>;
+  /** Each session of the team that has blocks, with its newest block's name (retention of orphans). */
+  sessionsOf(teamId: number): Promise<Array<{ sessionId: string; newestBlock: string }>>;
+  removeTemporaryFiles(): Promise<number>;
+  /** The directory a backup copies, or null when blocks live in object storage (not in the archive). */
+  readonly backupDirectory: string | null;
+  /** Where the blocks are, for logs and the backup's output. */
+  readonly description: string;
+}
+
+/** A block's name: its first event's time (13 digits, so names sort by time) and its content's hash. */
+export function blockName(text: string, firstTimestampMs: number): string {
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 20);
+  const time = Number.isFinite(firstTimestampMs) ? Math.max(0, Math.min(Math.trunc(firstTimestampMs), 9_999_999_999_999)) : 0;
+  return `${String(time).padStart(13, '0')}-${hash}${BLOCK_SUFFIX}`;
+}
+
+/** A name a read may ask for: a block's, never a path. */
+export function isBlockName(name: string): boolean {
+  return name.endsWith(BLOCK_SUFFIX) && !name.includes('/') && !name.includes('\\') && !name.startsWith('.');
+}
+
+/** The lines of a stored block's gzip bytes. */
+export async function decodeBlock(compressed: Uint8Array): Promise<SnapshotLine[]> {
+  const text = (await gunzipAsync(compressed)).toString('utf8');
+  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as SnapshotLine);
+}
+
+/** The session id a directory name or key segment encodes (sessionDirectoryName); a foreign name as it is. */
+export function sessionIdOf(directoryName: string): string {
+  try {
+    return decodeURIComponent(directoryName);
+  } catch {
+    return directoryName;
+  }
+}
+
+export class RecordingBlockStore implements RecordingBlocks {
   constructor(readonly directory: string) {}
+
+  get backupDirectory(): string {
+    return this.directory;
+  }
+
+  get description(): string {
+    return this.directory;
+  }
 
   private sessionDirectory(teamId: number, sessionId: string): string {
     return path.join(this.directory, String(teamId), sessionDirectoryName(sessionId));
@@ -53,9 +109,7 @@ export class RecordingBlockStore {
 
   /** Compresses (zlib's thread pool) and durably stores one block. */
   async write(teamId: number, sessionId: string, text: string, firstTimestampMs: number): Promise<StoredBlock> {
-    const hash = createHash('sha256').update(text).digest('hex').slice(0, 20);
-    const time = Number.isFinite(firstTimestampMs) ? Math.max(0, Math.min(Math.trunc(firstTimestampMs), 9_999_999_999_999)) : 0;
-    const name = `${String(time).padStart(13, '0')}-${hash}${BLOCK_SUFFIX}`;
+    const name = blockName(text, firstTimestampMs);
     const rawBytes = Buffer.byteLength(text);
     const directory = this.sessionDirectory(teamId, sessionId);
     const target = path.join(directory, name);
@@ -102,10 +156,8 @@ export class RecordingBlockStore {
 
   /** One block's lines, decompressed on zlib's thread pool. */
   async readBlock(teamId: number, sessionId: string, name: string): Promise<SnapshotLine[]> {
-    if (!name.endsWith(BLOCK_SUFFIX) || name.includes('/') || name.includes('\\') || name.startsWith('.')) throw new Error(`not a block name: ${name}`);
-    const compressed = await fsp.readFile(path.join(this.sessionDirectory(teamId, sessionId), name));
-    const text = (await gunzipAsync(compressed)).toString('utf8');
-    return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as SnapshotLine);
+    if (!isBlockName(name)) throw new Error(`not a block name: ${name}`);
+    return decodeBlock(await fsp.readFile(path.join(this.sessionDirectory(teamId, sessionId), name)));
   }
 
   /** Every line of the session, block after block. */
@@ -120,6 +172,17 @@ export class RecordingBlockStore {
     const directory = this.sessionDirectory(teamId, sessionId);
     await fsp.rm(directory, { recursive: true, force: true });
     await syncDirectory(path.dirname(directory)).catch(() => undefined);
+  }
+
+  async sessionsOf(teamId: number): Promise<Array<{ sessionId: string; newestBlock: string }>> {
+    const teamDirectory = path.join(this.directory, String(teamId));
+    const names = await fsp.readdir(teamDirectory).catch(() => [] as string[]);
+    const sessions = [];
+    for (const name of names) {
+      const blocks = (await fsp.readdir(path.join(teamDirectory, name)).catch(() => [] as string[])).filter((block) => block.endsWith(BLOCK_SUFFIX)).sort();
+      if (blocks.length > 0) sessions.push({ sessionId: sessionIdOf(name), newestBlock: blocks.at(-1)! });
+    }
+    return sessions;
   }
 
   /** Removes temporary files a crash left behind (never acknowledged, so never needed). */

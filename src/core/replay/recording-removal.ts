@@ -1,18 +1,16 @@
-// Removing recordings (issue 33): a session's blocks of rrweb data under the data directory and its
+// Removing recordings (issue 33): a session's blocks of rrweb data (data directory or object storage) and its
 // summary rows in session_replay_events (a lightweight DELETE: reads stop seeing them at once).
 // Used by the recordings' retention job and by person deletion (a person's recordings go with them).
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import type { EventStore } from '../../storage/events/event-store.js';
 import { Ddl, TABLES } from '../../storage/events/tables.js';
-import type { RecordingBlockStore } from './block-store.js';
+import type { RecordingBlocks } from './block-store.js';
 
 export class RecordingRemovals {
   private readonly ddl: Ddl;
 
   constructor(
     private readonly store: EventStore,
-    private readonly blocks: RecordingBlockStore,
+    private readonly blocks: RecordingBlocks,
   ) {
     this.ddl = new Ddl(store.layout);
   }
@@ -44,18 +42,15 @@ export class RecordingRemovals {
   }
 
   /**
-   * Sessions with blocks on disk but no summary row (its insert failed after the block was stored
+   * Sessions with stored blocks but no summary row (its insert failed after the block was stored
    * and the request was never retried) whose newest block began before `cutoff`: the names of
    * blocks start with their first event's time, so no block is read.
    */
   async orphansBefore(teamId: number, cutoff: Date): Promise<string[]> {
-    const teamDirectory = path.join(this.blocks.directory, String(teamId));
-    const names = await fsp.readdir(teamDirectory).catch(() => [] as string[]);
     const old: string[] = [];
-    for (const name of names) {
-      const blocks = (await fsp.readdir(path.join(teamDirectory, name)).catch(() => [] as string[])).sort();
-      const newest = Number(blocks.at(-1)?.slice(0, 13));
-      if (blocks.length > 0 && Number.isFinite(newest) && newest < cutoff.getTime()) old.push(sessionIdOf(name));
+    for (const { sessionId, newestBlock } of await this.blocks.sessionsOf(teamId)) {
+      const newest = Number(newestBlock.slice(0, 13));
+      if (Number.isFinite(newest) && newest < cutoff.getTime()) old.push(sessionId);
     }
     if (old.length === 0) return [];
     const rows = await this.store.query<{ session_id: string }>(
@@ -80,14 +75,5 @@ export class RecordingRemovals {
     }
     for (const sessionId of sessionIds) await this.blocks.removeSession(teamId, sessionId);
     return sessionIds.length;
-  }
-}
-
-/** The session id a directory name encodes (sessionDirectoryName); a foreign name as it is. */
-function sessionIdOf(directoryName: string): string {
-  try {
-    return decodeURIComponent(directoryName);
-  } catch {
-    return directoryName;
   }
 }

@@ -9,7 +9,7 @@ import { personsById, type PersonActor } from '../../query/actors/load.js';
 import type { QueryExecutor } from '../../query/execute.js';
 import type { AccessResolver } from '../access.js';
 import type { Principal } from '../auth/principal.js';
-import type { RecordingBlockStore } from './block-store.js';
+import type { RecordingBlocks } from './block-store.js';
 import type { SnapshotLine } from './snapshots.js';
 import { flatFilters, readRecordingFilters, type RecordingsListParams } from './list-filters.js';
 import { recordingsListQuery } from './list-query.js';
@@ -46,7 +46,7 @@ export class RecordingsService {
   constructor(
     private readonly access: AccessResolver,
     private readonly store: EventStore,
-    private readonly blocks: RecordingBlockStore,
+    private readonly blocks: RecordingBlocks,
     private readonly executor: QueryExecutor,
     /** The query context of the list's filters (actions, cohorts, HogQL, test accounts), as an insight's. */
     private readonly contexts: (project: ProjectRow, query: InsightQuery) => Promise<QueryContext>,

@@ -13,7 +13,7 @@ import { DecodeBudget } from '../capture/decode-budget.js';
 import { requestToken } from '../capture/normalise.js';
 import type { ProjectTokens } from '../capture/project-tokens.js';
 import type { CaptureWriterLease } from '../capture/writer-lease.js';
-import { RecordingBlockStore, type BlockInfo } from './block-store.js';
+import { RecordingBlockStore, type BlockInfo, type RecordingBlocks } from './block-store.js';
 import { ReplayBudget, type ReplayLimits } from './budget.js';
 import { snapshotsBySession, type SessionSnapshots, type SnapshotLine } from './snapshots.js';
 import { summariseBlock } from './summary.js';
@@ -27,7 +27,7 @@ export class ReplayService {
 
   constructor(
     private readonly tokens: ProjectTokens,
-    readonly blocks: RecordingBlockStore,
+    readonly blocks: RecordingBlocks,
     private readonly store: EventStore,
     limits: ReplayLimits,
     private readonly decodeBudget: DecodeBudget = new DecodeBudget(),
