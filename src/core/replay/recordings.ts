@@ -11,6 +11,7 @@ import type { AccessResolver } from '../access.js';
 import type { Principal } from '../auth/principal.js';
 import type { RecordingBlocks } from './block-store.js';
 import type { SnapshotLine } from './snapshots.js';
+import { blobRange, readBlobRange, type SnapshotsRequest } from './snapshot-ranges.js';
 import { flatFilters, readRecordingFilters, type RecordingsListParams } from './list-filters.js';
 import { recordingsListQuery } from './list-query.js';
 import type { QueryContext } from '../../query/context.js';
@@ -91,21 +92,29 @@ export class RecordingsService {
   }
 
   /** Without a source: the session's sources (one "blob" per block); with one: that block's lines. */
-  async snapshots(principal: Principal, projectParam: string, sessionId: string, source: string | undefined, blobKey: string | undefined) {
+  async snapshots(principal: Principal, projectParam: string, sessionId: string, request: SnapshotsRequest) {
     const project = await this.access.project(principal, projectParam);
-    return this.snapshotsInProject(project, sessionId, source, blobKey);
+    return this.snapshotsInProject(project, sessionId, request, principal.kind === 'key');
   }
 
-  async snapshotsInProject(project: { id: number }, sessionId: string, source: string | undefined, blobKey: string | undefined) {
+  /**
+   * Without a source: the sources, PostHog's `blob_v2` ones (keys are block indexes) when asked
+   * with `blob_v2=true` as PostHog's player does, else one `blob` per block (older clients).
+   * `source=blob_v2` reads a range of blocks in one answer (snapshot-ranges.ts).
+   */
+  async snapshotsInProject(project: { id: number }, sessionId: string, request: SnapshotsRequest, viaApiKey = false) {
+    const { source, blob_key: blobKey } = request;
     const blocks = await this.blocks.list(project.id, sessionId);
     if (blocks.length === 0) throw new NotFoundError();
     if (source === undefined) {
-      const sources = [];
-      for (const block of blocks) {
-        const times = timesOf(await this.blocks.readBlock(project.id, sessionId, block.name));
-        sources.push({ source: 'blob', start_timestamp: times.start, end_timestamp: times.end, blob_key: block.name });
-      }
+      const v2 = request.blob_v2 === 'true';
+      const times = await Promise.all(blocks.map(async (block) => timesOf(await this.blocks.readBlock(project.id, sessionId, block.name))));
+      const sources = blocks.map((block, i) => ({ source: v2 ? 'blob_v2' : 'blob', start_timestamp: times[i]!.start, end_timestamp: times[i]!.end, blob_key: v2 ? String(i) : block.name }));
       return { kind: 'sources' as const, body: { sources } };
+    }
+    if (source === 'blob_v2') {
+      const range = blobRange(request, blocks, viaApiKey);
+      return { kind: 'blob' as const, body: await readBlobRange(this.blocks, project.id, sessionId, blocks, range) };
     }
     if (source !== 'blob') throw new ValidationError(`Invalid source: ${source}`, 'source');
     if (!blobKey) throw new ValidationError('Must provide a snapshot file blob key', 'blob_key');

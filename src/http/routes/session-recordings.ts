@@ -37,7 +37,16 @@ const ListQuery = Type.Object({
 });
 const SharedQuery = { sharing_access_token: Type.Optional(Type.String({ description: 'read a shared recording without a key' })) };
 const ItemQuery = Type.Object(SharedQuery);
-const SnapshotsQuery = Type.Object({ source: Type.Optional(Type.String()), blob_key: Type.Optional(Type.String()), ...SharedQuery });
+const SnapshotsQuery = Type.Object({
+  source: Type.Optional(Type.String()),
+  blob_key: Type.Optional(Type.String()),
+  // PostHog's blob_v2: a range of block indexes in one answer; blob_v2=true asks for the blob_v2 listing.
+  start_blob_key: Type.Optional(Type.String()),
+  end_blob_key: Type.Optional(Type.String()),
+  blob_v2: Type.Optional(Type.String()),
+  blob_v2_lts: Type.Optional(Type.String()),
+  ...SharedQuery,
+});
 const RecordingPage = Type.Object({ results: Type.Array(AnyObject), has_next: Type.Boolean(), version: Type.Integer() });
 
 function mountRecordingRoutes(app: HogletApp, services: Services, prefix: string, tag: string) {
@@ -72,12 +81,11 @@ function mountRecordingRoutes(app: HogletApp, services: Services, prefix: string
     config: { scope: 'session_recording:read', sharingToken: true },
     schema: { tags, params: ItemParams, querystring: SnapshotsQuery, response: { 200: Type.Unknown(), ...errorResponses } },
     handler: async (request, reply) => {
-      const { source, blob_key } = request.query;
       const { project_id, session_id } = request.params;
       const shared = await sharedOf(request, project_id, session_id);
       const answer = shared
-        ? await recordings.snapshotsInProject({ id: shared.teamId }, session_id, source, blob_key)
-        : await recordings.snapshots(principalOf(request), project_id, session_id, source, blob_key);
+        ? await recordings.snapshotsInProject({ id: shared.teamId }, session_id, request.query)
+        : await recordings.snapshots(principalOf(request), project_id, session_id, request.query);
       // A blob is PostHog's stored text: one JSON line per rrweb event, sent as it is.
       if (answer.kind === 'blob') return reply.type('application/json').send(answer.body);
       return reply.send(answer.body);
