@@ -14,23 +14,23 @@ export const MAX_EVENT_DEPTH = 100;
  * The value with every lone surrogate replaced by U+FFFD; the same object when nothing needed it,
  * so a well-formed event costs one walk without allocations, and only a broken one is copied.
  */
-export function storableValue(value: unknown): unknown {
-  return isStorable(value, 0) ? value : repaired(value);
+export function storableValue(value: unknown, maxDepth = MAX_EVENT_DEPTH): unknown {
+  return isStorable(value, 0, maxDepth) ? value : repaired(value);
 }
 
-/** Whether nothing in the value needs repair; throws past MAX_EVENT_DEPTH. */
-function isStorable(value: unknown, depth: number): boolean {
+/** Whether nothing in the value needs repair; throws past maxDepth. */
+function isStorable(value: unknown, depth: number, maxDepth: number): boolean {
   if (typeof value === 'string') return value.isWellFormed();
   if (typeof value !== 'object' || value === null) return true;
-  if (depth >= MAX_EVENT_DEPTH) {
-    throw new InvalidPayloadError(`Invalid payload: an event nests objects or arrays more than ${MAX_EVENT_DEPTH} levels deep.`);
+  if (depth >= maxDepth) {
+    throw new InvalidPayloadError(`Invalid payload: an event nests objects or arrays more than ${maxDepth} levels deep.`);
   }
   let storable = true;
   if (Array.isArray(value)) {
-    for (const item of value) storable = isStorable(item, depth + 1) && storable;
+    for (const item of value) storable = isStorable(item, depth + 1, maxDepth) && storable;
   } else {
     // JSON.parse makes plain objects: every enumerable key is its own.
-    for (const key in value) storable = key.isWellFormed() && isStorable((value as Record<string, unknown>)[key], depth + 1) && storable;
+    for (const key in value) storable = key.isWellFormed() && isStorable((value as Record<string, unknown>)[key], depth + 1, maxDepth) && storable;
   }
   return storable;
 }

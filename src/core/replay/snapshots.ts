@@ -5,9 +5,21 @@
 // `$window_id` defaults to the session id, `$snapshot_source` to "web". One bad event refuses the
 // whole request (400), before anything of it is stored.
 import { InvalidPayloadError } from '../capture/capture-errors.js';
+import { storableValue } from '../capture/storable.js';
 import type { RawEvent } from '../capture/types.js';
+import { sessionDirectoryName } from './block-store.js';
 
 export const MAX_SESSION_ID_LENGTH = 100;
+/** A file name's limit (ext4, XFS, APFS): a longer encoded id could never be stored, only retried. */
+const MAX_SESSION_DIRECTORY_BYTES = 255;
+/** posthog-js sends one session per request; more would fan one body out into that many fsync'd blocks. */
+export const MAX_SESSIONS_PER_REQUEST = 100;
+/**
+ * Nesting an rrweb event may have: a full snapshot nests two levels per DOM level, so this is
+ * far past real pages (PostHog's 128 for events would refuse deep ones), and well below where
+ * JSON.stringify of the block overflows the stack (a 500 the SDK retried forever).
+ */
+export const MAX_SNAPSHOT_DEPTH = 1000;
 
 /** One stored line: the window the rrweb event was recorded in, and the event (PostHog's blob line shape). */
 export type SnapshotLine = [windowId: string, event: Record<string, unknown>];
@@ -32,6 +44,7 @@ export function snapshotsBySession(events: readonly RawEvent[], userAgent: strin
     const sessionId = properties.$session_id;
     if (sessionId === undefined || sessionId === null) throw invalid('missing $session_id');
     if (typeof sessionId !== 'string' || sessionId === '' || sessionId.length > MAX_SESSION_ID_LENGTH) throw invalid('invalid $session_id');
+    if (Buffer.byteLength(sessionDirectoryName(sessionId)) > MAX_SESSION_DIRECTORY_BYTES) throw invalid('invalid $session_id (too many characters that need encoding)');
     const distinctId = distinctIdOf(event, properties);
     if (distinctId === null) throw invalid('missing distinct_id');
     const data = properties.$snapshot_items ?? properties.$snapshot_data;
@@ -41,6 +54,7 @@ export function snapshotsBySession(events: readonly RawEvent[], userAgent: strin
     const windowId = typeof properties.$window_id === 'string' && properties.$window_id !== '' ? properties.$window_id : sessionId;
     let session = sessions.get(sessionId);
     if (!session) {
+      if (sessions.size >= MAX_SESSIONS_PER_REQUEST) throw invalid(`a request holds snapshots of more than ${MAX_SESSIONS_PER_REQUEST} sessions`);
       session = {
         sessionId,
         distinctId,
@@ -52,7 +66,8 @@ export function snapshotsBySession(events: readonly RawEvent[], userAgent: strin
       sessions.set(sessionId, session);
     }
     session.messages++;
-    for (const item of items) session.lines.push([windowId, item as Record<string, unknown>]);
+    // Depth checked (and lone surrogates repaired) before anything serialises the data again.
+    for (const item of items) session.lines.push([windowId, storableValue(item, MAX_SNAPSHOT_DEPTH) as Record<string, unknown>]);
   }
   return [...sessions.values()];
 }
