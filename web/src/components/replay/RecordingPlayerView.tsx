@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Replayer } from '@rrweb/replay';
 import '@rrweb/replay/dist/style.css';
 import './replay.css';
-import { inactiveGaps, loadRecordingEvents, sameOriginFetch, type RecordingPlayerProps } from './snapshots';
+import { inactiveGaps, loadRecordingProgressively, sameOriginFetch, type ProgressiveLoad, type RecordingPlayerProps, type RrwebEvent } from './snapshots';
 
 export const SPEEDS = [1, 2, 4, 8] as const;
 
@@ -39,72 +39,156 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
   const skipRef = useRef(true);
   const [firstFrameMs, setFirstFrameMs] = useState<number | null>(null);
 
+  // The player's moves, set once the first blocks play: seeking past what is loaded waits for it.
+  const goToRef = useRef<((offset: number, play: boolean) => void) | null>(null);
+  const totalRef = useRef(0);
+  const [waiting, setWaiting] = useState(false);
+  const [complete, setComplete] = useState(false);
+
   useEffect(() => {
     const started = performance.now();
     let cancelled = false;
     let timer: number | undefined;
     let observer: ResizeObserver | undefined;
+    let replayer: Replayer | null = null;
+    const events: RrwebEvent[] = [];
+    let startTs = 0;
+    let knownEnd: number | null = null;
+    let loadedUntil = 0;
+    let done = false;
+    let gaps: Array<[number, number]> = [];
+    // Playing reached the end of what is loaded before the rest arrived: resume there when it does.
+    let stalledAt: number | null = null;
+    let pendingSeek: { offset: number; play: boolean } | null = null;
     setError(null);
     setLoaded(false);
-    loadRecordingEvents(projectId, sessionId, fetchJson ?? sameOriginFetch)
-      .then((events) => {
-        if (cancelled || !screenRef.current) return;
-        if (events.length < 2) throw new Error('This recording has too few events to play.');
-        const screen = screenRef.current;
-        const replayer = new Replayer(events as any, { root: screen, skipInactive: false, speed: 1, showWarning: false, mouseTail: false, triggerFocus: false });
-        replayerRef.current = replayer;
-        const meta = replayer.getMetaData();
-        setTotal(meta.totalTime);
-        setStartMs(meta.startTime);
-        setLoaded(true);
-        // The recorded viewport, scaled down to the width the player has.
-        let size = { width: 0, height: 0 };
-        const fit = () => {
-          if (!size.width || !size.height) return;
-          const scale = Math.min(1, screen.clientWidth / size.width);
-          replayer.wrapper.style.transform = `scale(${scale})`;
-          replayer.wrapper.style.transformOrigin = 'top left';
-          screen.style.height = `${Math.ceil(size.height * scale)}px`;
+    setComplete(false);
+    setWaiting(false);
+
+    const updateTotal = () => {
+      const last = events.length > 0 ? events[events.length - 1]!.timestamp : startTs;
+      loadedUntil = last - startTs;
+      totalRef.current = Math.max(loadedUntil, knownEnd !== null ? knownEnd - startTs : 0);
+      setTotal(totalRef.current);
+    };
+    const goTo = (offset: number, play: boolean) => {
+      if (!replayer) return;
+      const target = Math.min(Math.max(0, offset), totalRef.current);
+      // Any move replaces a wait at the loaded end.
+      stalledAt = null;
+      setCurrent(target);
+      if (!done && target > loadedUntil) {
+        pendingSeek = { offset: target, play };
+        pausedAtRef.current = target;
+        replayer.pause();
+        setWaiting(true);
+        return;
+      }
+      pendingSeek = null;
+      setWaiting(false);
+      if (play) {
+        pausedAtRef.current = null;
+        replayer.play(target);
+      } else {
+        replayer.pause(target);
+        pausedAtRef.current = target;
+      }
+    };
+    goToRef.current = goTo;
+
+    const start = (first: RrwebEvent[], load: ProgressiveLoad) => {
+      if (cancelled || !screenRef.current) return;
+      if (first.length < 2) throw new Error('This recording has too few events to play.');
+      const screen = screenRef.current;
+      events.push(...first);
+      startTs = first[0]!.timestamp;
+      knownEnd = load.endTimestamp;
+      replayer = new Replayer(first as any, { root: screen, skipInactive: false, speed: 1, showWarning: false, mouseTail: false, triggerFocus: false });
+      replayerRef.current = replayer;
+      const active = replayer;
+      updateTotal();
+      setStartMs(startTs);
+      setLoaded(true);
+      // The recorded viewport, scaled down to the width the player has.
+      let size = { width: 0, height: 0 };
+      const fit = () => {
+        if (!size.width || !size.height) return;
+        const scale = Math.min(1, screen.clientWidth / size.width);
+        active.wrapper.style.transform = `scale(${scale})`;
+        active.wrapper.style.transformOrigin = 'top left';
+        screen.style.height = `${Math.ceil(size.height * scale)}px`;
+      };
+      active.on('resize', (dimension: any) => { size = { width: dimension.width, height: dimension.height }; fit(); });
+      observer = new ResizeObserver(fit);
+      observer.observe(screen);
+      active.on('fullsnapshot-rebuilded', () => setFirstFrameMs((ms) => ms ?? Math.round(performance.now() - started)));
+      active.on('finish', () => { if (!done) stalledAt = loadedUntil; });
+      gaps = inactiveGaps(events);
+      if (handleRef) {
+        handleRef.current = {
+          seekToTimestamp(timestamp) {
+            goTo(timestamp - startTs, active.service.state.matches('playing') || (pendingSeek?.play ?? false));
+          },
         };
-        replayer.on('resize', (dimension: any) => { size = { width: dimension.width, height: dimension.height }; fit(); });
-        observer = new ResizeObserver(fit);
-        observer.observe(screen);
-        replayer.on('fullsnapshot-rebuilded', () => setFirstFrameMs((ms) => ms ?? Math.round(performance.now() - started)));
-        const gaps = inactiveGaps(events);
-        if (handleRef) {
-          handleRef.current = {
-            seekToTimestamp(timestamp) {
-              const offset = Math.min(Math.max(0, timestamp - meta.startTime), meta.totalTime);
-              if (replayer.service.state.matches('playing')) {
-                replayer.play(offset);
-              } else {
-                replayer.pause(offset);
-                pausedAtRef.current = offset;
-              }
-              setCurrent(offset);
-            },
-          };
+      }
+      timer = window.setInterval(() => {
+        const playing = active.service.state.matches('playing');
+        if (playing) pausedAtRef.current = null;
+        const gap = playing && skipRef.current ? gaps.find(([from, to]) => active.getCurrentTime() >= from && active.getCurrentTime() < to) : undefined;
+        setSkipping(gap !== undefined);
+        if (gap) goTo(gap[1], true);
+        const now = Math.min(playing ? active.getCurrentTime() : pausedAtRef.current ?? active.getCurrentTime(), totalRef.current);
+        setCurrent(now);
+        setPlaying(playing || pendingSeek?.play === true || stalledAt !== null);
+        onTimeRef.current?.(startTs + now);
+      }, 100);
+      active.play(0);
+      setPlaying(true);
+    };
+    const more = (later: RrwebEvent[]) => {
+      if (cancelled || !replayer) return;
+      for (const event of later) {
+        replayer.addEvent(event as any);
+        // Kept in time order for the inactivity gaps and the loaded end.
+        if (events.length > 0 && event.timestamp < events[events.length - 1]!.timestamp) {
+          const at = events.findIndex((e) => e.timestamp > event.timestamp);
+          events.splice(at, 0, event);
+        } else {
+          events.push(event);
         }
-        timer = window.setInterval(() => {
-          const playing = replayer.service.state.matches('playing');
-          if (playing) pausedAtRef.current = null;
-          const gap = playing && skipRef.current ? gaps.find(([from, to]) => replayer.getCurrentTime() >= from && replayer.getCurrentTime() < to) : undefined;
-          setSkipping(gap !== undefined);
-          if (gap) replayer.play(gap[1]);
-          const now = Math.min(playing ? replayer.getCurrentTime() : pausedAtRef.current ?? replayer.getCurrentTime(), meta.totalTime);
-          setCurrent(now);
-          setPlaying(playing);
-          onTimeRef.current?.(meta.startTime + now);
-        }, 100);
-        replayer.play(0);
-        setPlaying(true);
-      })
-      .catch((e) => { if (!cancelled) setError(e instanceof Error ? e.message : String(e)); });
+      }
+      updateTotal();
+      gaps = inactiveGaps(events);
+      resume();
+    };
+    // A wait for what was not loaded yet ends once it is (rrweb takes added events a tick later).
+    const resume = () => {
+      const seek = pendingSeek;
+      const stalled = stalledAt;
+      if (seek && (done || seek.offset <= loadedUntil)) setTimeout(() => { if (!cancelled && pendingSeek === seek) goTo(seek.offset, seek.play); }, 0);
+      if (stalled !== null && (done || loadedUntil > stalled)) {
+        stalledAt = null;
+        setTimeout(() => { if (!cancelled && !pendingSeek) goTo(stalled, true); }, 0);
+      }
+    };
+
+    loadRecordingProgressively(projectId, sessionId, fetchJson ?? sameOriginFetch, {
+      first: start,
+      more,
+      done: () => {
+        done = true;
+        setComplete(true);
+        updateTotal();
+        resume();
+      },
+      cancelled: () => cancelled,
+    }).catch((e) => { if (!cancelled) setError(e instanceof Error ? e.message : String(e)); });
     return () => {
       cancelled = true;
       if (timer !== undefined) clearInterval(timer);
       observer?.disconnect();
       if (handleRef) handleRef.current = null;
+      goToRef.current = null;
       try {
         replayerRef.current?.destroy();
       } catch {
@@ -118,26 +202,19 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
   const seek = (offset: number) => {
     const replayer = replayerRef.current;
     if (!replayer) return;
-    if (replayer.service.state.matches('playing')) {
-      replayer.play(offset);
-    } else {
-      replayer.pause(offset);
-      pausedAtRef.current = offset;
-    }
-    setCurrent(offset);
+    goToRef.current?.(offset, replayer.service.state.matches('playing') || playing);
   };
   const toggle = () => {
     const replayer = replayerRef.current;
     if (!replayer) return;
-    if (replayer.service.state.matches('playing')) {
+    if (playing) {
       replayer.pause();
       setPlaying(false);
       pausedAtRef.current = Math.min(replayer.getCurrentTime(), total);
-      setCurrent(pausedAtRef.current);
+      goToRef.current?.(pausedAtRef.current, false);
     } else {
       // At the end, play starts over, as video players do.
-      pausedAtRef.current = null;
-      replayer.play(current >= total ? 0 : current);
+      goToRef.current?.(current >= total ? 0 : current, true);
       setPlaying(true);
     }
   };
@@ -151,11 +228,12 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
   };
 
   return (
-    <div class="recording-player" data-first-frame-ms={firstFrameMs ?? undefined} data-playing={playing ? 'true' : 'false'} data-current-ms={Math.round(current)} data-start-ms={startMs ?? undefined} data-total-ms={total}>
+    <div class="recording-player" data-first-frame-ms={firstFrameMs ?? undefined} data-complete={complete ? 'true' : 'false'} data-playing={playing ? 'true' : 'false'} data-current-ms={Math.round(current)} data-start-ms={startMs ?? undefined} data-total-ms={total}>
       {error && <p class="error" role="alert">{error}</p>}
       {!loaded && !error && <p class="muted">Loading the recording…</p>}
       <div class="recording-screen" ref={screenRef} />
       {skipping && <span class="recording-skipping">Skipping inactivity</span>}
+      {waiting && <span class="recording-skipping" role="status">Loading this part of the recording…</span>}
       <div class="recording-controls" aria-label="Player controls">
         <button type="button" class="primary" onClick={toggle} disabled={!loaded} aria-label={playing ? 'Pause' : 'Play'}>{playing ? 'Pause' : 'Play'}</button>
         <input

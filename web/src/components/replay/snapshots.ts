@@ -1,6 +1,7 @@
-// Loading a recording's rrweb events through PostHog's snapshots API: the sources (one "blob" per
-// stored block), then every blob (JSON lines, each `[window_id, event]`), then the events that
-// posthog-js gzip'd before sending (its `cv: "2024-10"` marker) unpacked, all in time order.
+// Loading a recording's rrweb events through PostHog's snapshots API: the blob_v2 sources (one per
+// stored block, keyed by index), then ranges of blocks (JSON lines, each `[window_id, event]`), the
+// first range handed to the player as soon as it holds a full snapshot and the rest in the
+// background; the events posthog-js gzip'd before sending (its `cv: "2024-10"` marker) unpacked.
 import { ApiError, toLogin } from '../../api';
 
 /**
@@ -58,6 +59,83 @@ export const sameOriginFetch: RecordingFetch = async (path) => {
 
 export function snapshotsPath(projectId: string | number, sessionId: string): string {
   return `/api/projects/${encodeURIComponent(String(projectId))}/session_recordings/${encodeURIComponent(sessionId)}/snapshots/`;
+}
+
+/** Blocks a background range asks for (PostHog allows 100 keys past the start; 20 by API key). */
+export const RANGE_BLOCKS = 20;
+/** Blocks the first range asks for before it knows where the first full snapshot is. */
+const FIRST_RANGE_BLOCKS = 3;
+/** Events unpacked and handed on between two yields to the browser. */
+const EVENTS_PER_SLICE = 400;
+
+export interface ProgressiveLoad {
+  /** The recording's last moment as the sources list it (epoch ms), before every block is here. */
+  endTimestamp: number | null;
+}
+
+export interface ProgressiveHandlers {
+  /** The first blocks, up to and including the first full snapshot, unpacked, oldest first. */
+  first(events: RrwebEvent[], load: ProgressiveLoad): void;
+  /** Later events, a slice at a time, in time order of their blocks. */
+  more(events: RrwebEvent[]): void;
+  /** Every block has been read. */
+  done(): void;
+  cancelled(): boolean;
+}
+
+/**
+ * Loads a recording a range of blocks at a time (PostHog's blob_v2 sources): the first range is
+ * handed on as soon as it holds a full snapshot (a player can draw its first frame), the rest
+ * follows in the background in ranges of RANGE_BLOCKS, unpacked a slice at a time with a yield to
+ * the browser between slices, so the page stays responsive while a long recording arrives.
+ */
+export async function loadRecordingProgressively(projectId: string | number, sessionId: string, fetchJson: RecordingFetch, on: ProgressiveHandlers): Promise<void> {
+  const base = snapshotsPath(projectId, sessionId);
+  const answer = asJson(await fetchJson(`${base}?blob_v2=true`)) as { sources?: Array<{ source: string; blob_key?: string; end_timestamp?: string | null }> };
+  const sources = (answer?.sources ?? []).filter((s) => s.source === 'blob_v2' && s.blob_key !== undefined);
+  if (sources.length === 0) {
+    // A server without blob_v2 sources: every blob at once, as before.
+    on.first(await loadRecordingEvents(projectId, sessionId, fetchJson), { endTimestamp: null });
+    on.done();
+    return;
+  }
+  const ends = sources.map((s) => (s.end_timestamp ? Date.parse(s.end_timestamp) : NaN)).filter((t) => !Number.isNaN(t));
+  const load: ProgressiveLoad = { endTimestamp: ends.length > 0 ? Math.max(...ends) : null };
+  const range = async (from: number, to: number) => {
+    const text = await fetchJson(`${base}?source=blob_v2&start_blob_key=${sources[from]!.blob_key}&end_blob_key=${sources[to]!.blob_key}`);
+    return blobLines(text);
+  };
+  // The first range: grown until it holds a full snapshot (rrweb draws nothing before one).
+  let next = 0;
+  const firstEvents: RrwebEvent[] = [];
+  while (next < sources.length) {
+    const to = Math.min(sources.length - 1, next + (next === 0 ? FIRST_RANGE_BLOCKS : RANGE_BLOCKS) - 1);
+    firstEvents.push(...(await range(next, to)));
+    next = to + 1;
+    if (on.cancelled()) return;
+    if (firstEvents.some((e) => e.type === 2)) break;
+  }
+  const unpacked = await Promise.all(firstEvents.map(unpack));
+  if (on.cancelled()) return;
+  on.first(unpacked.sort((a, b) => a.timestamp - b.timestamp), load);
+  // The rest, one range after another; the next range is asked for while this one is unpacked.
+  let pending = next < sources.length ? range(next, Math.min(sources.length - 1, next + RANGE_BLOCKS - 1)) : null;
+  while (pending) {
+    const events = await pending;
+    next = Math.min(sources.length, next + RANGE_BLOCKS);
+    pending = next < sources.length ? range(next, Math.min(sources.length - 1, next + RANGE_BLOCKS - 1)) : null;
+    events.sort((a, b) => a.timestamp - b.timestamp);
+    for (let i = 0; i < events.length; i += EVENTS_PER_SLICE) {
+      await yieldToBrowser();
+      if (on.cancelled()) return;
+      on.more(await Promise.all(events.slice(i, i + EVENTS_PER_SLICE).map(unpack)));
+    }
+  }
+  if (!on.cancelled()) on.done();
+}
+
+function yieldToBrowser(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** Every rrweb event of the session, unpacked, oldest first. */
