@@ -224,6 +224,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       await pipeline.committer.drain();
       await captureSettled();
       await eventsRepository.deleteTeam(projectId);
+      await recordingBlocks.removeTeam(projectId);
     },
     startDemoData: (projectId) => void demo?.start(projectId),
     isGeneratingDemoData: (projectId) => demo?.isRunning(projectId) ?? false,

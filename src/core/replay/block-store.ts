@@ -51,6 +51,8 @@ export interface RecordingBlocks {
   readBlock(teamId: number, sessionId: string, name: string): Promise<SnapshotLine[]>;
   readSession(teamId: number, sessionId: string): Promise<SnapshotLine[]>;
   removeSession(teamId: number, sessionId: string): Promise<void>;
+  /** Removes every block of the team (a deleted project). */
+  removeTeam(teamId: number): Promise<void>;
   /** Each session of the team that has blocks, with its newest block's name (retention of orphans). */
   sessionsOf(teamId: number): Promise<Array<{ sessionId: string; newestBlock: string }>>;
   removeTemporaryFiles(): Promise<number>;
@@ -172,6 +174,11 @@ export class RecordingBlockStore implements RecordingBlocks {
     const directory = this.sessionDirectory(teamId, sessionId);
     await fsp.rm(directory, { recursive: true, force: true });
     await syncDirectory(path.dirname(directory)).catch(() => undefined);
+  }
+
+  async removeTeam(teamId: number): Promise<void> {
+    await fsp.rm(path.join(this.directory, String(teamId)), { recursive: true, force: true });
+    await syncDirectory(this.directory).catch(() => undefined);
   }
 
   async sessionsOf(teamId: number): Promise<Array<{ sessionId: string; newestBlock: string }>> {

@@ -123,6 +123,14 @@ export class S3RecordingBlockStore implements RecordingBlocks {
     }
   }
 
+  async removeTeam(teamId: number): Promise<void> {
+    const keys: string[] = [];
+    await this.eachPage(this.teamPrefix(teamId), (page) => {
+      for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+    });
+    for (const key of keys) await unavailableOnFailure(() => this.client.send(new DeleteObjectCommand({ Bucket: this.storage.bucket, Key: key })));
+  }
+
   async sessionsOf(teamId: number): Promise<Array<{ sessionId: string; newestBlock: string }>> {
     const prefix = this.teamPrefix(teamId);
     const newest = new Map<string, string>();

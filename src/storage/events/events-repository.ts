@@ -80,6 +80,8 @@ export class EventsRepository {
       TABLES.groupTypes,
       TABLES.staticCohortPeople,
       TABLES.sessions,
+      // Recordings' summary rows; their blocks are removed beside (services.ts).
+      TABLES.sessionReplayEvents,
     ];
     for (const table of tables) {
       await this.store.command(
