@@ -1,13 +1,11 @@
 // /s/: session recording snapshots. The request is decoded as any capture request (every encoding
 // posthog-js uses), its project found by token, its rrweb data grouped per session, checked
 // against the per-minute budgets, then each session's block is compressed and fsync'd under the
-// data directory and its summary row inserted into session_replay_events; only then is it answered
-// 200. A retried request stores and counts nothing twice (block names and row tokens come from the
-// content). Requests are independent: a bad or refused one never touches another.
-import { createHash } from 'node:crypto';
+// data directory and its summary row inserted into session_replay_events (group-committed with
+// other requests' rows: summary-rows.ts); only then is it answered 200. A retried request stores
+// and counts nothing twice (block names and their hashes in the rows come from the content). Requests are independent: a bad or refused one never touches another.
 import { ServiceUnavailableError } from '../../errors.js';
 import type { EventStore } from '../../storage/events/event-store.js';
-import { TABLES } from '../../storage/events/tables.js';
 import { decodeCaptureRequest, type CaptureRequestInput } from '../capture/decode.js';
 import { DecodeBudget } from '../capture/decode-budget.js';
 import { requestToken } from '../capture/normalise.js';
@@ -17,6 +15,7 @@ import { RecordingBlockStore, type BlockInfo, type RecordingBlocks } from './blo
 import { ReplayBudget, type ReplayLimits } from './budget.js';
 import { snapshotsBySession, type SessionSnapshots, type SnapshotLine } from './snapshots.js';
 import { summariseBlock } from './summary.js';
+import { SummaryRows } from './summary-rows.js';
 
 export interface ReplayCaptureOptions {
   userAgent?: string | undefined;
@@ -24,17 +23,19 @@ export interface ReplayCaptureOptions {
 
 export class ReplayService {
   private readonly budget: ReplayBudget;
+  private readonly summaryRows: SummaryRows;
 
   constructor(
     private readonly tokens: ProjectTokens,
     readonly blocks: RecordingBlocks,
-    private readonly store: EventStore,
+    store: EventStore,
     limits: ReplayLimits,
     private readonly decodeBudget: DecodeBudget = new DecodeBudget(),
     private readonly writerLease: CaptureWriterLease | null = null,
     now: () => number = Date.now,
   ) {
     this.budget = new ReplayBudget(limits, now);
+    this.summaryRows = new SummaryRows(store);
   }
 
   /** Resolves once every snapshot of the request is stored; throws a 4xx/503 ApiError otherwise. */
@@ -71,52 +72,30 @@ export class ReplayService {
     }
     const first = Number.isFinite(summary.firstTimestampMs) ? summary.firstTimestampMs : Date.now();
     const last = Number.isFinite(summary.lastTimestampMs) ? summary.lastTimestampMs : first;
-    const params = {
-      team: teamId,
-      session: session.sessionId,
-      distinct: session.distinctId,
-      first: microsText(first),
-      last: microsText(last),
-      url: summary.firstUrl ?? '',
+    // Joins the next group-committed INSERT of summary rows (summary-rows.ts); a block already on
+    // disk (a request sent again) is counted only if its row is not there yet.
+    await this.summaryRows.add({
+      team_id: teamId,
+      session_id: session.sessionId,
+      distinct_id: session.distinctId,
+      first_ts: microsText(first),
+      last_ts: microsText(last),
+      first_url_text: summary.firstUrl ?? '',
       urls: summary.urls,
       clicks: summary.clickCount,
       keypresses: summary.keypressCount,
       mouse: summary.mouseActivityCount,
-      active: summary.activeMilliseconds,
+      active_ms: summary.activeMilliseconds,
       logs: summary.consoleLogCount,
       warns: summary.consoleWarnCount,
       errors: summary.consoleErrorCount,
-      size: summary.size,
+      size_bytes: summary.size,
       messages: session.messages,
-      events: summary.eventCount,
+      event_total: summary.eventCount,
       source: session.source,
       library: session.library,
-    };
-    // The token is the session's hash and the block's name (hex, digits and dots): the same block
-    // never counts twice, and another session's block of equal content still counts for it.
-    const dedup = `${teamId}/${createHash('sha256').update(session.sessionId).digest('hex').slice(0, 20)}/${block.name}`;
-    try {
-      await this.store.command(
-        `INSERT INTO ${this.store.layout.database}.${TABLES.sessionReplayEvents}
-         SETTINGS insert_deduplication_token = '${dedup}'
-         SELECT {team:UInt64}, {session:String}, {distinct:String},
-           toDateTime64({first:String}, 6, 'UTC'), toDateTime64({last:String}, 6, 'UTC'),
-           argMinState(nullIf({url:String}, ''), toDateTime64({first:String}, 6, 'UTC')),
-           {urls:Array(String)},
-           {clicks:Int64}, {keypresses:Int64}, {mouse:Int64}, {active:Int64},
-           {logs:Int64}, {warns:Int64}, {errors:Int64},
-           {size:Int64}, {messages:Int64}, {events:Int64},
-           argMinState(CAST({source:String}, 'LowCardinality(Nullable(String))'), toDateTime64({first:String}, 6, 'UTC')),
-           argMinState(CAST({library:String}, 'Nullable(String)'), toDateTime64({first:String}, 6, 'UTC')),
-           1, now()`,
-        params,
-        { lane: 'persons' },
-      );
-    } catch (error) {
-      const failure = new ServiceUnavailableError('Recordings could not be stored right now; retry shortly.');
-      failure.cause = error;
-      throw failure;
-    }
+      block: SummaryRows.blockHash(teamId, session.sessionId, block.name),
+    }, !block.created);
   }
 
   /** A session's blocks in playback order. */

@@ -8,6 +8,7 @@ import { staticCohortPeople } from './0003_static_cohort_people.js';
 import { sessions } from './0004_sessions.js';
 import { materializedProperties } from './0005_materialized_properties.js';
 import { sessionReplayEvents } from './0006_session_replay_events.js';
+import { replayBlockNames } from './0007_replay_block_names.js';
 
 export interface EventStoreMigration {
   version: number;
@@ -17,7 +18,7 @@ export interface EventStoreMigration {
   backfill?(store: EventStore, ddl: Ddl): Promise<void>;
 }
 
-export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople, sessions, materializedProperties, sessionReplayEvents];
+export const EVENT_STORE_MIGRATIONS: readonly EventStoreMigration[] = [eventsPersonsGroups, fsyncParts, staticCohortPeople, sessions, materializedProperties, sessionReplayEvents, replayBlockNames];
 
 /** Runs the migrations not yet recorded; `migrations` is the released list but for tests. */
 export async function migrateEventStore(store: EventStore, migrations: readonly EventStoreMigration[] = EVENT_STORE_MIGRATIONS): Promise<number[]> {
