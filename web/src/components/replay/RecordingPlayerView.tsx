@@ -174,6 +174,10 @@ export function RecordingPlayerView({ projectId, sessionId, fetchJson, handleRef
 
     loadRecordingProgressively(projectId, sessionId, fetchJson ?? sameOriginFetch, {
       first: start,
+      known: (load) => {
+        knownEnd = load.endTimestamp;
+        updateTotal();
+      },
       more,
       done: () => {
         done = true;

@@ -76,6 +76,8 @@ export interface ProgressiveLoad {
 export interface ProgressiveHandlers {
   /** The first blocks, up to and including the first full snapshot, unpacked, oldest first. */
   first(events: RrwebEvent[], load: ProgressiveLoad): void;
+  /** The sources' answer, when it came after the first frame (the recording's end is known from then). */
+  known?(load: ProgressiveLoad): void;
   /** Later events, a slice at a time, in time order of their blocks. */
   more(events: RrwebEvent[]): void;
   /** Every block has been read. */
@@ -84,40 +86,51 @@ export interface ProgressiveHandlers {
 }
 
 /**
- * Loads a recording a range of blocks at a time (PostHog's blob_v2 sources): the first range is
- * handed on as soon as it holds a full snapshot (a player can draw its first frame), the rest
- * follows in the background in ranges of RANGE_BLOCKS, unpacked a slice at a time with a yield to
- * the browser between slices, so the page stays responsive while a long recording arrives.
+ * Loads a recording a range of blocks at a time (PostHog's blob_v2 sources): the first block is
+ * asked for alongside the sources (its key is "0" whatever the listing says), and handed on as
+ * soon as it holds a full snapshot (a player can draw its first frame before the listing, which
+ * reads every block's times, answers); otherwise the first range grows until it holds one. The
+ * rest follows in the background in ranges of RANGE_BLOCKS, unpacked a slice at a time with a
+ * yield to the browser between slices, so the page stays responsive while a long recording arrives.
  */
 export async function loadRecordingProgressively(projectId: string | number, sessionId: string, fetchJson: RecordingFetch, on: ProgressiveHandlers): Promise<void> {
   const base = snapshotsPath(projectId, sessionId);
-  const answer = asJson(await fetchJson(`${base}?blob_v2=true`)) as { sources?: Array<{ source: string; blob_key?: string; end_timestamp?: string | null }> };
+  const rangePath = (from: string, to: string) => `${base}?source=blob_v2&start_blob_key=${from}&end_blob_key=${to}`;
+  const listing = fetchJson(`${base}?blob_v2=true`);
+  listing.catch(() => {}); // awaited below; no unhandled rejection while the first block is read
+  const head = await fetchJson(rangePath('0', '0')).then(blobLines, () => null);
+  if (on.cancelled()) return;
+  let firstEvents: RrwebEvent[] = head ?? [];
+  let next = head ? 1 : 0;
+  const started = firstEvents.some((e) => e.type === 2);
+  if (started) on.first(await unpackAll(firstEvents), { endTimestamp: null });
+
+  const answer = asJson(await listing) as { sources?: Array<{ source: string; blob_key?: string; end_timestamp?: string | null }> };
   const sources = (answer?.sources ?? []).filter((s) => s.source === 'blob_v2' && s.blob_key !== undefined);
   if (sources.length === 0) {
     // A server without blob_v2 sources: every blob at once, as before.
-    on.first(await loadRecordingEvents(projectId, sessionId, fetchJson), { endTimestamp: null });
+    if (!started) on.first(await loadRecordingEvents(projectId, sessionId, fetchJson), { endTimestamp: null });
     on.done();
     return;
   }
   const ends = sources.map((s) => (s.end_timestamp ? Date.parse(s.end_timestamp) : NaN)).filter((t) => !Number.isNaN(t));
   const load: ProgressiveLoad = { endTimestamp: ends.length > 0 ? Math.max(...ends) : null };
-  const range = async (from: number, to: number) => {
-    const text = await fetchJson(`${base}?source=blob_v2&start_blob_key=${sources[from]!.blob_key}&end_blob_key=${sources[to]!.blob_key}`);
-    return blobLines(text);
-  };
-  // The first range: grown until it holds a full snapshot (rrweb draws nothing before one).
-  let next = 0;
-  const firstEvents: RrwebEvent[] = [];
-  while (next < sources.length) {
-    const to = Math.min(sources.length - 1, next + (next === 0 ? FIRST_RANGE_BLOCKS : RANGE_BLOCKS) - 1);
-    firstEvents.push(...(await range(next, to)));
-    next = to + 1;
+  const range = async (from: number, to: number) => blobLines(await fetchJson(rangePath(sources[from]!.blob_key!, sources[to]!.blob_key!)));
+  if (started) {
+    on.known?.(load);
+  } else {
+    // The first range: grown until it holds a full snapshot (rrweb draws nothing before one).
+    while (next < sources.length) {
+      const to = Math.min(sources.length - 1, next + (next <= 1 ? FIRST_RANGE_BLOCKS : RANGE_BLOCKS) - 1);
+      firstEvents.push(...(await range(next, to)));
+      next = to + 1;
+      if (on.cancelled()) return;
+      if (firstEvents.some((e) => e.type === 2)) break;
+    }
     if (on.cancelled()) return;
-    if (firstEvents.some((e) => e.type === 2)) break;
+    on.first(await unpackAll(firstEvents), load);
   }
-  const unpacked = await Promise.all(firstEvents.map(unpack));
-  if (on.cancelled()) return;
-  on.first(unpacked.sort((a, b) => a.timestamp - b.timestamp), load);
+  firstEvents = [];
   // The rest, one range after another; the next range is asked for while this one is unpacked.
   let pending = next < sources.length ? range(next, Math.min(sources.length - 1, next + RANGE_BLOCKS - 1)) : null;
   while (pending) {
@@ -132,6 +145,11 @@ export async function loadRecordingProgressively(projectId: string | number, ses
     }
   }
   if (!on.cancelled()) on.done();
+}
+
+async function unpackAll(events: RrwebEvent[]): Promise<RrwebEvent[]> {
+  // A stable sort: events of one moment keep the order they were recorded in.
+  return (await Promise.all(events.map(unpack))).sort((a, b) => a.timestamp - b.timestamp);
 }
 
 function yieldToBrowser(): Promise<void> {
