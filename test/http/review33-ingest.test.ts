@@ -53,6 +53,20 @@ describe('/s/ under attack', () => {
     expect(fs.readdirSync(path.join(recordingsRoot(), String(owner.projectId))).filter((name) => name.startsWith('fan-out-'))).toEqual([]);
   });
 
+  it('$lib and $snapshot_source are kept short: they are stored in every summary row, outside the byte budgets', async () => {
+    const huge = 'x'.repeat(1024 * 1024);
+    const event = snapshot('huge-labels');
+    Object.assign(event.properties, { $lib: huge, $snapshot_source: huge });
+    expect((await post([event])).statusCode).toBe(200);
+    const [row] = await t.services.events.query<{ library: string; source: string }>(
+      `SELECT argMinMerge(snapshot_library) AS library, argMinMerge(snapshot_source) AS source
+       FROM ${t.services.events.layout.database}.session_replay_events WHERE team_id = {team:UInt64} AND session_id = 'huge-labels'`,
+      { team: owner.projectId },
+    );
+    expect(row!.library.length).toBeLessThanOrEqual(200);
+    expect(row!.source.length).toBeLessThanOrEqual(200);
+  });
+
   it('deeply nested rrweb data is a 400, not a 500', async () => {
     const depth = 100_000;
     const body = JSON.stringify([snapshot('deep', [{ type: 3, timestamp: AT, data: { nested: 'NESTED' } }])]).replace('"NESTED"', '['.repeat(depth) + ']'.repeat(depth));

@@ -20,6 +20,8 @@ export const MAX_SESSIONS_PER_REQUEST = 100;
  * JSON.stringify of the block overflows the stack (a 500 the SDK retried forever).
  */
 export const MAX_SNAPSHOT_DEPTH = 1000;
+/** `$snapshot_source` and `$lib` ("web", "posthog-react-native"): longer text is no label. */
+const MAX_LABEL_LENGTH = 200;
 
 /** One stored line: the window the rrweb event was recorded in, and the event (PostHog's blob line shape). */
 export type SnapshotLine = [windowId: string, event: Record<string, unknown>];
@@ -58,8 +60,9 @@ export function snapshotsBySession(events: readonly RawEvent[], userAgent: strin
       session = {
         sessionId,
         distinctId,
-        source: typeof properties.$snapshot_source === 'string' ? properties.$snapshot_source : 'web',
-        library: typeof properties.$lib === 'string' ? properties.$lib : libraryFromUserAgent(userAgent),
+        // Stored in every summary row and counted by no budget: kept to a label's length.
+        source: (typeof properties.$snapshot_source === 'string' ? properties.$snapshot_source : 'web').slice(0, MAX_LABEL_LENGTH),
+        library: (typeof properties.$lib === 'string' ? properties.$lib : libraryFromUserAgent(userAgent)).slice(0, MAX_LABEL_LENGTH),
         lines: [],
         messages: 0,
       };
