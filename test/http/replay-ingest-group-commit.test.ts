@@ -6,6 +6,7 @@
 // engine's own error.
 import { ClickHouseError } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SummaryRows } from '../../src/core/replay/summary-rows.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -65,6 +66,17 @@ function watchSummaryInserts(decide: (sessions: string[], call: number) => Promi
   return { batches, restore: () => { store.command = command; } };
 }
 
+/** Counts rows handed to the summary rows' group commit (from now on). */
+function countAdds() {
+  const add = SummaryRows.prototype.add;
+  const counter = { count: 0, restore: () => { SummaryRows.prototype.add = add; } };
+  SummaryRows.prototype.add = function (this: SummaryRows, ...args: Parameters<SummaryRows['add']>) {
+    counter.count += 1;
+    return add.apply(this, args);
+  };
+  return counter;
+}
+
 async function until(check: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (!(await check())) {
@@ -119,6 +131,7 @@ describe('/s/ summary rows, group-committed', () => {
   });
 
   it('a failing INSERT answers 503 to exactly the requests in it; the rest are stored, and a resend counts once', async () => {
+    const adds = countAdds();
     let release!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
     const watch = watchSummaryInserts(async (_sessions, call) => {
@@ -130,9 +143,8 @@ describe('/s/ summary rows, group-committed', () => {
       await until(async () => watch.batches.length === 1);
       const waiting = Array.from({ length: 20 }, (_, i) => `fail-batch-${i}`);
       const gathered = waiting.map((session) => send(body(session, 0)));
-      // Every block is on disk (its row then joins the queue) before the first INSERT returns.
-      await until(async () => (await Promise.all(waiting.map((s) => t.services.replay.listBlocks(owner.projectId, s)))).every((b) => b.length === 1));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Every waiting request's row has joined the queue (add queues it at once) before the first INSERT returns.
+      await until(async () => adds.count === 1 + waiting.length);
       release();
       expect((await first).statusCode).toBe(200);
       const answers = await Promise.all(gathered);
@@ -153,6 +165,7 @@ describe('/s/ summary rows, group-committed', () => {
     } finally {
       release();
       watch.restore();
+      adds.restore();
     }
     const after = await counted('fail-');
     expect(after.size).toBe(23);
