@@ -67,6 +67,15 @@ describe('/s/ under attack', () => {
     expect(row!.source.length).toBeLessThanOrEqual(200);
   });
 
+  it('a lone surrogate in a recorded URL is stored as U+FFFD, not a failed summary row', async () => {
+    const body = JSON.stringify([snapshot('lone-surrogate', [{ type: 4, timestamp: AT, data: { href: 'https://a.example/LONE' } }])]).replace('LONE', '\\ud800');
+    const res = await t.app.inject({ method: 'POST', url: '/s/', payload: body, headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const item = await t.request(owner.key, { method: 'GET', url: `/api/projects/${owner.projectId}/session_recordings/lone-surrogate/` });
+    expect(item.statusCode, item.body).toBe(200);
+    expect(item.json().start_url).toBe('https://a.example/\ufffd');
+  });
+
   it('deeply nested rrweb data is a 400, not a 500', async () => {
     const depth = 100_000;
     const body = JSON.stringify([snapshot('deep', [{ type: 3, timestamp: AT, data: { nested: 'NESTED' } }])]).replace('"NESTED"', '['.repeat(depth) + ']'.repeat(depth));
