@@ -76,6 +76,16 @@ describe('/s/ under attack', () => {
     expect(item.json().start_url).toBe('https://a.example/\ufffd');
   });
 
+  it('a lone surrogate in a session id, distinct id, $lib or $snapshot_source is a 400 or stored, never a 5xx', async () => {
+    for (const [sessionId, distinctId] of [['LONE', 'd'], ['ok-session', 'LONE'], ['LONEx', 'LONE']]) {
+      const event = snapshot(sessionId);
+      Object.assign(event.properties, { distinct_id: distinctId, $lib: 'LONE', $snapshot_source: 'LONE' });
+      const body = JSON.stringify([event]).replaceAll('LONE', '\\ud800');
+      const res = await t.app.inject({ method: 'POST', url: '/s/', payload: body, headers: { 'content-type': 'application/json' } });
+      expect([200, 400], `${sessionId} ${distinctId}: ${res.body}`).toContain(res.statusCode);
+    }
+  });
+
   it('deeply nested rrweb data is a 400, not a 500', async () => {
     const depth = 100_000;
     const body = JSON.stringify([snapshot('deep', [{ type: 3, timestamp: AT, data: { nested: 'NESTED' } }])]).replace('"NESTED"', '['.repeat(depth) + ']'.repeat(depth));

@@ -45,7 +45,8 @@ export function snapshotsBySession(events: readonly RawEvent[], userAgent: strin
     const properties = (event.properties && typeof event.properties === 'object' && !Array.isArray(event.properties) ? event.properties : {}) as Record<string, unknown>;
     const sessionId = properties.$session_id;
     if (sessionId === undefined || sessionId === null) throw invalid('missing $session_id');
-    if (typeof sessionId !== 'string' || sessionId === '' || sessionId.length > MAX_SESSION_ID_LENGTH) throw invalid('invalid $session_id');
+    // A lone surrogate cannot be percent-encoded into a directory or key name (URIError: a 500).
+    if (typeof sessionId !== 'string' || sessionId === '' || sessionId.length > MAX_SESSION_ID_LENGTH || !sessionId.isWellFormed()) throw invalid('invalid $session_id');
     if (Buffer.byteLength(sessionDirectoryName(sessionId)) > MAX_SESSION_DIRECTORY_BYTES) throw invalid('invalid $session_id (too many characters that need encoding)');
     const distinctId = distinctIdOf(event, properties);
     if (distinctId === null) throw invalid('missing distinct_id');
@@ -60,9 +61,9 @@ export function snapshotsBySession(events: readonly RawEvent[], userAgent: strin
       session = {
         sessionId,
         distinctId,
-        // Stored in every summary row and counted by no budget: kept to a label's length.
-        source: (typeof properties.$snapshot_source === 'string' ? properties.$snapshot_source : 'web').slice(0, MAX_LABEL_LENGTH),
-        library: (typeof properties.$lib === 'string' ? properties.$lib : libraryFromUserAgent(userAgent)).slice(0, MAX_LABEL_LENGTH),
+        // Stored in every summary row and counted by no budget: kept to a label's length, storable.
+        source: (typeof properties.$snapshot_source === 'string' ? properties.$snapshot_source : 'web').slice(0, MAX_LABEL_LENGTH).toWellFormed(),
+        library: (typeof properties.$lib === 'string' ? properties.$lib : libraryFromUserAgent(userAgent)).slice(0, MAX_LABEL_LENGTH).toWellFormed(),
         lines: [],
         messages: 0,
       };
@@ -77,7 +78,8 @@ export function snapshotsBySession(events: readonly RawEvent[], userAgent: strin
 
 function distinctIdOf(event: RawEvent, properties: Record<string, unknown>): string | null {
   const value = event.distinct_id ?? event.$distinct_id ?? properties.distinct_id;
-  if (typeof value === 'string' && value.trim() !== '') return value.slice(0, 200);
+  // Lone surrogates repaired as capture repairs events' (the summary row's text must be storable).
+  if (typeof value === 'string' && value.trim() !== '') return value.slice(0, 200).toWellFormed();
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return null;
 }
