@@ -32,7 +32,7 @@ describe('/s/ under attack', () => {
     const hostile = fc.oneof(
       fc.constantFrom('..', '.', '../..', '../../etc', '/etc/passwd', '%2e%2e', '..%2f..', 'a/../../b', '\\..\\..', '\u0000', '~', '.tmp', '%'.repeat(100), '€'.repeat(100), '😀'.repeat(50)),
       fc.string({ minLength: 1, maxLength: 100, unit: 'binary' }),
-      fc.array(fc.constantFrom('.', '/', '\\', '%', '..', 'é', '\u0000'), { minLength: 1, maxLength: 100 }).map((parts) => parts.join('').slice(0, 100)),
+      fc.array(fc.constantFrom('.', '/', '\\', '%', '..', 'é', '\u0000', '\ud800', '\udc00', '😀'), { minLength: 1, maxLength: 100 }).map((parts) => parts.join('').slice(0, 100)),
     );
     await fc.assert(fc.asyncProperty(hostile, async (sessionId) => {
       const res = await post([snapshot(sessionId)]);
