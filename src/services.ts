@@ -37,6 +37,7 @@ import { CaptureService } from './core/capture/service.js';
 import { RecordingBlockStore, type RecordingBlocks } from './core/replay/block-store.js';
 import { S3RecordingBlockStore } from './core/replay/s3-block-store.js';
 import { ReplayService } from './core/replay/service.js';
+import { recordingOptInReader } from './core/replay/recording-opt-in.js';
 import { RecordingsService } from './core/replay/recordings.js';
 import { RecordingSharingService } from './core/replay/recording-sharing.js';
 import { RecordingRemovals } from './core/replay/recording-removal.js';
@@ -311,7 +312,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     : new RecordingBlockStore(path.join(config.dataDir, 'recordings'));
   // Temporary files of blocks a crash interrupted were never acknowledged.
   void recordingBlocks.removeTemporaryFiles().catch((error) => onBackgroundError(new Error('replay: removing temporary blocks', { cause: error })));
-  const replay = new ReplayService(tokens, recordingBlocks, events, config.replayLimits, decodeBudget, writerLease);
+  const replay = new ReplayService(tokens, recordingOptInReader((teamId) => projectRows.row(teamId)), recordingBlocks, events, config.replayLimits, decodeBudget, writerLease);
   const actions = new ActionsService(repositories, access);
   const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });
   configureSharedHogQLParser({ workers: config.hogqlParsers });

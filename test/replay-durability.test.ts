@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config.js';
 import { RecordingBlockStore } from '../src/core/replay/block-store.js';
 import { openEventStore } from '../src/storage/events/connect.js';
 import { freePort, hoglet, startServer } from './helpers/processes.js';
+import { turnOnRecordingAt } from './helpers/recordings.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoglet-replay-durability-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -36,9 +37,10 @@ const send = (port: number, body: string) =>
 describe('recording durability', () => {
   it('every acknowledged recording survives kill -9, stored and counted once', async () => {
     const { stdout } = await hoglet(['bootstrap', '--email', 'r@example.com', '--json', '--data-dir', dataDir]);
-    const { project_api_token: token, project_id: projectId } = JSON.parse(stdout);
+    const { project_api_token: token, project_id: projectId, personal_api_key: key } = JSON.parse(stdout);
     const port = await freePort();
     let server = await startServer(dataDir, port);
+    await turnOnRecordingAt(port, projectId, key);
 
     const acknowledged: Array<ReturnType<typeof recording>> = [];
     const unanswered: Array<ReturnType<typeof recording>> = [];

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, hoglet, startServer, type ServerProcess } from '../helpers/processes.js';
+import { turnOnRecordingAt } from '../helpers/recordings.js';
 
 delete process.env.DATABASE_URL;
 delete process.env.CLICKHOUSE_URL;
@@ -39,6 +40,7 @@ describe('hoglet backup and restore with recordings', () => {
     const port = await freePort();
     const servers: ServerProcess[] = [await startServer(original, port, [])];
     try {
+      await turnOnRecordingAt(port, creds.projectId, creds.key);
       const at = Date.now() - 60_000;
       const data = [
         { type: 4, timestamp: at, data: { href: 'https://shop.example/', width: 1280, height: 800 } },

@@ -14,6 +14,20 @@ export function rrwebPage(at: number, seconds: number, href = 'https://shop.exam
   ];
 }
 
+/** Sets the project's `session_recording_opt_in` (off by default: /s/ then stores nothing). */
+export async function turnOnRecording(t: TestApp, who: Credentials, on = true): Promise<void> {
+  const res = await t.request(who.key, { method: 'PATCH', url: `/api/projects/${who.projectId}/`, payload: { session_recording_opt_in: on } });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** The same through a running server's HTTP port (the tests of `hoglet` processes). */
+export async function turnOnRecordingAt(port: number, projectId: number, key: string): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/projects/${projectId}/`, {
+    method: 'PATCH', body: JSON.stringify({ session_recording_opt_in: true }), headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+  });
+  expect(res.status, await res.text()).toBe(200);
+}
+
 /** Posts one $snapshot request for the session to /s/ (200 means stored). */
 export async function recordSession(t: TestApp, who: Credentials, sessionId: string, distinctId: string, data: unknown[], extra: Record<string, unknown> = {}): Promise<void> {
   const body = [{ event: '$snapshot', properties: { $snapshot_data: data, $session_id: sessionId, $window_id: 'w1', $lib: 'web', distinct_id: distinctId, token: who.projectApiToken, ...extra } }];

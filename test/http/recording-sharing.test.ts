@@ -5,6 +5,7 @@
 // 404, and another organization that can neither read nor change the configuration.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { turnOnRecording } from '../helpers/recordings.js';
 import { ev, journeys } from '../helpers/journeys.js';
 import { META_STORES } from '../helpers/stores.js';
 import { openTwoOrganizations } from '../helpers/two-organizations.js';
@@ -51,6 +52,7 @@ describe.each(META_STORES)('recording sharing on %s', (store) => {
     t = await createTestApp(store);
     alice = await t.bootstrap('alice@example.com', { organization: 'Alice Inc' });
     bob = await t.bootstrap('bob@example.com', { organization: 'Bob Ltd' });
+    for (const who of [alice, bob]) await turnOnRecording(t, who);
     await journeys(t, alice, { 'ada-device': [ev('$identify', new Date(START).toISOString(), { $set: { email: 'ada@alice.dev' } })] });
     await record(alice, 'sess-a', 'ada-device', 'https://shop.example/a');
     await record(alice, 'sess-b', 'anon-1', 'https://shop.example/b');

@@ -8,6 +8,7 @@ import { ClickHouseError } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SummaryRows } from '../../src/core/replay/summary-rows.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { turnOnRecording } from '../helpers/recordings.js';
 
 let t: TestApp;
 let owner: Credentials;
@@ -15,6 +16,7 @@ let owner: Credentials;
 beforeAll(async () => {
   t = await createTestApp('sqlite');
   owner = await t.bootstrap('group-commit@example.com');
+  await turnOnRecording(t, owner);
 });
 afterAll(() => t.close());
 

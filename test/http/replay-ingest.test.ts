@@ -6,6 +6,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { turnOnRecording } from '../helpers/recordings.js';
 import { META_STORES } from '../helpers/stores.js';
 import { sessionDirectoryName } from '../../src/core/replay/block-store.js';
 
@@ -16,6 +17,7 @@ describe.each(META_STORES)('/s/ on %s', (store) => {
   beforeAll(async () => {
     t = await createTestApp(store);
     owner = await t.bootstrap('replay@example.com');
+    await turnOnRecording(t, owner);
   });
   afterAll(() => t.close());
 
@@ -195,6 +197,7 @@ describe.each(META_STORES)('/s/ on %s', (store) => {
   describe('/s/ keeps projects apart', () => {
     it("the same session id sent with another organization's token is that project's recording only", async () => {
       const other = await t.bootstrap('other-replay@example.com');
+      await turnOnRecording(t, other);
       const mine = page(BASE, 'https://mine.example/', [{ source: 2, type: 2, dt: 1 }]);
       const theirs = page(BASE + 5, 'https://theirs.example/', []);
       expect((await post('/s/', JSON.stringify([snapshot(owner.projectApiToken, 'shared-id', mine)]), { 'content-type': 'application/json' })).statusCode).toBe(200);
@@ -213,6 +216,7 @@ describe.each(META_STORES)('/s/ on %s', (store) => {
       // 8 KiB per session and 16 KiB per project a minute.
       limited = await createTestApp(store, { HOGLET_REPLAY_SESSION_MB_PER_MINUTE: String(8 / 1024), HOGLET_REPLAY_PROJECT_MB_PER_MINUTE: String(16 / 1024) });
       who = await limited.bootstrap('budget@example.com');
+      await turnOnRecording(limited, who);
     });
     afterAll(() => limited.close());
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { turnOnRecording } from '../helpers/recordings.js';
 
 describe('/s/ under attack', () => {
   let t: TestApp;
@@ -16,6 +17,7 @@ describe('/s/ under attack', () => {
   beforeAll(async () => {
     t = await createTestApp('sqlite');
     owner = await t.bootstrap('replay-review@example.com');
+    await turnOnRecording(t, owner);
   });
   afterAll(() => t.close());
 

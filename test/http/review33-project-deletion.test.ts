@@ -8,7 +8,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
-import { recordSession, rrwebPage } from '../helpers/recordings.js';
+import { recordSession, rrwebPage, turnOnRecording } from '../helpers/recordings.js';
 import { META_STORES } from '../helpers/stores.js';
 
 describe.each(META_STORES)('deleting a project with recordings on %s', (store) => {
@@ -31,6 +31,7 @@ describe.each(META_STORES)('deleting a project with recordings on %s', (store) =
     const base = `/api/organizations/${alice.organizationId}/projects`;
     const doomed = (await t.request(alice.key, { method: 'POST', url: `${base}/`, payload: { name: 'Doomed' } })).json();
     const asDoomed = { ...alice, projectId: doomed.id as number, projectApiToken: doomed.api_token as string };
+    for (const who of [alice, asDoomed]) await turnOnRecording(t, who);
     const at = Date.now() - 60_000;
     await recordSession(t, asDoomed, 'doomed-session', 'someone', rrwebPage(at, 10));
     await recordSession(t, alice, 'kept-session', 'someone', rrwebPage(at, 10));
@@ -85,6 +86,7 @@ describe('deleting a project with recordings in object storage', () => {
     const base = `/api/organizations/${alice.organizationId}/projects`;
     const doomed = (await t.request(alice.key, { method: 'POST', url: `${base}/`, payload: { name: 'Doomed' } })).json();
     const asDoomed = { ...alice, projectId: doomed.id as number, projectApiToken: doomed.api_token as string };
+    for (const who of [alice, asDoomed]) await turnOnRecording(t, who);
     const at = Date.now() - 60_000;
     await recordSession(t, asDoomed, 'doomed-a', 'someone', rrwebPage(at, 10));
     await recordSession(t, asDoomed, 'doomed-b', 'someone', rrwebPage(at, 20));

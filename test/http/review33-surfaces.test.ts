@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
-import { recordSession, rrwebPage } from '../helpers/recordings.js';
+import { recordSession, rrwebPage, turnOnRecording } from '../helpers/recordings.js';
 import { META_STORES } from '../helpers/stores.js';
 import { sessionDirectoryName } from '../../src/core/replay/block-store.js';
 
@@ -39,6 +39,7 @@ describe.each(META_STORES)('another organization’s recordings on %s', (store) 
     t = await createTestApp(store);
     alice = await t.bootstrap('alice@example.com', { organization: 'A' });
     bob = await t.bootstrap(`bob-${MARKER}@example.com`, { organization: 'B' });
+    for (const who of [alice, bob]) await turnOnRecording(t, who);
     const at = Date.now() - 3_600_000;
     await recordSession(t, bob, bobSession, `${MARKER}-person`, rrwebPage(at, 30, `https://${MARKER}.example/`));
     await recordSession(t, alice, 'alice-session', 'alice-person', rrwebPage(at, 30, 'https://alice.example/'));

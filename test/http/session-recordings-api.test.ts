@@ -4,6 +4,7 @@
 // rows gone), another organization's 404 and a read-only key refused the DELETE.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { turnOnRecording } from '../helpers/recordings.js';
 import { ev, journeys } from '../helpers/journeys.js';
 import { META_STORES } from '../helpers/stores.js';
 
@@ -47,6 +48,7 @@ describe.each(META_STORES)('session recordings API on %s', (store) => {
     t = await createTestApp(store);
     alice = await t.bootstrap('alice@example.com', { organization: 'Alice Inc' });
     bob = await t.bootstrap('bob@example.com', { organization: 'Bob Ltd' });
+    for (const who of [alice, bob]) await turnOnRecording(t, who);
     await journeys(t, alice, { 'ada-device': [ev('$identify', new Date(A_START).toISOString(), { $set: { email: 'ada@alice.dev' } })] });
     // Session A: two requests (two blocks), the second a later page.
     await record(alice, 'sess-a', 'ada-device', page(A_START, 'https://shop.example/a'));

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobRange, MAX_RANGE_STORED_BYTES } from '../../src/core/replay/snapshot-ranges.js';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { turnOnRecording } from '../helpers/recordings.js';
 import { META_STORES } from '../helpers/stores.js';
 
 describe.each(META_STORES)('blob_v2 snapshot ranges on %s', (store) => {
@@ -33,6 +34,7 @@ describe.each(META_STORES)('blob_v2 snapshot ranges on %s', (store) => {
     t = await createTestApp(store);
     alice = await t.bootstrap('alice@example.com', { organization: 'Alice Inc' });
     bob = await t.bootstrap('bob@example.com', { organization: 'Bob Ltd' });
+    for (const who of [alice, bob]) await turnOnRecording(t, who);
     for (let i = 0; i < BLOCKS; i++) await record(alice, 'long', eventsOf(i));
     await record(bob, 'bobs', eventsOf(0));
   });

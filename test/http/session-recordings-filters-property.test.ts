@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
-import { listedIds, recordSession, rrwebPage, sessionEvents } from '../helpers/recordings.js';
+import { listedIds, recordSession, rrwebPage, sessionEvents, turnOnRecording } from '../helpers/recordings.js';
 
 const EVENTS = ['$pageview', 'purchase', 'signup'] as const;
 const BROWSERS = ['Chrome', 'Firefox', null] as const;
@@ -88,6 +88,7 @@ describe('the recordings list equals a TypeScript reference filter over generate
   beforeAll(async () => {
     t = await createTestApp('sqlite');
     who = await t.bootstrap('property@example.com');
+    await turnOnRecording(t, who);
     const start = Date.now() - 6 * 3_600_000;
     for (const [i, s] of SESSIONS.entries()) {
       const at = Math.floor(start / 1000) * 1000 + i * 600_000;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { META_STORES } from '../helpers/stores.js';
-import { listRecordings, listedIds, recordSession, rrwebPage, sessionEvents } from '../helpers/recordings.js';
+import { listRecordings, listedIds, recordSession, rrwebPage, sessionEvents, turnOnRecording } from '../helpers/recordings.js';
 
 const MINUTE = 60_000;
 const NOW = Math.floor(Date.now() / 1000) * 1000;
@@ -44,6 +44,7 @@ describe.each(META_STORES)('the recordings list filters on %s', (store) => {
     t = await createTestApp(store);
     alice = await t.bootstrap('alice@example.com', { organization: 'Alice Inc' });
     bob = await t.bootstrap('bob@example.com', { organization: 'Bob Ltd' });
+    for (const who of [alice, bob]) await turnOnRecording(t, who);
     await seed(alice);
     // Bob's organization: the same sessions, distinct ids and properties under other session ids.
     for (const [sessionId, s] of Object.entries(SESSIONS)) {

@@ -5,7 +5,7 @@
 // session id is never named.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
-import { recordSession, rrwebPage, sessionEvents } from '../helpers/recordings.js';
+import { recordSession, rrwebPage, sessionEvents, turnOnRecording } from '../helpers/recordings.js';
 import { postBatch } from '../helpers/journeys.js';
 
 const HOUR = 3_600_000;
@@ -22,6 +22,7 @@ beforeAll(async () => {
   t = await createTestApp('sqlite');
   alice = await t.bootstrap('alice@example.com', { organization: 'Alice Inc' });
   bob = await t.bootstrap('bob@example.com', { organization: 'Bob Ltd' });
+  for (const who of [alice, bob]) await turnOnRecording(t, who);
   // ann: a recorded session with a pageview and a purchase, an unrecorded one, an event without a session.
   await recordSession(t, alice, 'ann-recorded', 'ann', rrwebPage(AT, 30));
   await sessionEvents(t, alice, 'ann-recorded', 'ann', [{ event: '$pageview', at: AT + 1000 }, { event: 'purchase', at: AT + 2000 }]);

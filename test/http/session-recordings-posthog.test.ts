@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
 import { postBatch } from '../helpers/journeys.js';
-import { listRecordings, listedIds, recordSession } from '../helpers/recordings.js';
+import { listRecordings, listedIds, recordSession, turnOnRecording } from '../helpers/recordings.js';
 
 const SECOND = 1000;
 const DAY = 86_400_000;
@@ -22,7 +22,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A project of its own for one PostHog test. */
-const project = () => t.bootstrap(`posthog-case-${++n}@example.com`, { organization: `Case ${n}` });
+const project = async () => {
+  const who = await t.bootstrap(`posthog-case-${++n}@example.com`, { organization: `Case ${n}` });
+  await turnOnRecording(t, who);
+  return who;
+};
 
 interface Block { first: number; last: number; url?: string | null; clicks?: number; errors?: number; mouse?: number; source?: string }
 

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { turnOnRecording } from '../helpers/recordings.js';
 import { postBatch, runQuery } from '../helpers/journeys.js';
 import { META_STORES } from '../helpers/stores.js';
 import { sessionDirectoryName } from '../../src/core/replay/block-store.js';
@@ -20,6 +21,7 @@ describe.each(META_STORES)('recordings retention on %s', (store) => {
     t = await createTestApp(store);
     owner = await t.bootstrap('retention-owner@example.com');
     other = await t.bootstrap('retention-other@example.com');
+    for (const who of [owner, other]) await turnOnRecording(t, who);
   });
   afterAll(() => t.close());
 

@@ -11,6 +11,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { turnOnRecording } from '../helpers/recordings.js';
 import { postBatch, runQuery } from '../helpers/journeys.js';
 import { META_STORES } from '../helpers/stores.js';
 import { sessionDirectoryName } from '../../src/core/replay/block-store.js';
@@ -57,6 +58,7 @@ describe.each(META_STORES)('recordings in object storage on %s', (store) => {
     owner = await s3.bootstrap('s3-owner@example.com');
     other = await s3.bootstrap('s3-other@example.com');
     filesOwner = await files.bootstrap('files-owner@example.com');
+    await Promise.all([turnOnRecording(s3, owner), turnOnRecording(s3, other), turnOnRecording(files, filesOwner)]);
     client = new S3Client({
       endpoint: `http://127.0.0.1:${objects.port}`, region: 'us-east-1', forcePathStyle: true,
       credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },

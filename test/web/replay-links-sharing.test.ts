@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { turnOnRecording } from '../helpers/recordings.js';
 import { postBatch } from '../helpers/journeys.js';
 import { ensureWebBuild, hasChromium, PASSWORD, SCREENS, uuidv7 } from './harness.js';
 
@@ -68,6 +69,7 @@ describe.skipIf(!hasChromium)('watch-recording links and shared recordings in Ch
     ensureWebBuild();
     t = await createTestApp('sqlite');
     who = await t.bootstrap('rita@example.com', { organization: 'Shares Recordings' });
+    await turnOnRecording(t, who);
     await t.services.accounts.setPassword(who.email, PASSWORD);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;

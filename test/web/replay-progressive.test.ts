@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Route } from 'playwright-core';
 import { createTestApp, type Credentials, type TestApp } from '../helpers/app.js';
+import { turnOnRecording } from '../helpers/recordings.js';
 import { ensureWebBuild, hasChromium, PASSWORD, SCREENS } from './harness.js';
 
 const CHROMIUM = process.env.HOGLET_CHROMIUM ?? '/usr/bin/chromium';
@@ -57,6 +58,7 @@ describe.skipIf(!hasChromium)('the player shows a long recording before its last
     ensureWebBuild();
     t = await createTestApp('sqlite');
     who = await t.bootstrap('long-replay@example.com', { organization: 'Long Sessions' });
+    await turnOnRecording(t, who);
     await t.services.accounts.setPassword(who.email, PASSWORD);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
