@@ -1,5 +1,6 @@
 // Recordings on the file system: each stored /s/ request adds one gzip block per session,
-// `<dir>/<team>/<session>/<first ms, 13 digits>-<content hash>.jsonl.gz`, each line one
+// `<dir>/<team>/<session>/<first ms, 13 digits>-<content hash>.<start>_<end>.jsonl.gz` (the times
+// the snapshots listing shows: block-times.ts), each line one
 // `[window_id, rrweb event]` (PostHog's blob line). A block is written to a temporary file (in
 // `<dir>/.tmp`), fdatasync'd, renamed into its session's directory, and that directory synced
 // before the request is answered, so a 200 means the rrweb data survives a power cut. Its name
@@ -13,6 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { syncDirectory } from '../capture/log/sync-directory.js';
+import { timesNamePart, timesOfText, type BlockTimes } from './block-times.js';
 import type { SnapshotLine } from './snapshots.js';
 
 const gzipAsync = promisify(gzip);
@@ -45,10 +47,12 @@ export function sessionDirectoryName(sessionId: string): string {
  * part of every address a read can reach.
  */
 export interface RecordingBlocks {
-  /** Stores one block durably (fsync'd, or acknowledged by the object store) before resolving. */
-  write(teamId: number, sessionId: string, text: string, firstTimestampMs: number): Promise<StoredBlock>;
+  /** Stores one block durably (fsync'd, or acknowledged by the object store) before resolving; `times` default: read from the text. */
+  write(teamId: number, sessionId: string, text: string, firstTimestampMs: number, times?: BlockTimes): Promise<StoredBlock>;
   list(teamId: number, sessionId: string): Promise<BlockInfo[]>;
   readBlock(teamId: number, sessionId: string, name: string): Promise<SnapshotLine[]>;
+  /** The block's JSON lines as stored (one line each, ending in a newline), unparsed. */
+  readBlockText(teamId: number, sessionId: string, name: string): Promise<string>;
   readSession(teamId: number, sessionId: string): Promise<SnapshotLine[]>;
   removeSession(teamId: number, sessionId: string): Promise<void>;
   /** Removes every block of the team (a deleted project). */
@@ -62,11 +66,23 @@ export interface RecordingBlocks {
   readonly description: string;
 }
 
-/** A block's name: its first event's time (13 digits, so names sort by time) and its content's hash. */
-export function blockName(text: string, firstTimestampMs: number): string {
+/**
+ * A block's name: its first event's time (13 digits, so names sort by time), its content's hash,
+ * and its listed times (block-times.ts). All come from the content: a block sent again has the same name.
+ */
+export function blockName(text: string, firstTimestampMs: number, times: BlockTimes): string {
+  return `${namePrefix(text, firstTimestampMs)}.${timesNamePart(times)}${BLOCK_SUFFIX}`;
+}
+
+/** The name the same block had before names held its times: a request retried across the upgrade finds it. */
+export function legacyBlockName(text: string, firstTimestampMs: number): string {
+  return `${namePrefix(text, firstTimestampMs)}${BLOCK_SUFFIX}`;
+}
+
+function namePrefix(text: string, firstTimestampMs: number): string {
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 20);
   const time = Number.isFinite(firstTimestampMs) ? Math.max(0, Math.min(Math.trunc(firstTimestampMs), 9_999_999_999_999)) : 0;
-  return `${String(time).padStart(13, '0')}-${hash}${BLOCK_SUFFIX}`;
+  return `${String(time).padStart(13, '0')}-${hash}`;
 }
 
 /** A name a read may ask for: a block's, never a path. */
@@ -76,8 +92,13 @@ export function isBlockName(name: string): boolean {
 
 /** The lines of a stored block's gzip bytes. */
 export async function decodeBlock(compressed: Uint8Array): Promise<SnapshotLine[]> {
-  const text = (await gunzipAsync(compressed)).toString('utf8');
+  const text = await decodeBlockText(compressed);
   return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as SnapshotLine);
+}
+
+/** A stored block's gzip bytes as text. */
+export async function decodeBlockText(compressed: Uint8Array): Promise<string> {
+  return (await gunzipAsync(compressed)).toString('utf8');
 }
 
 /** The session id a directory name or key segment encodes (sessionDirectoryName); a foreign name as it is. */
@@ -110,13 +131,15 @@ export class RecordingBlockStore implements RecordingBlocks {
   }
 
   /** Compresses (zlib's thread pool) and durably stores one block. */
-  async write(teamId: number, sessionId: string, text: string, firstTimestampMs: number): Promise<StoredBlock> {
-    const name = blockName(text, firstTimestampMs);
+  async write(teamId: number, sessionId: string, text: string, firstTimestampMs: number, times: BlockTimes = timesOfText(text)): Promise<StoredBlock> {
+    const name = blockName(text, firstTimestampMs, times);
     const rawBytes = Buffer.byteLength(text);
     const directory = this.sessionDirectory(teamId, sessionId);
     const target = path.join(directory, name);
-    const existing = await fsp.stat(target).catch(() => null);
-    if (existing) return { name, rawBytes, compressedBytes: existing.size, created: false };
+    for (const stored of [name, legacyBlockName(text, firstTimestampMs)]) {
+      const existing = await fsp.stat(path.join(directory, stored)).catch(() => null);
+      if (existing) return { name: stored, rawBytes, compressedBytes: existing.size, created: false };
+    }
     const compressed = await gzipAsync(text, { level: 6 });
     await this.ensureDirectory(directory);
     // Written in one directory of temporary files, so a start empties it without reading every session's.
@@ -160,6 +183,11 @@ export class RecordingBlockStore implements RecordingBlocks {
   async readBlock(teamId: number, sessionId: string, name: string): Promise<SnapshotLine[]> {
     if (!isBlockName(name)) throw new Error(`not a block name: ${name}`);
     return decodeBlock(await fsp.readFile(path.join(this.sessionDirectory(teamId, sessionId), name)));
+  }
+
+  async readBlockText(teamId: number, sessionId: string, name: string): Promise<string> {
+    if (!isBlockName(name)) throw new Error(`not a block name: ${name}`);
+    return decodeBlockText(await fsp.readFile(path.join(this.sessionDirectory(teamId, sessionId), name)));
   }
 
   /** Every line of the session, block after block. */

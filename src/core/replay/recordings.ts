@@ -10,8 +10,8 @@ import type { QueryExecutor } from '../../query/execute.js';
 import type { AccessResolver } from '../access.js';
 import type { Principal } from '../auth/principal.js';
 import type { RecordingBlocks } from './block-store.js';
-import type { SnapshotLine } from './snapshots.js';
-import { blobRange, readBlobRange, type SnapshotsRequest } from './snapshot-ranges.js';
+import { blockTimes, isoTimes, timesOfName } from './block-times.js';
+import { blobLines, blobRange, readBlobRange, type SnapshotsRequest } from './snapshot-ranges.js';
 import { flatFilters, readRecordingFilters, type RecordingsListParams } from './list-filters.js';
 import { recordingsListQuery } from './list-query.js';
 import type { QueryContext } from '../../query/context.js';
@@ -108,7 +108,11 @@ export class RecordingsService {
     if (blocks.length === 0) throw new NotFoundError();
     if (source === undefined) {
       const v2 = request.blob_v2 === 'true';
-      const times = await Promise.all(blocks.map(async (block) => timesOf(await this.blocks.readBlock(project.id, sessionId, block.name))));
+      // The times are in each block's name; a block stored before names held them is read (block-times.ts).
+      const times = await Promise.all(blocks.map(async (block) => {
+        const named = timesOfName(block.name); // null: a block with no timed event
+        return isoTimes(named !== undefined ? named : blockTimes(await this.blocks.readBlock(project.id, sessionId, block.name)));
+      }));
       const sources = blocks.map((block, i) => ({ source: v2 ? 'blob_v2' : 'blob', start_timestamp: times[i]!.start, end_timestamp: times[i]!.end, blob_key: v2 ? String(i) : block.name }));
       return { kind: 'sources' as const, body: { sources } };
     }
@@ -119,8 +123,7 @@ export class RecordingsService {
     if (source !== 'blob') throw new ValidationError(`Invalid source: ${source}`, 'source');
     if (!blobKey) throw new ValidationError('Must provide a snapshot file blob key', 'blob_key');
     if (!blocks.some((block) => block.name === blobKey)) throw new NotFoundError();
-    const lines = await this.blocks.readBlock(project.id, sessionId, blobKey);
-    return { kind: 'blob' as const, body: lines.map((line) => JSON.stringify(line)).join('\n') };
+    return { kind: 'blob' as const, body: blobLines(await this.blocks.readBlockText(project.id, sessionId, blobKey)) };
   }
 
   /** Removes the session's blocks and summary rows (404 when the project has none). */
@@ -244,19 +247,6 @@ function recordingView(row: SummaryRow, person: ReturnType<typeof personView> | 
   };
 }
 
-/** A block's first and last event times (ISO), as PostHog lists each source. */
-function timesOf(lines: readonly SnapshotLine[]): { start: string | null; end: string | null } {
-  let start = Number.POSITIVE_INFINITY;
-  let end = Number.NEGATIVE_INFINITY;
-  for (const [, event] of lines) {
-    const timestamp = (event as { timestamp?: unknown }).timestamp;
-    if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) continue;
-    start = Math.min(start, timestamp);
-    end = Math.max(end, timestamp);
-  }
-  return Number.isFinite(start) ? { start: new Date(start).toISOString(), end: new Date(end).toISOString() } : { start: null, end: null };
-}
-
 function wholeNumber(raw: string | undefined): number | null {
   return raw !== undefined && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
 }
@@ -275,11 +265,22 @@ function sessionIdList(raw: string): string[] {
 const RELATIVE = /^-(\d+)([hdwmy])$/;
 const UNIT_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
+/** The times the event store can compare (ClickHouse's DateTime64: 1900-01-01 to 2299-12-31). */
+const EARLIEST_MS = Date.UTC(1900, 0, 1);
+const LATEST_MS = Date.UTC(2300, 0, 1) - 1;
+
 /**
  * An absolute date-time or PostHog's relative `-Nh/d/w/m/y`, in milliseconds. As PostHog's
  * relative_date_parse, hours count back from now and longer units start at that day's midnight (UTC).
+ * A date that does not parse or falls outside what the store holds is a 400 (it was a NaN: a 500).
  */
 function timeParam(raw: string, now: number, attr: string): number {
+  const ms = parsedTime(raw, now);
+  if (!(ms >= EARLIEST_MS && ms <= LATEST_MS)) throw new ValidationError(`Invalid date: ${raw}`, attr);
+  return ms;
+}
+
+function parsedTime(raw: string, now: number): number {
   const relative = RELATIVE.exec(raw.trim());
   if (relative) {
     const amount = Number(relative[1]);
@@ -290,7 +291,5 @@ function timeParam(raw: string, now: number, attr: string): number {
     if (unit === 'y') date.setUTCFullYear(date.getUTCFullYear() - amount);
     return date.setUTCHours(0, 0, 0, 0);
   }
-  const parsed = Date.parse(raw);
-  if (Number.isNaN(parsed)) throw new ValidationError(`Invalid date: ${raw}`, attr);
-  return parsed;
+  return Date.parse(raw);
 }

@@ -20,6 +20,8 @@ import { ServiceUnavailableError } from '../../errors.js';
 import {
   blockName,
   decodeBlock,
+  decodeBlockText,
+  legacyBlockName,
   isBlockName,
   sessionDirectoryName,
   sessionIdOf,
@@ -27,6 +29,7 @@ import {
   type RecordingBlocks,
   type StoredBlock,
 } from './block-store.js';
+import { timesOfText, type BlockTimes } from './block-times.js';
 import type { SnapshotLine } from './snapshots.js';
 
 const gzipAsync = promisify(gzip);
@@ -75,15 +78,18 @@ export class S3RecordingBlockStore implements RecordingBlocks {
     return `${this.teamPrefix(teamId)}${sessionDirectoryName(sessionId)}/`;
   }
 
-  async write(teamId: number, sessionId: string, text: string, firstTimestampMs: number): Promise<StoredBlock> {
-    const name = blockName(text, firstTimestampMs);
+  async write(teamId: number, sessionId: string, text: string, firstTimestampMs: number, times: BlockTimes = timesOfText(text)): Promise<StoredBlock> {
+    const name = blockName(text, firstTimestampMs, times);
     const key = this.sessionPrefix(teamId, sessionId) + name;
     const rawBytes = Buffer.byteLength(text);
-    const existing = await this.client.send(new HeadObjectCommand({ Bucket: this.storage.bucket, Key: key })).catch((error: unknown) => {
-      if (isNotFound(error)) return null;
-      throw error;
-    });
-    if (existing) return { name, rawBytes, compressedBytes: existing.ContentLength ?? 0, created: false };
+    // The same block stored under its name from before names held times (a retry across the upgrade) counts too.
+    for (const stored of [name, legacyBlockName(text, firstTimestampMs)]) {
+      const existing = await this.client.send(new HeadObjectCommand({ Bucket: this.storage.bucket, Key: this.sessionPrefix(teamId, sessionId) + stored })).catch((error: unknown) => {
+        if (isNotFound(error)) return null;
+        throw error;
+      });
+      if (existing) return { name: stored, rawBytes, compressedBytes: existing.ContentLength ?? 0, created: false };
+    }
     const compressed = await gzipAsync(text, { level: 6 });
     await this.client.send(new PutObjectCommand({ Bucket: this.storage.bucket, Key: key, Body: compressed, ContentType: 'application/gzip' }));
     return { name, rawBytes, compressedBytes: compressed.length, created: true };
@@ -108,6 +114,15 @@ export class S3RecordingBlockStore implements RecordingBlocks {
     );
     if (!object.Body) throw new ServiceUnavailableError('Recordings could not be read right now; retry shortly.');
     return decodeBlock(await object.Body.transformToByteArray());
+  }
+
+  async readBlockText(teamId: number, sessionId: string, name: string): Promise<string> {
+    if (!isBlockName(name)) throw new Error(`not a block name: ${name}`);
+    const object = await unavailableOnFailure(() =>
+      this.client.send(new GetObjectCommand({ Bucket: this.storage.bucket, Key: this.sessionPrefix(teamId, sessionId) + name })),
+    );
+    if (!object.Body) throw new ServiceUnavailableError('Recordings could not be read right now; retry shortly.');
+    return decodeBlockText(await object.Body.transformToByteArray());
   }
 
   async readSession(teamId: number, sessionId: string): Promise<SnapshotLine[]> {

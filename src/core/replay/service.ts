@@ -1,7 +1,6 @@
 // /s/: session recording snapshots. The request is decoded as any capture request (every encoding
-// posthog-js uses), its project found by token, its rrweb data grouped per session (dropped, still
-// answered 200, when the project has recording off: recording-opt-in.ts), checked against the
-// per-minute budgets, then each session's block is compressed and fsync'd under the
+// posthog-js uses), its project found by token, its rrweb data grouped per session, checked
+// against the per-minute budgets, then each session's block is compressed and fsync'd under the
 // data directory and its summary row inserted into session_replay_events (group-committed with
 // other requests' rows: summary-rows.ts); only then is it answered 200. A retried request stores
 // and counts nothing twice (block names and their hashes in the rows come from the content). Requests are independent: a bad or refused one never touches another.
@@ -16,6 +15,7 @@ import { RecordingBlockStore, type BlockInfo, type RecordingBlocks } from './blo
 import { ReplayBudget, type ReplayLimits } from './budget.js';
 import { snapshotsBySession, type SessionSnapshots, type SnapshotLine } from './snapshots.js';
 import { summariseBlock } from './summary.js';
+import { blockTimes } from './block-times.js';
 import { SummaryRows } from './summary-rows.js';
 
 export interface ReplayCaptureOptions {
@@ -28,8 +28,6 @@ export class ReplayService {
 
   constructor(
     private readonly tokens: ProjectTokens,
-    /** The project's `session_recording_opt_in` (recording-opt-in.ts): off, nothing is stored. */
-    private readonly recordingOn: (teamId: number) => Promise<boolean>,
     readonly blocks: RecordingBlocks,
     store: EventStore,
     limits: ReplayLimits,
@@ -50,8 +48,6 @@ export class ReplayService {
       const token = requestToken(payload, firstValue(input.query.token) ?? firstValue(input.query.api_key));
       const teamId = await this.tokens.projectIdOf(token);
       const sessions = snapshotsBySession(payload.events, options.userAgent).filter((session) => session.lines.length > 0);
-      // Checked after the body's own checks, so a bad body is refused alike whatever the setting.
-      if (!(await this.recordingOn(teamId))) return;
       const texts = sessions.map((session) => RecordingBlockStore.encode(session.lines));
       const giveBack = this.budget.take(teamId, new Map(sessions.map((session, i) => [session.sessionId, Buffer.byteLength(texts[i]!)])));
       try {
@@ -69,7 +65,7 @@ export class ReplayService {
     const summary = summariseBlock(session.lines);
     let block;
     try {
-      block = await this.blocks.write(teamId, session.sessionId, text, summary.firstTimestampMs);
+      block = await this.blocks.write(teamId, session.sessionId, text, summary.firstTimestampMs, blockTimes(session.lines));
     } catch (error) {
       const failure = new ServiceUnavailableError('Recordings could not be stored right now; retry shortly.');
       failure.cause = error;
