@@ -1,6 +1,7 @@
 // /s/: session recording snapshots. The request is decoded as any capture request (every encoding
-// posthog-js uses), its project found by token, its rrweb data grouped per session, checked
-// against the per-minute budgets, then each session's block is compressed and fsync'd under the
+// posthog-js uses), its project found by token, its rrweb data grouped per session (dropped, still
+// answered 200, when the project has recording off: recording-opt-in.ts), checked against the
+// per-minute budgets, then each session's block is compressed and fsync'd under the
 // data directory and its summary row inserted into session_replay_events (group-committed with
 // other requests' rows: summary-rows.ts); only then is it answered 200. A retried request stores
 // and counts nothing twice (block names and their hashes in the rows come from the content). Requests are independent: a bad or refused one never touches another.
@@ -28,6 +29,8 @@ export class ReplayService {
 
   constructor(
     private readonly tokens: ProjectTokens,
+    /** The project's `session_recording_opt_in` (recording-opt-in.ts): off, nothing is stored. */
+    private readonly recordingOn: (teamId: number) => Promise<boolean>,
     readonly blocks: RecordingBlocks,
     store: EventStore,
     limits: ReplayLimits,
@@ -48,6 +51,8 @@ export class ReplayService {
       const token = requestToken(payload, firstValue(input.query.token) ?? firstValue(input.query.api_key));
       const teamId = await this.tokens.projectIdOf(token);
       const sessions = snapshotsBySession(payload.events, options.userAgent).filter((session) => session.lines.length > 0);
+      // Checked after the body's own checks, so a bad body is refused alike whatever the setting.
+      if (!(await this.recordingOn(teamId))) return;
       const texts = sessions.map((session) => RecordingBlockStore.encode(session.lines));
       const giveBack = this.budget.take(teamId, new Map(sessions.map((session, i) => [session.sessionId, Buffer.byteLength(texts[i]!)])));
       try {
