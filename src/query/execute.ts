@@ -7,7 +7,7 @@ import type { ClickHouseSettings } from '@clickhouse/client';
 import type { EventStore, QueryOptions } from '../storage/events/event-store.js';
 import type { Query } from './ast/nodes.js';
 import { boundSessionReads } from './passes/bound-session-reads.js';
-import { groupSessionsAcrossShards } from './passes/group-sessions-across-shards.js';
+import { groupSessionStates } from './passes/group-session-states.js';
 import { joinSessionsAfterGrouping } from './passes/join-sessions-after-grouping.js';
 import { readMaterializedProperties } from './passes/read-materialized-properties.js';
 import { dropFilterNullGuards } from './passes/drop-filter-null-guards.js';
@@ -110,7 +110,7 @@ export class QueryExecutor {
   print(query: Query, teamId: number): PrintedQuery {
     const passed = readMaterializedProperties(joinSessionsAfterGrouping(boundSessionReads(dropFilterNullGuards(query))));
     // FINAL merges a session's states within one server; a cluster's shards each hold some of them.
-    const sessionsRead = this.store.layout.cluster ? groupSessionsAcrossShards(passed) : passed;
+    const sessionsRead = groupSessionStates(passed, this.store.layout.cluster ? 'every' : 'narrowed to listed ids');
     return printQuery(scopeToProject(sessionsRead, teamId), this.store.layout.database);
   }
 

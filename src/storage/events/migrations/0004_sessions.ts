@@ -92,8 +92,9 @@ function columns(): string {
 
 /**
  * How each stored column's rows of one session combine, for a read that groups them itself
- * (a cluster, where a session's states may lie on several shards and FINAL merges per shard):
- * the plain aggregate of a SimpleAggregateFunction column, the -Merge of a state's function.
+ * instead of reading with FINAL (query/passes/group-session-states.ts: on a cluster, and reads
+ * narrowed to listed ids): the plain aggregate of a SimpleAggregateFunction column, the -Merge
+ * of a state's function.
  */
 export function sessionColumnMerge(column: string): { readonly name: string; readonly params?: readonly number[] } | undefined {
   if (column === 'min_timestamp') return { name: 'min' };

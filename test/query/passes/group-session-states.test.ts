@@ -1,5 +1,5 @@
-// The sessions table is read with FINAL on one server, and grouped by session id with -Merge
-// combinators on a cluster (passes/group-sessions-across-shards.ts). Both must give the same rows:
+// The sessions table is read with FINAL, or grouped by session id with -Merge combinators (on a
+// cluster; on one server when narrowed to listed ids: passes/group-session-states.ts). Both must give the same rows:
 // fast-check writes HogQL selects reading random session fields (from `sessions` and as an event's
 // `session.*`, with filters on them) over sessions captured in several /batch/ requests, with the
 // store's merges stopped so each session's states lie in several parts, and runs each both ways.
@@ -10,7 +10,7 @@ import { closeSharedHogQLParser, sharedHogQLParser } from '../../../src/query/ho
 import { SESSION_FIELD_TYPES } from '../../../src/query/hogql/translate/sessions.js';
 import { HogQLTranslator } from '../../../src/query/hogql/translate/translate.js';
 import { boundSessionReads } from '../../../src/query/passes/bound-session-reads.js';
-import { groupSessionsAcrossShards } from '../../../src/query/passes/group-sessions-across-shards.js';
+import { groupSessionStates } from '../../../src/query/passes/group-session-states.js';
 import { scopeToProject } from '../../../src/query/passes/scope-to-project.js';
 import { printQuery } from '../../../src/query/printer/print.js';
 import { createTestApp, type Credentials, type TestApp } from '../../helpers/app.js';
@@ -93,11 +93,24 @@ describe('reading sessions on a cluster (grouped) and on one server (FINAL)', ()
     expect(final.rows).toEqual(['["s-a","2"]', '["s-b","2"]', '["s-c","2"]', '["s-d","2"]', '["s-e","1"]']);
   });
 
+  it('on one server, groups only the reads narrowed to listed sessions (an IN from the events), and answers the same', async () => {
+    const narrowed = await translated("select uuid, session.$session_duration from events where event = '$pageview' and timestamp >= toDateTime('2024-03-01') and timestamp < toDateTime('2024-03-02')");
+    const ranged = await translated('select session_id, $session_duration from sessions');
+    const narrowedRead = await rows(groupSessionStates(narrowed, 'narrowed to listed ids'));
+    expect(narrowedRead.sql).toMatch(/`raw`\.`session_id` IN \(SELECT/);
+    expect(narrowedRead.sql).toContain('GROUP BY `raw`.`session_id`');
+    expect(narrowedRead.sql).not.toContain('FINAL');
+    expect(narrowedRead.rows).toEqual((await rows(narrowed)).rows);
+    const rangedRead = await rows(groupSessionStates(ranged, 'narrowed to listed ids'));
+    expect(rangedRead.sql).toContain('`sessions` FINAL');
+    expect(rangedRead.sql).not.toContain('GROUP BY');
+  });
+
   it('answers every generated select the same both ways', async () => {
     await fc.assert(fc.asyncProperty(fc.oneof(fromSessions, fromEvents), async (text) => {
       const query = await translated(text);
       const final = await rows(query);
-      const grouped = await rows(groupSessionsAcrossShards(query));
+      const grouped = await rows(groupSessionStates(query, 'every'));
       expect(grouped.sql).not.toContain('FINAL');
       expect(grouped.sql).toContain('GROUP BY `raw`.`session_id`');
       expect(grouped.rows, text).toEqual(final.rows);
