@@ -37,12 +37,12 @@ import { CaptureService } from './core/capture/service.js';
 import { RecordingBlockStore, type RecordingBlocks } from './core/replay/block-store.js';
 import { S3RecordingBlockStore } from './core/replay/s3-block-store.js';
 import { ReplayService } from './core/replay/service.js';
-import { recordingOptInReader } from './core/replay/recording-opt-in.js';
+import { projectSettingFlag } from './core/projects/setting-flag.js';
 import { RecordingsService } from './core/replay/recordings.js';
 import { RecordingSharingService } from './core/replay/recording-sharing.js';
 import { RecordingRemovals } from './core/replay/recording-removal.js';
 import { RecordingRetentionJob } from './core/replay/recording-retention.js';
-import { anonymizeIpsReader, CaptureGeoIp } from './core/geoip/capture-geoip.js';
+import { CaptureGeoIp } from './core/geoip/capture-geoip.js';
 import { bundledDatabase, GeoIpDatabase } from './core/geoip/database.js';
 import { DefinitionsService } from './core/definitions/service.js';
 import { setPropertyTypes } from './core/definitions/set-types.js';
@@ -301,7 +301,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       config.geoipDatabase === 'bundled' ? bundledDatabase() : config.geoipDatabase.map((file) => ({ path: file })),
       (message, error) => onBackgroundError(new Error(message, { cause: error })),
     );
-  const captureGeoIp = new CaptureGeoIp(geoip, anonymizeIpsReader((teamId) => projectRows.row(teamId)));
+  const captureGeoIp = new CaptureGeoIp(geoip, projectSettingFlag((teamId) => projectRows.row(teamId), 'anonymize_ips'));
   // /s/ decodes within the same memory budget as the event endpoints.
   const decodeBudget = new DecodeBudget(config.captureMemoryBytes);
   const capture = new CaptureService(tokens, pipeline.committer, decodeBudget, writerLease, pipeline.inserter, captureGeoIp);
@@ -312,7 +312,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
     : new RecordingBlockStore(path.join(config.dataDir, 'recordings'));
   // Temporary files of blocks a crash interrupted were never acknowledged.
   void recordingBlocks.removeTemporaryFiles().catch((error) => onBackgroundError(new Error('replay: removing temporary blocks', { cause: error })));
-  const replay = new ReplayService(tokens, recordingOptInReader((teamId) => projectRows.row(teamId)), recordingBlocks, events, config.replayLimits, decodeBudget, writerLease);
+  const replay = new ReplayService(tokens,
+    // PostHog's capture accepts /s/ for any token and its recordings consumer drops the messages of
+    // teams without session_recording_opt_in: answered 200 (no SDK retry), nothing stored or counted.
+    projectSettingFlag((teamId) => projectRows.row(teamId), 'session_recording_opt_in'), recordingBlocks, events, config.replayLimits, decodeBudget, writerLease);
   const actions = new ActionsService(repositories, access);
   const executor = new QueryExecutor(events, { timeoutSeconds: config.queryTimeoutSeconds, maxResultRows: 100_000 });
   configureSharedHogQLParser({ workers: config.hogqlParsers });

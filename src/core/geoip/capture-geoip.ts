@@ -86,17 +86,3 @@ function locate(event: CapturedEvent, prepared: PreparedLocation): void {
   event.located = true;
 }
 
-/** Reads `anonymize_ips` from a project row's settings text, parsed once per row object. */
-export function anonymizeIpsReader(row: (teamId: number) => Promise<{ settings: string } | null>): (teamId: number) => Promise<boolean> {
-  const parsed = new WeakMap<object, boolean>();
-  return async (teamId) => {
-    const found = await row(teamId);
-    if (!found) return false;
-    let value = parsed.get(found);
-    if (value === undefined) {
-      value = (JSON.parse(found.settings) as { anonymize_ips?: unknown }).anonymize_ips === true;
-      parsed.set(found, value);
-    }
-    return value;
-  };
-}

@@ -1,6 +1,6 @@
 // /s/: session recording snapshots. The request is decoded as any capture request (every encoding
 // posthog-js uses), its project found by token, its rrweb data grouped per session (dropped, still
-// answered 200, when the project has recording off: recording-opt-in.ts), checked against the
+// answered 200, when the project has recording off: services.ts reads it with core/projects/setting-flag.ts), checked against the
 // per-minute budgets, then each session's block is compressed and fsync'd under the
 // data directory and its summary row inserted into session_replay_events (group-committed with
 // other requests' rows: summary-rows.ts); only then is it answered 200. A retried request stores
@@ -29,7 +29,7 @@ export class ReplayService {
 
   constructor(
     private readonly tokens: ProjectTokens,
-    /** The project's `session_recording_opt_in` (recording-opt-in.ts): off, nothing is stored. */
+    /** The project's `session_recording_opt_in` (core/projects/setting-flag.ts): off, nothing is stored. */
     private readonly recordingOn: (teamId: number) => Promise<boolean>,
     readonly blocks: RecordingBlocks,
     store: EventStore,

@@ -3,9 +3,9 @@
 // snapshot requests carry the sharing token instead of a session ("@current" is, for the token,
 // the project it shares). A 401/403 here never sends the viewer to the sign-in page.
 import { useMemo } from 'preact/hooks';
-import { ApiError } from '../../api';
 import { duration, when } from '../../lib/format';
 import { RecordingPlayer, type RecordingFetch } from './RecordingPlayer';
+import { failedRequest } from './snapshots';
 import './replay.css';
 
 export interface SharedRecordingData {
@@ -21,16 +21,7 @@ export function sharedRecordingFetch(token: string): RecordingFetch {
     const url = `${path}${path.includes('?') ? '&' : '?'}sharing_access_token=${encodeURIComponent(token)}`;
     const response = await fetch(url, { credentials: 'omit', headers: { accept: 'application/json' } });
     const text = await response.text();
-    if (!response.ok) {
-      let detail = `The request failed (${response.status}).`;
-      try {
-        const body = JSON.parse(text);
-        if (typeof body?.detail === 'string') detail = body.detail;
-      } catch {
-        // not JSON: keep the status
-      }
-      throw new ApiError(response.status, detail);
-    }
+    if (!response.ok) throw failedRequest(response.status, text);
     return text;
   };
 }

@@ -44,18 +44,21 @@ export const sameOriginFetch: RecordingFetch = async (path) => {
   }
   const text = await response.text();
   if (response.status === 401) toLogin();
-  if (!response.ok) {
-    let detail = `The request failed (${response.status}).`;
-    try {
-      const body = JSON.parse(text);
-      if (typeof body?.detail === 'string') detail = body.detail;
-    } catch {
-      // not JSON: keep the status
-    }
-    throw new ApiError(response.status, detail);
-  }
+  if (!response.ok) throw failedRequest(response.status, text);
   return text;
 };
+
+/** A failed answer as the app's error: PostHog's `detail` when the body has one, else the status. */
+export function failedRequest(status: number, text: string): ApiError {
+  let detail = `The request failed (${status}).`;
+  try {
+    const body = JSON.parse(text);
+    if (typeof body?.detail === 'string') detail = body.detail;
+  } catch {
+    // not JSON: keep the status
+  }
+  return new ApiError(status, detail);
+}
 
 export function snapshotsPath(projectId: string | number, sessionId: string): string {
   return `/api/projects/${encodeURIComponent(String(projectId))}/session_recordings/${encodeURIComponent(sessionId)}/snapshots/`;
