@@ -11,12 +11,7 @@ export class SharingRepository {
   constructor(private readonly db: Kysely<MetaSchema>) {}
 
   forInsight(teamId: number, insightId: number): Promise<SharingRow | undefined> {
-    return this.db
-      .selectFrom('sharing_configurations')
-      .selectAll()
-      .where('team_id', '=', teamId)
-      .where('insight_id', '=', insightId)
-      .executeTakeFirst();
+    return this.forTarget(teamId, 'insight_id', insightId);
   }
 
   byToken(accessToken: string): Promise<SharingRow | undefined> {
@@ -30,12 +25,7 @@ export class SharingRepository {
   }
 
   forDashboard(teamId: number, dashboardId: number): Promise<SharingRow | undefined> {
-    return this.db
-      .selectFrom('sharing_configurations')
-      .selectAll()
-      .where('team_id', '=', teamId)
-      .where('dashboard_id', '=', dashboardId)
-      .executeTakeFirst();
+    return this.forTarget(teamId, 'dashboard_id', dashboardId);
   }
 
   /** Creates the dashboard's configuration, or returns the one a concurrent request created first. */
@@ -45,12 +35,7 @@ export class SharingRepository {
   }
 
   forRecording(teamId: number, sessionId: string): Promise<SharingRow | undefined> {
-    return this.db
-      .selectFrom('sharing_configurations')
-      .selectAll()
-      .where('team_id', '=', teamId)
-      .where('recording_id', '=', sessionId)
-      .executeTakeFirst();
+    return this.forTarget(teamId, 'recording_id', sessionId);
   }
 
   /** Creates the recording's configuration, or returns the one a concurrent request created first. */
@@ -78,5 +63,15 @@ export class SharingRepository {
 
   async update(teamId: number, id: number, changes: Partial<Pick<SharingRow, 'enabled' | 'access_token'>>): Promise<void> {
     await this.db.updateTable('sharing_configurations').set(changes).where('team_id', '=', teamId).where('id', '=', id).execute();
+  }
+
+  /** The project's configuration for one shared thing, found by its column. */
+  private forTarget<C extends 'insight_id' | 'dashboard_id' | 'recording_id'>(teamId: number, column: C, value: NonNullable<SharingRow[C]>): Promise<SharingRow | undefined> {
+    return this.db
+      .selectFrom('sharing_configurations')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where(column, '=', value as never)
+      .executeTakeFirst();
   }
 }
